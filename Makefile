@@ -1,0 +1,61 @@
+# arena — build, test and demo entry points.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP_BASE := $(VENV)/.stamp-base
+STAMP_DEV := $(VENV)/.stamp-dev
+STAMP_BENCH := $(VENV)/.stamp-bench
+NODE_BOT := sample_bots/node
+CPP_BOT := sample_bots/cpp
+
+.PHONY: demo test lint bench protos bots node-bot cpp-bot clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(STAMP_BASE): pyproject.toml | $(VENV)/bin/python
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(STAMP_DEV): pyproject.toml | $(VENV)/bin/python
+	$(PIP) install --quiet -e '.[dev]'
+	touch $@ $(STAMP_BASE)
+
+$(STAMP_BENCH): pyproject.toml | $(VENV)/bin/python
+	$(PIP) install --quiet -e '.[dev,bench]'
+	touch $@ $(STAMP_DEV) $(STAMP_BASE)
+
+demo: $(STAMP_BASE)
+	-@$(MAKE) --no-print-directory node-bot >/dev/null 2>&1
+	$(VENV)/bin/arena demo
+
+test: $(STAMP_DEV) bots
+	$(PY) -m pytest -q
+
+lint: $(STAMP_DEV)
+	$(VENV)/bin/ruff check arena tests sample_bots benchmarks
+	$(VENV)/bin/mypy
+
+bench: $(STAMP_BENCH) bots
+	$(PY) -m benchmarks
+
+protos: $(STAMP_DEV)
+	$(PY) -m arena.protogen
+
+bots: node-bot cpp-bot
+
+node-bot:
+	@if command -v npm >/dev/null 2>&1 && [ -f $(NODE_BOT)/package.json ]; then \
+		cd $(NODE_BOT) && npm install --silent --no-audit --no-fund; \
+	else echo "node-bot: npm not found, the Node bot is not built"; fi
+
+cpp-bot:
+	@if [ -f $(CPP_BOT)/Makefile ] && command -v protoc >/dev/null 2>&1 && command -v grpc_cpp_plugin >/dev/null 2>&1 \
+		&& pkg-config --exists grpc++ 2>/dev/null; then \
+		$(MAKE) --no-print-directory -C $(CPP_BOT); \
+	else echo "cpp-bot: protoc, grpc_cpp_plugin or libgrpc++-dev missing, the C++ bot is not built"; fi
+
+clean:
+	rm -rf $(VENV) $(NODE_BOT)/node_modules $(CPP_BOT)/build .pytest_cache .mypy_cache .ruff_cache
