@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC code for the arena.v1 protocol (see protos/)."""
