@@ -75,20 +75,39 @@ _SHORT_COLOR: dict[Color, str] = {
 }
 
 
+_INTERNED: dict[tuple[Rank, Color | None], Card] = {}
+
+
 class CardParseError(ValueError):
     """A card's short notation could not be read."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card. Wild cards have no colour; every other card has one."""
+    """One card. Wild cards have no colour; every other card has one.
+
+    Cards are interned: equal cards are the same object, so comparing and
+    hashing them is as cheap as for any object.
+    """
 
     rank: Rank
     color: Color | None = None
 
-    def __post_init__(self) -> None:
-        if (self.rank in WILD_RANKS) != (self.color is None):
-            raise ValueError(f"{self.rank} card with colour {self.color} is not a card")
+    def __new__(cls, rank: Rank, color: Color | None = None) -> Card:
+        key = (rank, color)
+        card = _INTERNED.get(key)
+        if card is None:
+            if (rank in WILD_RANKS) != (color is None):
+                raise ValueError(f"{rank} card with colour {color} is not a card")
+            card = object.__new__(cls)
+            _INTERNED[key] = card
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Color | None]]:
+        return (Card, (self.rank, self.color))
+
+    def __repr__(self) -> str:
+        return f"Card({self.short()})"
 
     @property
     def is_wild(self) -> bool:

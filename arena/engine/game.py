@@ -49,6 +49,26 @@ def _play(card: Card, color: Color | None, target: int | None, uno: bool) -> Act
     return action
 
 
+_VARIANTS: dict[tuple[Card, bool], list[Action]] = {}
+
+
+def _variants(card: Card, targets: Sequence[int | None], two_left: bool) -> list[Action]:
+    unos = (False, True) if two_left else (False,)
+    colors: tuple[Color | None, ...] = COLORS if card.is_wild else (None,)
+    return [_play(card, color, target, uno)
+            for color in colors for target in targets for uno in unos]
+
+
+def _target_ranks(rules: RuleSet) -> frozenset[Rank]:
+    """Ranks whose play names a target seat under `rules`."""
+    ranks = {Rank.WILD_CUSTOMIZABLE}
+    if rules.shuffle_hands_card is ShuffleHandsCard.SWAP:
+        ranks.add(Rank.WILD_SHUFFLE_HANDS)
+    if rules.seven_o:
+        ranks.add(Rank.SEVEN)
+    return frozenset(ranks)
+
+
 _CHOOSE_COLOR = tuple(Action(ActionKind.CHOOSE_COLOR, color=c) for c in COLORS)
 
 
@@ -108,6 +128,7 @@ class Game:
         self._revealed: dict[int, dict[int, tuple[Card, ...]]] = {}
         self._legal: list[Action] | None = None
         self._out: list[ev.Event] = []
+        self._target_ranks = _target_ranks(rules)
 
     # ----------------------------------------------------------------- creation
 
@@ -410,7 +431,7 @@ class Game:
         if phase is Phase.PLAY_DRAWN:
             assert self._drawn is not None
             plays = self._play_variants(seat, self._drawn)
-            return plays if self.rules.force_play else plays + [KEEP]
+            return list(plays) if self.rules.force_play else plays + [KEEP]
         if phase is Phase.CHOOSE_COLOR:
             return list(_CHOOSE_COLOR)
         if phase is Phase.CHALLENGE:
@@ -434,13 +455,29 @@ class Game:
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        active = self.active_color
+        top = self.discard_pile[-1]
+        top_rank = top.rank if top.color is not None else None
+        last_card_rule = self.rules.last_card_no_action and len(hand) == 1
         actions: list[Action] = []
         seen: set[Card] = set()
-        for card in self.hands[seat]:
-            if card not in seen:
-                seen.add(card)
-                if self._playable(seat, card):
-                    actions.extend(self._play_variants(seat, card))
+        draw_four_ok: bool | None = None
+        for card in hand:
+            if card in seen:
+                continue
+            seen.add(card)
+            if card.color is None:
+                if card.rank is Rank.WILD_DRAW_FOUR:
+                    if draw_four_ok is None:
+                        draw_four_ok = self._may_play_draw_four(seat)
+                    if not draw_four_ok:
+                        continue
+            elif card.color is not active and card.rank is not top_rank:
+                continue
+            if last_card_rule and card.is_action:
+                continue
+            actions += self._play_variants(seat, card)
         actions.append(DRAW)
         return actions
 
@@ -485,20 +522,14 @@ class Game:
 
     def _play_variants(self, seat: int, card: Card) -> list[Action]:
         """Every way to play `card`: declared colours, targets, and the UNO call."""
-        unos = (False, True) if len(self.hands[seat]) == 2 else (False,)
-        colors: tuple[Color | None, ...] = COLORS if card.is_wild else (None,)
-        targets: Sequence[int | None] = (None,)
-        if self._needs_target(card):
-            targets = [s for s in self.active_seats if s != seat]
-        return [_play(card, color, target, uno)
-                for color in colors for target in targets for uno in unos]
-
-    def _needs_target(self, card: Card) -> bool:
-        if card.rank is Rank.WILD_CUSTOMIZABLE:
-            return True
-        if card.rank is Rank.WILD_SHUFFLE_HANDS:
-            return self.rules.shuffle_hands_card is ShuffleHandsCard.SWAP
-        return self.rules.seven_o and card.rank is Rank.SEVEN
+        two = len(self.hands[seat]) == 2
+        if card.rank not in self._target_ranks:
+            variants = _VARIANTS.get((card, two))
+            if variants is None:
+                variants = _VARIANTS[(card, two)] = _variants(card, (None,), two)
+            return variants
+        targets = [s for s in self.active_seats if s != seat]
+        return _variants(card, targets, two)
 
     def _normalise(self, action: Action) -> Action:
         """Drop an UNO call that cannot matter (a play that does not leave one card)."""
@@ -734,13 +765,7 @@ class Game:
 
     def _move_hands(self, played: _Played) -> None:
         seat, card = played.seat, played.card
-        swap = (
-            card.rank is Rank.WILD_CUSTOMIZABLE
-            or (card.rank is Rank.WILD_SHUFFLE_HANDS
-                and self.rules.shuffle_hands_card is ShuffleHandsCard.SWAP)
-            or (card.rank is Rank.SEVEN and self.rules.seven_o)
-        )
-        if swap:
+        if card.rank in self._target_ranks:
             other = played.target
             assert other is not None
             self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
