@@ -340,7 +340,7 @@ class Game:
             if self.rules.reverse_first_card is ReverseFirstCard.DEALER or two:
                 first = self.dealer
             else:
-                first = self._next_active(self.dealer, -1)
+                first = self._next_active(self.dealer, 1, direction=-1)
         self.direction = direction
         self._emit(ev.FirstCard(card, first, direction))
         if card.rank is Rank.DRAW_TWO:
