@@ -170,6 +170,15 @@ def cards(text: str) -> list[Card]:
 
 def classic_deck() -> list[Card]:
     """The 108-card deck, in a fixed order."""
+    return list(_CLASSIC_DECK)
+
+
+def deck_2018() -> list[Card]:
+    """The 112-card 2018 deck: the classic deck, one Shuffle Hands and three Customizable."""
+    return list(_DECK_2018)
+
+
+def _build_classic_deck() -> tuple[Card, ...]:
     deck: list[Card] = []
     for color in COLORS:
         deck.append(Card(Rank.ZERO, color))
@@ -177,11 +186,8 @@ def classic_deck() -> list[Card]:
             deck.extend((Card(rank, color), Card(rank, color)))
     deck.extend(Card(Rank.WILD) for _ in range(4))
     deck.extend(Card(Rank.WILD_DRAW_FOUR) for _ in range(4))
-    return deck
+    return tuple(deck)
 
 
-def deck_2018() -> list[Card]:
-    """The 112-card 2018 deck: the classic deck, one Shuffle Hands and three Customizable."""
-    return classic_deck() + [Card(Rank.WILD_SHUFFLE_HANDS)] + [
-        Card(Rank.WILD_CUSTOMIZABLE) for _ in range(3)
-    ]
+_CLASSIC_DECK = _build_classic_deck()
+_DECK_2018 = _CLASSIC_DECK + (Card(Rank.WILD_SHUFFLE_HANDS),) + (Card(Rank.WILD_CUSTOMIZABLE),) * 3

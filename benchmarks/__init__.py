@@ -1,0 +1,1 @@
+"""arena benchmarks: `make bench` runs them all (`python -m benchmarks`)."""

@@ -1,0 +1,35 @@
+"""Run every benchmark and print its table: ``python -m benchmarks [--quick] [PART ...]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from tabulate import tabulate
+
+PARTS = ("engine", "protocol", "tournament")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen benchmark parts (all by default)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("parts", nargs="*", choices=[*PARTS, []], default=list(PARTS))
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    options = parser.parse_args(argv)
+    for part in options.parts or PARTS:
+        try:
+            module = importlib.import_module(f"benchmarks.{part}")
+        except ModuleNotFoundError as exc:
+            print(f"{part}: not available ({exc})")
+            continue
+        print(f"\n== {part} (median of {options.repeats}) ==")
+        rows = module.run(repeats=options.repeats, scale=0.05 if options.quick else 1.0)
+        print(tabulate(rows, headers="keys", tablefmt="github"))
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
