@@ -322,12 +322,14 @@ class Game:
         self._turn_up_first_card()
 
     def _turn_up_first_card(self) -> None:
-        while True:
-            card = self.draw_pile.pop()
-            if card.rank is not Rank.WILD_DRAW_FOUR:
-                break
-            self.draw_pile.insert(self.rng.randrange(len(self.draw_pile) + 1), card)
+        card = self.draw_pile.pop()
+        while card.rank is Rank.WILD_DRAW_FOUR:
+            # Back into the deck at a random place below the top, so another card is turned.
+            if all(c.rank is Rank.WILD_DRAW_FOUR for c in self.draw_pile):
+                raise ValueError("the draw pile has no card but Wild Draw Fours to turn up")
+            self.draw_pile.insert(self.rng.randrange(len(self.draw_pile)), card)
             self._emit(ev.StarterReturned(card))
+            card = self.draw_pile.pop()
         self.discard_pile.append(card)
         self.active_color = card.color
         left = self._next_active(self.dealer, 1)
