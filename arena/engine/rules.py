@@ -123,6 +123,14 @@ class RuleSet:
             raise RuleSetError(
                 f"scoring: {self.scoring} needs exactly 4 players, got {num_players}"
             )
+        # The deal must leave a draw pile that holds a first card other than the
+        # four Wild Draw Fours.
+        spare = (112 if self.deck is DeckKind.EDITION_2018 else 108) - 5
+        if self.hand_size * num_players > spare:
+            raise RuleSetError(
+                f"hand_size: {self.hand_size} cards for each of {num_players} players "
+                f"leaves too few cards to start the discard pile (at most {spare} may be dealt)"
+            )
 
     def with_changes(self, **changes: Any) -> RuleSet:
         """A copy with some values changed (checked like any other rule set)."""
