@@ -134,6 +134,7 @@ class RuleSet:
 
     def with_changes(self, **changes: Any) -> RuleSet:
         """A copy with some values changed (checked like any other rule set)."""
+        _check_known(changes)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,20 +146,31 @@ class RuleSet:
         """Build a rule set from a mapping; unknown keys and bad values raise `RuleSetError`."""
         if not isinstance(data, Mapping):
             raise RuleSetError(f"a rule set must be a table of settings, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RuleSetError(
-                f"{unknown[0]}: unknown rule setting (known: {', '.join(sorted(known))})"
-            )
+        _check_known(data)
         return cls(**dict(data))
+
+    def to_json(self) -> str:
+        """The rule set as a JSON object, the inverse of `from_json`."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def to_toml(self) -> str:
+        """The rule set as TOML top-level keys, the inverse of `from_toml`.
+
+        TOML has no null: a missing target score is written ``target_score = "none"``.
+        """
+        lines = []
+        for key, value in self.to_dict().items():
+            if value is None:
+                value = "none"
+            lines.append(f"{key} = {json.dumps(value)}")
+        return "\n".join(lines) + "\n"
 
     @classmethod
     def from_json(cls, text: str) -> RuleSet:
         """Build a rule set from a JSON object."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise RuleSetError(f"rule set is not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
@@ -167,13 +179,22 @@ class RuleSet:
         """Build a rule set from TOML (top-level keys, or a ``[rules]`` table)."""
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
             raise RuleSetError(f"rule set is not valid TOML: {exc}") from None
         if set(data) == {"rules"} and isinstance(data["rules"], dict):
             data = data["rules"]
         if data.get("target_score") == "none":
             data["target_score"] = None
         return cls.from_dict(data)
+
+
+def _check_known(data: Mapping[Any, Any]) -> None:
+    known = {f.name for f in fields(RuleSet)}
+    unknown = sorted((key for key in data if key not in known), key=str)
+    if unknown:
+        raise RuleSetError(
+            f"{unknown[0]}: unknown rule setting (known: {', '.join(sorted(known))})"
+        )
 
 
 _ENUMS: dict[str, type[StrEnum]] = {
