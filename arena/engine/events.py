@@ -96,7 +96,8 @@ class StarterReturned(Event):
 
 @dataclass(frozen=True, slots=True)
 class FirstCard(Event):
-    """The first card of the discard pile was turned up."""
+    """The first card of the discard pile was turned up; `first_seat` plays the first turn
+    (after declaring the colour, when the card is a wild)."""
 
     card: Card
     first_seat: int

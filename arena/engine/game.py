@@ -335,7 +335,7 @@ class Game:
         left = self._next_active(self.dealer, 1)
         first, direction = left, 1
         two = len(self.active_seats) == 2
-        if card.rank is Rank.SKIP:
+        if card.rank is Rank.SKIP or card.rank is Rank.DRAW_TWO:
             first = self._next_active(left, 1)
         elif card.rank is Rank.REVERSE:
             direction = -1
@@ -345,10 +345,11 @@ class Game:
                 first = self._next_active(self.dealer, 1, direction=-1)
         self.direction = direction
         self._emit(ev.FirstCard(card, first, direction))
-        if card.rank is Rank.DRAW_TWO:
+        if card.rank is Rank.SKIP:
+            self._emit(ev.TurnSkipped(left))
+        elif card.rank is Rank.DRAW_TWO:
             self._draw(left, 2, ev.DrawReason.DRAW_TWO)
             self._emit(ev.TurnSkipped(left))
-            first = self._next_active(left, 1)
         if card.is_wild:
             self._await(Phase.CHOOSE_COLOR, left)
             self.turn = left
