@@ -481,7 +481,11 @@ class Game:
             if last_card_rule and card.is_action:
                 continue
             actions += self._play_variants(seat, card)
-        actions.append(DRAW)
+        # A seat may draw while it can play (reneging), but only while there is a card
+        # to draw: when every other card is in a hand, DRAW is the pass of a seat that
+        # cannot play, so a dead hand is one in which nobody could play (RULES.md 8).
+        if not actions or self.draw_pile or len(self.discard_pile) > 1:
+            actions.append(DRAW)
         return actions
 
     def _stack_plays(self, seat: int, rank: Rank) -> list[Action]:
