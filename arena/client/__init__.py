@@ -1,0 +1,124 @@
+"""The Python bot SDK: write ``decide(view, legal)``, call `run`, play UNO on an arena server.
+
+A complete bot::
+
+    from arena.client import Action, View, run
+
+    def decide(view: View, legal: list[Action]) -> Action:
+        plays = [a for a in legal if a.is_play]
+        return max(plays, key=lambda a: a.points, default=legal[-1])
+
+    if __name__ == "__main__":
+        run(decide, name="high-card")
+
+`decide` returns one of `legal` or its index. `run` reads ARENA_SERVER and
+ARENA_TOKEN, says Hello, answers every decision by its request id, keeps one
+`Table` per game, reconnects with backoff and stops cleanly on a bad token.
+Subclass `Bot` instead for per-game hooks (`on_game_start`, `on_events`,
+`on_game_end`). The SDK speaks only the wire protocol (`arena.v1`).
+"""
+
+from arena.client.bot import Bot, Choice, DecideFn, FunctionBot
+from arena.client.connection import DEFAULT_SERVER, Backoff, Client, ExitReason, run
+from arena.client.events import (
+    CardKept,
+    CardPlayed,
+    CardsDrawn,
+    CardsReceived,
+    ChallengeDeclined,
+    ChallengeResolved,
+    ColorChosen,
+    DealerChosen,
+    DeckReshuffled,
+    DirectionChanged,
+    DrawReason,
+    Event,
+    FirstCard,
+    GameEnded,
+    HandEnded,
+    HandEndReason,
+    HandReplaced,
+    HandRevealed,
+    HandsRotated,
+    HandsShuffled,
+    HandsSwapped,
+    HandStarted,
+    PlayerEliminated,
+    StarterReturned,
+    TurnSkipped,
+    UnknownEvent,
+    UnoCalled,
+    UnoCaught,
+)
+from arena.client.model import (
+    COLORS,
+    WILD_RANKS,
+    Action,
+    ActionKind,
+    Card,
+    Color,
+    Outcome,
+    Phase,
+    Player,
+    Rank,
+    Rules,
+    ServerError,
+    View,
+    cards,
+)
+from arena.client.table import Table
+
+__all__ = [
+    "COLORS",
+    "DEFAULT_SERVER",
+    "WILD_RANKS",
+    "Action",
+    "ActionKind",
+    "Backoff",
+    "Bot",
+    "Card",
+    "CardKept",
+    "CardPlayed",
+    "CardsDrawn",
+    "CardsReceived",
+    "ChallengeDeclined",
+    "ChallengeResolved",
+    "Choice",
+    "Client",
+    "Color",
+    "ColorChosen",
+    "DealerChosen",
+    "DecideFn",
+    "DeckReshuffled",
+    "DirectionChanged",
+    "DrawReason",
+    "Event",
+    "ExitReason",
+    "FirstCard",
+    "FunctionBot",
+    "GameEnded",
+    "HandEndReason",
+    "HandEnded",
+    "HandReplaced",
+    "HandRevealed",
+    "HandStarted",
+    "HandsRotated",
+    "HandsShuffled",
+    "HandsSwapped",
+    "Outcome",
+    "Phase",
+    "Player",
+    "PlayerEliminated",
+    "Rank",
+    "Rules",
+    "ServerError",
+    "StarterReturned",
+    "Table",
+    "TurnSkipped",
+    "UnknownEvent",
+    "UnoCalled",
+    "UnoCaught",
+    "View",
+    "cards",
+    "run",
+]

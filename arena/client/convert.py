@@ -1,0 +1,310 @@
+"""The one place where protobuf messages become the SDK's dataclasses, and back.
+
+Every ``x_from_proto`` has the proto it read as ``raw`` on its result; the
+``x_to_proto`` functions build what the bot sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from arena.client import events as ev
+from arena.client.model import (
+    Action,
+    ActionKind,
+    Card,
+    Color,
+    Outcome,
+    Phase,
+    Player,
+    Rank,
+    Rules,
+    ServerError,
+    View,
+)
+from arena.client.table import Table
+from arena.v1 import bot_pb2, uno_pb2
+
+
+def _by_name(enum_type: Any, prefix: str, ours: Any) -> dict[int, Any]:
+    """Map a protobuf enum's numbers to our enum members of the same name."""
+    return {
+        number: ours[name.removeprefix(prefix)]
+        for name, number in enum_type.items()
+        if name.removeprefix(prefix) in ours.__members__
+    }
+
+
+_COLOR_FROM: dict[int, Color] = _by_name(uno_pb2.Color, "COLOR_", Color)
+_COLOR_TO: dict[Color, uno_pb2.Color] = {v: cast(uno_pb2.Color, k) for k, v in _COLOR_FROM.items()}
+_RANK_FROM: dict[int, Rank] = _by_name(uno_pb2.Rank, "RANK_", Rank)
+_RANK_TO: dict[Rank, uno_pb2.Rank] = {v: cast(uno_pb2.Rank, k) for k, v in _RANK_FROM.items()}
+_PHASE_FROM: dict[int, Phase] = _by_name(uno_pb2.Phase, "PHASE_", Phase)
+_KIND_FROM: dict[int, ActionKind] = _by_name(uno_pb2.ActionKind, "ACTION_KIND_", ActionKind)
+_KIND_TO: dict[ActionKind, uno_pb2.ActionKind] = {
+    v: cast(uno_pb2.ActionKind, k) for k, v in _KIND_FROM.items()
+}
+_DRAW_REASON_FROM: dict[int, ev.DrawReason] = _by_name(
+    uno_pb2.DrawReason, "DRAW_REASON_", ev.DrawReason
+)
+_HAND_END_FROM: dict[int, ev.HandEndReason] = _by_name(
+    uno_pb2.HandEndReason, "HAND_END_REASON_", ev.HandEndReason
+)
+
+
+# ------------------------------------------------------------------ cards
+
+def color_from_proto(value: int) -> Color | None:
+    """A protocol Color number as our Color (None for COLOR_UNSPECIFIED)."""
+    return _COLOR_FROM.get(value)
+
+
+def color_to_proto(color: Color | None) -> uno_pb2.Color:
+    """Our Color (or None) as the protocol's number."""
+    return uno_pb2.COLOR_UNSPECIFIED if color is None else _COLOR_TO[color]
+
+
+def card_from_proto(card: uno_pb2.Card) -> Card | None:
+    """A protocol Card as ours; None for an empty card (RANK_UNSPECIFIED)."""
+    rank = _RANK_FROM.get(card.rank)
+    if rank is None:
+        return None
+    return Card(rank, color_from_proto(card.color))
+
+
+def card_to_proto(card: Card) -> uno_pb2.Card:
+    """Our Card as the protocol's."""
+    return uno_pb2.Card(rank=_RANK_TO[card.rank], color=color_to_proto(card.color))
+
+
+def cards_from_proto(items: Iterable[uno_pb2.Card]) -> tuple[Card, ...]:
+    """Protocol cards as ours, empty cards dropped."""
+    return tuple(c for c in (card_from_proto(item) for item in items) if c is not None)
+
+
+def _present_card(message: Any, name: str) -> Card | None:
+    return card_from_proto(getattr(message, name)) if message.HasField(name) else None
+
+
+def _optional(message: Any, name: str) -> int | None:
+    return int(getattr(message, name)) if message.HasField(name) else None
+
+
+# ---------------------------------------------------------------- actions
+
+def action_from_proto(action: uno_pb2.Action) -> Action:
+    """A protocol Action as ours (keeping it as `raw`)."""
+    return Action(
+        kind=_KIND_FROM.get(action.kind, ActionKind.UNSPECIFIED),
+        card=_present_card(action, "card"),
+        color=color_from_proto(action.color),
+        target=_optional(action, "target"),
+        uno=action.uno,
+        raw=action,
+    )
+
+
+def action_to_proto(action: Action) -> uno_pb2.Action:
+    """Our Action as the protocol's."""
+    message = uno_pb2.Action(
+        kind=_KIND_TO[action.kind],
+        color=color_to_proto(action.color),
+        uno=action.uno,
+    )
+    if action.card is not None:
+        message.card.CopyFrom(card_to_proto(action.card))
+    if action.target is not None:
+        message.target = action.target
+    return message
+
+
+def decision_to_proto(request_id: str, choice: int | Action) -> bot_pb2.BotMessage:
+    """A Decision answering `request_id` with an index or a full action."""
+    decision = bot_pb2.Decision(request_id=request_id)
+    if isinstance(choice, Action):
+        decision.action.CopyFrom(action_to_proto(choice))
+    else:
+        decision.action_index = choice
+    return bot_pb2.BotMessage(decision=decision)
+
+
+def hello_to_proto(bot_version: str, max_tables: int,
+                   auto_single_action: bool) -> bot_pb2.BotMessage:
+    """The Hello that opens every connection."""
+    return bot_pb2.BotMessage(hello=bot_pb2.Hello(
+        bot_version=bot_version, max_tables=max_tables, auto_single_action=auto_single_action,
+    ))
+
+
+# ------------------------------------------------------------ game set-up
+
+def rules_from_proto(rules: uno_pb2.RuleSet) -> Rules:
+    """The protocol's RuleSet as our Rules."""
+    return Rules(
+        deck=rules.deck,
+        shuffle_hands_card=rules.shuffle_hands_card,
+        customizable_effect=rules.customizable_effect,
+        hand_size=rules.hand_size,
+        uno_penalty=rules.uno_penalty,
+        challenge_extra_penalty=rules.challenge_extra_penalty,
+        wild_draw_four_rule=rules.wild_draw_four_rule,
+        reverse_first_card=rules.reverse_first_card,
+        going_out_draw_four_challengeable=rules.going_out_draw_four_challengeable,
+        scoring=rules.scoring,
+        target_score=_optional(rules, "target_score"),
+        individual_hands=rules.individual_hands,
+        max_turns_per_hand=rules.max_turns_per_hand,
+        max_hands=rules.max_hands,
+        choose_first_dealer=rules.choose_first_dealer,
+        progressive=rules.progressive,
+        seven_o=rules.seven_o,
+        jump_in=rules.jump_in,
+        draw_to_match=rules.draw_to_match,
+        force_play=rules.force_play,
+        last_card_no_action=rules.last_card_no_action,
+        raw=rules,
+    )
+
+
+def table_from_proto(start: bot_pb2.GameStart) -> Table:
+    """A fresh Table for a GameStart."""
+    return Table(
+        game_id=start.game_id,
+        seat=start.seat,
+        players=tuple(Player(p.seat, p.name) for p in sorted(start.players, key=lambda p: p.seat)),
+        rules=rules_from_proto(start.rules),
+        decision_timeout_ms=start.decision_timeout_ms,
+        time_bank_ms=start.time_bank_ms,
+        raw=start,
+    )
+
+
+def outcome_from_proto(outcome: uno_pb2.Outcome, reason: str = "") -> Outcome:
+    """The protocol's Outcome (and GameEnd reason) as ours."""
+    return Outcome(
+        termination=outcome.termination,
+        scores=tuple(outcome.scores),
+        ranks=tuple(outcome.ranks),
+        winners=tuple(outcome.winners),
+        hands_played=outcome.hands_played,
+        seat_terminations=tuple(
+            uno_pb2.SeatTermination.Name(t).removeprefix("SEAT_TERMINATION_").lower()
+            if t in uno_pb2.SeatTermination.values() else "unspecified"
+            for t in outcome.seat_terminations
+        ),
+        reason=reason,
+        raw=outcome,
+    )
+
+
+def error_from_proto(error: bot_pb2.Error) -> ServerError:
+    """An in-band Error as ours; `code` is e.g. "illegal_action"."""
+    code = (bot_pb2.ErrorCode.Name(error.code) if error.code in bot_pb2.ErrorCode.values()
+            else "ERROR_CODE_UNSPECIFIED")
+    return ServerError(code.removeprefix("ERROR_CODE_").lower(), error.message,
+                       error.request_id, error.game_id)
+
+
+# ------------------------------------------------------------------ view
+
+def view_from_proto(request: bot_pb2.DecisionRequest, table: Table) -> View:
+    """The seat view of a DecisionRequest, tied to the table it belongs to."""
+    view = request.view
+    return View(
+        game_id=request.game_id,
+        seat=view.seat,
+        num_players=view.num_players,
+        phase=_PHASE_FROM.get(view.phase, Phase.UNSPECIFIED),
+        decider=_optional(view, "decider"),
+        turn=view.turn,
+        hand=cards_from_proto(view.hand),
+        hand_sizes=tuple(view.hand_sizes),
+        top_card=_present_card(view, "top_card"),
+        active_color=color_from_proto(view.active_color),
+        direction=view.direction or 1,
+        dealer=view.dealer,
+        hand_number=view.hand_number,
+        draw_pile_size=view.draw_pile_size,
+        discard_pile=cards_from_proto(view.discard_pile),
+        scores=tuple(view.scores),
+        active_seats=tuple(view.active_seats),
+        pending_draw=view.pending_draw,
+        drawn_card=_present_card(view, "drawn_card"),
+        uno_offender=_optional(view, "uno_offender"),
+        revealed=tuple((r.seat, cards_from_proto(r.cards)) for r in view.revealed),
+        teams=tuple(view.teams) or None,
+        time_left_ms=request.time_left_ms,
+        time_bank_ms=request.time_bank_ms,
+        request_id=request.request_id,
+        table=table,
+        raw=view,
+        request=request,
+    )
+
+
+def legal_from_proto(request: bot_pb2.DecisionRequest) -> tuple[Action, ...]:
+    """The legal actions of a DecisionRequest, in the server's order."""
+    return tuple(action_from_proto(a) for a in request.legal_actions)
+
+
+# ---------------------------------------------------------------- events
+
+def _must_card(message: Any) -> Card:
+    card = card_from_proto(message.card)
+    if card is None:
+        raise ValueError("an event's card is empty")
+    return card
+
+
+_EVENT_READERS: dict[str, Callable[[Any], ev.Event]] = {
+    "dealer_chosen": lambda m: ev.DealerChosen(
+        tuple(tuple((d.seat, _must_card(d)) for d in r.draws) for r in m.rounds), m.dealer),
+    "hand_started": lambda m: ev.HandStarted(
+        m.hand_number, m.dealer, tuple(m.hand_sizes), tuple(m.active_seats)),
+    "cards_received": lambda m: ev.CardsReceived(m.seat, cards_from_proto(m.cards)),
+    "hand_replaced": lambda m: ev.HandReplaced(m.seat, cards_from_proto(m.cards)),
+    "starter_returned": lambda m: ev.StarterReturned(_must_card(m)),
+    "first_card": lambda m: ev.FirstCard(_must_card(m), m.first_seat, m.direction),
+    "card_played": lambda m: ev.CardPlayed(
+        m.seat, _must_card(m), color_from_proto(m.color), m.uno, m.jump_in,
+        _optional(m, "target")),
+    "color_chosen": lambda m: ev.ColorChosen(m.seat, color_from_proto(m.color)),
+    "cards_drawn": lambda m: ev.CardsDrawn(
+        m.seat, m.count, _DRAW_REASON_FROM.get(m.reason, ev.DrawReason.UNSPECIFIED)),
+    "card_kept": lambda m: ev.CardKept(m.seat),
+    "turn_skipped": lambda m: ev.TurnSkipped(m.seat),
+    "direction_changed": lambda m: ev.DirectionChanged(m.direction),
+    "challenge_resolved": lambda m: ev.ChallengeResolved(m.challenger, m.accused, m.guilty),
+    "hand_revealed": lambda m: ev.HandRevealed(m.seat, m.to_seat, cards_from_proto(m.cards)),
+    "challenge_declined": lambda m: ev.ChallengeDeclined(m.seat),
+    "uno_called": lambda m: ev.UnoCalled(m.seat),
+    "uno_caught": lambda m: ev.UnoCaught(m.catcher, m.seat),
+    "hands_swapped": lambda m: ev.HandsSwapped(m.seat, m.other),
+    "hands_rotated": lambda m: ev.HandsRotated(m.direction),
+    "hands_shuffled": lambda m: ev.HandsShuffled(m.seat, tuple(m.hand_sizes)),
+    "deck_reshuffled": lambda m: ev.DeckReshuffled(m.cards),
+    "hand_ended": lambda m: ev.HandEnded(
+        m.hand_number, _optional(m, "winner"),
+        _HAND_END_FROM.get(m.reason, ev.HandEndReason.UNSPECIFIED),
+        tuple(m.points), tuple(m.totals), tuple(cards_from_proto(c.cards) for c in m.cards_left)),
+    "player_eliminated": lambda m: ev.PlayerEliminated(m.seat),
+    "game_ended": lambda m: ev.GameEnded(
+        tuple(m.winners), tuple(m.scores), tuple(m.ranks), m.termination),
+}
+
+
+def event_from_proto(event: uno_pb2.Event) -> ev.Event:
+    """A protocol Event as the matching typed event (UnknownEvent for a kind not known)."""
+    kind = event.WhichOneof("kind")
+    reader = _EVENT_READERS.get(kind or "")
+    if reader is None:
+        return ev.UnknownEvent(kind or "", raw=event)
+    typed = reader(getattr(event, kind or ""))
+    object.__setattr__(typed, "raw", event)
+    return typed
+
+
+def events_from_proto(items: Iterable[uno_pb2.Event]) -> list[ev.Event]:
+    """Protocol events as typed events, in order."""
+    return [event_from_proto(item) for item in items]

@@ -1,0 +1,370 @@
+"""The SDK's own small, typed picture of a game: cards, actions, the seat view, rules, outcomes.
+
+Everything here is a frozen dataclass or a string enum, built from the protobuf
+messages by `arena.client.convert`; the message it came from stays reachable as
+``raw`` (which never takes part in equality). Nothing here imports the engine:
+a bot sees only what the wire carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from arena.v1 import bot_pb2, uno_pb2
+
+if TYPE_CHECKING:
+    from arena.client.table import Table
+
+
+class Color(StrEnum):
+    """One of the four card colours."""
+
+    RED = "red"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+
+    @property
+    def letter(self) -> str:
+        """The colour's initial: R, Y, G or B."""
+        return self.value[0].upper()
+
+
+COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+"""The four colours in their protocol order."""
+
+
+class Rank(StrEnum):
+    """What is printed on a card: a number, an action symbol or a wild."""
+
+    ZERO = "0"
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    DRAW_TWO = "draw_two"
+    WILD = "wild"
+    WILD_DRAW_FOUR = "wild_draw_four"
+    WILD_SHUFFLE_HANDS = "wild_shuffle_hands"
+    WILD_CUSTOMIZABLE = "wild_customizable"
+
+
+WILD_RANKS: frozenset[Rank] = frozenset(
+    {Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_SHUFFLE_HANDS, Rank.WILD_CUSTOMIZABLE}
+)
+"""The ranks that carry no colour."""
+
+_NUMBERS: dict[Rank, int] = {rank: int(rank.value) for rank in Rank if rank.value.isdigit()}
+_ACTIONS = frozenset({Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR})
+_POINTS: dict[Rank, int] = {
+    **_NUMBERS,
+    Rank.SKIP: 20,
+    Rank.REVERSE: 20,
+    Rank.DRAW_TWO: 20,
+    Rank.WILD: 50,
+    Rank.WILD_DRAW_FOUR: 50,
+    Rank.WILD_SHUFFLE_HANDS: 40,
+    Rank.WILD_CUSTOMIZABLE: 40,
+}
+_SHORT_RANK: dict[Rank, str] = {
+    **{rank: rank.value for rank in _NUMBERS},
+    Rank.SKIP: "S",
+    Rank.REVERSE: "R",
+    Rank.DRAW_TWO: "+2",
+    Rank.WILD: "W",
+    Rank.WILD_DRAW_FOUR: "W+4",
+    Rank.WILD_SHUFFLE_HANDS: "WSH",
+    Rank.WILD_CUSTOMIZABLE: "WC",
+}
+_RANK_BY_SHORT = {text: rank for rank, text in _SHORT_RANK.items()}
+_COLOR_BY_LETTER = {color.letter: color for color in COLORS}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and, unless the rank is wild, a colour."""
+
+    rank: Rank
+    color: Color | None = None
+
+    def __post_init__(self) -> None:
+        if (self.rank in WILD_RANKS) != (self.color is None):
+            raise ValueError(f"a {self.rank.value} card with colour {self.color} is not a card")
+
+    @property
+    def is_wild(self) -> bool:
+        """True for Wild, Wild Draw Four, Shuffle Hands and Customizable."""
+        return self.color is None
+
+    @property
+    def is_number(self) -> bool:
+        """True for the number cards 0–9."""
+        return self.rank in _NUMBERS
+
+    @property
+    def is_action(self) -> bool:
+        """True for Skip, Reverse, Draw Two and Wild Draw Four."""
+        return self.rank in _ACTIONS
+
+    @property
+    def number(self) -> int | None:
+        """The printed number, or None for action and wild cards."""
+        return _NUMBERS.get(self.rank)
+
+    @property
+    def points(self) -> int:
+        """What the card scores when left in a hand."""
+        return _POINTS[self.rank]
+
+    def short(self) -> str:
+        """Compact notation: R5, Y+2, GS, BR, W, W+4, WSH, WC."""
+        text = _SHORT_RANK[self.rank]
+        return text if self.color is None else self.color.letter + text
+
+    def __str__(self) -> str:
+        return self.short()
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card from its compact notation, the inverse of `short` ("R5", "W+4")."""
+        text = text.strip().upper()
+        rank = _RANK_BY_SHORT.get(text)
+        if rank is not None and rank in WILD_RANKS:
+            return cls(rank)
+        color = _COLOR_BY_LETTER.get(text[:1])
+        rank = _RANK_BY_SHORT.get(text[1:])
+        if color is None or rank is None or rank in WILD_RANKS:
+            raise ValueError(f"not a card: {text!r} (try R5, Y+2, GS, BR, W, W+4)")
+        return cls(rank, color)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Parse space-separated cards: ``cards("R5 Y+2 W")``."""
+    return tuple(Card.parse(part) for part in text.split())
+
+
+class Phase(StrEnum):
+    """What kind of decision is due (see the phase table in protos/README.md)."""
+
+    UNSPECIFIED = "unspecified"
+    PLAY = "play"
+    PLAY_DRAWN = "play_drawn"
+    CHOOSE_COLOR = "choose_color"
+    CHALLENGE = "challenge"
+    STACK = "stack"
+    CATCH_WINDOW = "catch_window"
+    JUMP_IN = "jump_in"
+    GAME_OVER = "game_over"
+
+
+class ActionKind(StrEnum):
+    """The verbs of the game."""
+
+    UNSPECIFIED = "unspecified"
+    PLAY = "play"
+    DRAW = "draw"
+    KEEP = "keep"
+    CHOOSE_COLOR = "choose_color"
+    CHALLENGE = "challenge"
+    ACCEPT = "accept"
+    CALL_UNO = "call_uno"
+    CATCH = "catch"
+    PASS = "pass"
+
+
+PASSIVE_KINDS: tuple[ActionKind, ...] = (
+    ActionKind.DRAW, ActionKind.KEEP, ActionKind.ACCEPT, ActionKind.PASS,
+)
+"""The kinds the server itself falls back to; the SDK uses them the same way."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. PLAY has `card` (plus `color` for a wild, `target` for a
+    Seven-O 7 or a swap-hands wild, `uno` to call UNO with a play that leaves one
+    card); CHOOSE_COLOR has `color`; CATCH has `target`, the seat caught."""
+
+    kind: ActionKind
+    card: Card | None = None
+    color: Color | None = None
+    target: int | None = None
+    uno: bool = False
+    raw: uno_pb2.Action | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def is_play(self) -> bool:
+        """True for a PLAY action."""
+        return self.kind is ActionKind.PLAY
+
+    @property
+    def points(self) -> int:
+        """The points of the card this action plays (0 when it plays none)."""
+        return self.card.points if self.card is not None else 0
+
+    def __str__(self) -> str:
+        parts = [self.kind.value]
+        if self.card is not None:
+            parts.append(self.card.short())
+        if self.color is not None:
+            parts.append(f"as {self.color.value}")
+        if self.target is not None:
+            parts.append(f"-> seat {self.target}")
+        if self.uno:
+            parts.append("UNO!")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat at a table and the name of the bot sitting there."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule set of a game (the protocol's RuleSet; see RULES.md for each option)."""
+
+    deck: str = "classic"
+    shuffle_hands_card: str = "shuffle"
+    customizable_effect: str = "swap_hands"
+    hand_size: int = 7
+    uno_penalty: int = 2
+    challenge_extra_penalty: int = 2
+    wild_draw_four_rule: str = "no_active_color"
+    reverse_first_card: str = "dealer"
+    going_out_draw_four_challengeable: bool = False
+    scoring: str = "standard"
+    target_score: int | None = 500
+    individual_hands: int = 12
+    max_turns_per_hand: int = 1000
+    max_hands: int = 200
+    choose_first_dealer: bool = True
+    progressive: bool = False
+    seven_o: bool = False
+    jump_in: bool = False
+    draw_to_match: bool = False
+    force_play: bool = False
+    last_card_no_action: bool = False
+    raw: uno_pb2.RuleSet | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: scores, ranks (0 is first; ties share), winners, and why."""
+
+    termination: str
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    hands_played: int
+    seat_terminations: tuple[str, ...]
+    reason: str = ""
+    raw: uno_pb2.Outcome | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerError:
+    """An in-band error from the server (it never ends the stream)."""
+
+    code: str
+    message: str
+    request_id: str = ""
+    game_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything your seat may know when a decision is due.
+
+    Other seats' cards appear only as counts (`hand_sizes`), except hands shown
+    to you by a Wild Draw Four challenge (`revealed`). `table` is the game this
+    decision belongs to (seat, players, rules and every event seen so far);
+    `raw` is the protocol's SeatView and `request` the whole DecisionRequest.
+    """
+
+    game_id: str
+    seat: int
+    num_players: int
+    phase: Phase
+    decider: int | None
+    turn: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    top_card: Card | None
+    active_color: Color | None
+    direction: int
+    dealer: int
+    hand_number: int
+    draw_pile_size: int
+    discard_pile: tuple[Card, ...]
+    scores: tuple[int, ...]
+    active_seats: tuple[int, ...]
+    pending_draw: int
+    drawn_card: Card | None
+    uno_offender: int | None
+    revealed: tuple[tuple[int, tuple[Card, ...]], ...]
+    teams: tuple[int, ...] | None
+    time_left_ms: int
+    time_bank_ms: int
+    request_id: str
+    table: Table = field(compare=False, repr=False)
+    raw: uno_pb2.SeatView = field(compare=False, repr=False)
+    request: bot_pb2.DecisionRequest = field(compare=False, repr=False)
+
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        """The active seat `steps` places after `seat` in the direction of play."""
+        active = set(self.active_seats) or set(range(self.num_players))
+        step = 1 if self.direction >= 0 else -1
+        current = seat
+        for _ in range(steps):
+            current = (current + step) % self.num_players
+            while current not in active:
+                current = (current + step) % self.num_players
+        return current
+
+    @property
+    def next_seat(self) -> int:
+        """The seat that plays after yours if nothing skips or reverses."""
+        return self.seat_after(self.seat)
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """The other active seats, in the direction of play starting after yours."""
+        order: list[int] = []
+        current = self.next_seat
+        while current != self.seat and current not in order:
+            order.append(current)
+            current = self.seat_after(current)
+        return tuple(order)
+
+    def count(self, color: Color) -> int:
+        """How many cards of `color` are in your hand."""
+        return sum(1 for card in self.hand if card.color is color)
+
+    def revealed_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """The hand of `seat` as a challenge showed it to you this hand, if it did."""
+        for shown_seat, shown in self.revealed:
+            if shown_seat == seat:
+                return shown
+        return None
+
+
+def passive_index(legal: Sequence[Action]) -> int:
+    """The index of the action the server would fall back to (draw, keep, accept or pass)."""
+    for kind in PASSIVE_KINDS:
+        for index, action in enumerate(legal):
+            if action.kind is kind:
+                return index
+    return 0

@@ -1,0 +1,51 @@
+"""One game the bot is playing: its seat, players, rules and the events seen so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena.client.events import Event, HandStarted
+from arena.client.model import Outcome, Player, Rules
+from arena.v1 import bot_pb2
+
+
+@dataclass(eq=False)
+class Table:
+    """The SDK's record of one game, kept separately for every table played at once.
+
+    It is created at `GameStart` (or, should a request for an unknown game arrive,
+    e.g. after a reconnect, with what little is known), grows with every
+    `GameEvents`, and gets its `outcome` at `GameEnd`. The SDK owns it: read it,
+    do not change it. `memo` is yours, for anything a bot wants to keep per table.
+    """
+
+    game_id: str
+    seat: int
+    players: tuple[Player, ...] = ()
+    rules: Rules = field(default_factory=Rules)
+    decision_timeout_ms: int = 0
+    time_bank_ms: int = 0
+    events: list[Event] = field(default_factory=list)
+    decisions: int = 0
+    outcome: Outcome | None = None
+    raw: bot_pb2.GameStart | None = field(default=None, repr=False)
+    memo: dict[str, object] = field(default_factory=dict, repr=False)
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the table has (0 if the GameStart was never seen)."""
+        return len(self.players)
+
+    def name_of(self, seat: int) -> str:
+        """The name of the bot in `seat` ("seat N" when unknown)."""
+        for player in self.players:
+            if player.seat == seat:
+                return player.name
+        return f"seat {seat}"
+
+    def hand_events(self) -> list[Event]:
+        """The events of the current hand, from its `HandStarted` on."""
+        for index in range(len(self.events) - 1, -1, -1):
+            if isinstance(self.events[index], HandStarted):
+                return self.events[index:]
+        return list(self.events)
