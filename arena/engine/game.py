@@ -750,10 +750,13 @@ class Game:
             else:
                 self._take_stack(seat, ev.DrawReason.DRAW_FOUR)
             return
+        # The hand shown is the one judged: as it was when the Wild Draw Four was played
+        # (cards drawn since, such as an UNO penalty, are not part of the question).
         before = self._color_before_draw_four
-        guilty = any(c.color is before for c in self._accused_hand)
-        self._revealed.setdefault(seat, {})[accused] = tuple(self.hands[accused])
-        self._emit(ev.HandRevealed(accused, seat, tuple(self.hands[accused])))
+        shown = self._accused_hand
+        guilty = any(c.color is before for c in shown)
+        self._revealed.setdefault(seat, {})[accused] = shown
+        self._emit(ev.HandRevealed(accused, seat, shown))
         self._emit(ev.ChallengeResolved(seat, accused, guilty))
         total, self._pending_draw = self._pending_draw, 0
         if guilty:
