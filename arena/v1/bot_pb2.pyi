@@ -50,14 +50,16 @@ class ServerMessage(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., events: _Optional[_Union[GameEvents, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("bot_version", "max_tables", "auto_single_action")
+    __slots__ = ("bot_version", "max_tables", "auto_single_action", "events_in_requests")
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     AUTO_SINGLE_ACTION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_IN_REQUESTS_FIELD_NUMBER: _ClassVar[int]
     bot_version: str
     max_tables: int
     auto_single_action: bool
-    def __init__(self, bot_version: _Optional[str] = ..., max_tables: _Optional[int] = ..., auto_single_action: _Optional[bool] = ...) -> None: ...
+    events_in_requests: bool
+    def __init__(self, bot_version: _Optional[str] = ..., max_tables: _Optional[int] = ..., auto_single_action: _Optional[bool] = ..., events_in_requests: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_name", "server_version", "max_tables")
@@ -102,20 +104,22 @@ class GameEvents(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "game_id", "view", "legal_actions", "time_left_ms", "time_bank_ms")
+    __slots__ = ("request_id", "game_id", "view", "legal_actions", "time_left_ms", "time_bank_ms", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     game_id: str
     view: _uno_pb2.SeatView
     legal_actions: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Action]
     time_left_ms: int
     time_bank_ms: int
-    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., view: _Optional[_Union[_uno_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., view: _Optional[_Union[_uno_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("request_id", "action_index", "action")
