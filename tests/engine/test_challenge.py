@@ -1,0 +1,158 @@
+"""RULES.md section 5: challenging a Wild Draw Four.
+
+The engine never offers a Wild Draw Four while the player holds the active
+colour (section 3), so a challenge of a legal play always fails. The guilty
+branch is shown with `bluff`, which lets one illegal Wild Draw Four through, as
+a table player could physically play it; it is what a challenge is for.
+"""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from arena.engine import (
+    ACCEPT,
+    CALL_UNO,
+    CHALLENGE,
+    DRAW,
+    PASS,
+    Action,
+    Game,
+    Phase,
+    catch,
+    events,
+    play,
+)
+from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
+
+FILL = "Y1 Y2 Y3"
+DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8"
+
+
+def bluff(game: Game, action: Action) -> list[events.Event]:
+    """Play a Wild Draw Four the legal actions do not offer (the player holds the
+    active colour), as a bluffing table player would."""
+    with mock.patch.object(Game, "_may_play_draw_four", return_value=True):
+        game._legal = None
+        out = game.apply(action)
+    game._legal = None
+    return out
+
+
+def test_only_the_player_who_would_draw_the_four_may_challenge() -> None:
+    game = table("W+4 G1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    assert game.phase is Phase.CHALLENGE and game.decider == 1
+    assert game.legal_actions() == [CHALLENGE, ACCEPT]
+
+
+def test_a_legal_wild_draw_four_challenged_is_not_guilty_and_the_challenger_draws_six() -> None:
+    game = table("W+4 G1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, False)]
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 6, events.DrawReason.CHALLENGE_FAILED)
+    ]
+    assert of_type(evs, events.TurnSkipped) == [events.TurnSkipped(1)]
+    assert len(game.hands[1]) == 9 and game.decider == 2 and game.active_color is BLUE
+
+
+def test_the_challenge_penalty_beyond_the_four_is_a_setting() -> None:
+    game = table("W+4 G1 G2", FILL, FILL, starter="R7", draw=DRAWS,
+                 rule_set=rules(challenge_extra_penalty=0))
+    game.apply(play(card("W+4"), BLUE))
+    game.apply(CHALLENGE)
+    assert len(game.hands[1]) == 7
+
+
+def test_a_challenge_shows_the_accused_hand_to_the_challenger_alone() -> None:
+    game = table("W+4 G1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    revealed = of_type(evs, events.HandRevealed)
+    assert revealed == [events.HandRevealed(0, 1, tuple(game.hands[0]))]
+    assert revealed[0].audience == frozenset({1})
+    assert game.view(1).revealed == ((0, tuple(game.hands[0])),)
+    assert game.view(0).revealed == () and game.view(2).revealed == ()
+
+
+def test_guilt_asks_about_the_colour_active_before_the_draw_four_not_the_declared_one() -> None:
+    # Seat 0 holds blue and declares blue: legal, since red was active.
+    game = table("W+4 B1 B2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved)[0].guilty is False
+
+
+def test_cards_matching_only_by_number_or_wilds_do_not_make_a_draw_four_guilty() -> None:
+    game = table("W+4 G7 W", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), GREEN))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved)[0].guilty is False
+
+
+def test_guilty_the_player_of_the_draw_four_draws_four_instead() -> None:
+    game = table("W+4 R1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    bluff(game, play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, True)]
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(0, 4, events.DrawReason.CHALLENGE_GUILTY)
+    ]
+    assert hand(game, 0) == "R1 G2 B1 B2 B3 B4"
+
+
+def test_guilty_the_challenger_draws_nothing_and_plays_under_the_declared_colour() -> None:
+    game = table("W+4 R1 G2", "B9 R9 Y9", FILL, starter="R7", draw=DRAWS)
+    bluff(game, play(card("W+4"), BLUE))
+    game.apply(CHALLENGE)
+    assert hand(game, 1) == "B9 R9 Y9"
+    assert game.decider == 1 and game.phase is Phase.PLAY and game.active_color is BLUE
+    assert {a.card.short() for a in game.legal_actions() if a.card} == {"B9"}
+
+
+def test_two_players_a_failed_challenge_lets_the_player_of_the_draw_four_play_again() -> None:
+    game = table("W+4 G1 G2", FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    game.apply(CHALLENGE)
+    assert len(game.hands[1]) == 9 and game.decider == 0
+
+
+def test_two_players_a_guilty_challenge_gives_the_challenger_the_turn() -> None:
+    game = table("W+4 R1 G2", FILL, starter="R7", draw=DRAWS)
+    bluff(game, play(card("W+4"), BLUE))
+    game.apply(CHALLENGE)
+    assert len(game.hands[0]) == 6 and game.decider == 1
+
+
+def test_the_hand_shown_is_the_one_judged_without_cards_drawn_since() -> None:
+    # Seat 0 forgets UNO with the Wild Draw Four and is caught before the challenge:
+    # the red penalty cards are not shown, and do not make the play guilty.
+    game = table("W+4 G1", FILL, FILL, starter="R7", draw="R2 R3 " + DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    game.apply(PASS)            # seat 0 does not call late
+    game.apply(catch(0))        # seat 1 catches
+    assert hand(game, 0) == "G1 R2 R3"
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.HandRevealed) == [events.HandRevealed(0, 1, (card("G1"),))]
+    assert of_type(evs, events.ChallengeResolved)[0].guilty is False
+
+
+def test_a_late_uno_call_comes_before_the_challenge() -> None:
+    game = table("W+4 G1", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    assert game.phase is Phase.CATCH_WINDOW and game.decider == 0
+    game.apply(CALL_UNO)
+    assert (game.phase, game.decider) == (Phase.CHALLENGE, 1)
+
+
+def test_what_a_challenge_revealed_is_forgotten_when_the_next_hand_starts() -> None:
+    game = table("W+4 G1", FILL, FILL, starter="R7", draw=DRAWS,
+                 rule_set=rules(target_score=10_000))
+    game.apply(play(card("W+4"), GREEN, uno=True))
+    game.apply(CHALLENGE)           # fails: seat 1 draws B1-B6 and loses the turn
+    assert game.view(1).revealed
+    game.apply(DRAW)                # seat 2 draws B7, which is not green
+    game.apply(play(card("G1")))    # seat 0 goes out
+    assert game.hand_number == 2 and game.view(1).revealed == ()

@@ -1,0 +1,155 @@
+"""RULES.md section 7: ending a hand, and the three official scorings
+(standard, low score, Challenge UNO elimination)."""
+
+from __future__ import annotations
+
+from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, Termination, events, play
+from tests.engine.helpers import BLUE, card, of_type, rules, table
+
+# Points left: seat 1 holds 1 + 20 + 50 = 71, seat 2 holds 9 + 50 + 20 = 79.
+SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"
+
+
+def hand_ended(game_events: list[events.Event]) -> events.HandEnded:
+    return of_type(game_events, events.HandEnded)[0]
+
+
+def test_a_hand_ends_the_moment_a_player_plays_their_last_card() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7", rule_set=rules(target_score=None))
+    evs = game.apply(play(card("R1")))
+    ended = hand_ended(evs)
+    assert ended.winner == 0 and ended.reason is events.HandEndReason.WENT_OUT
+    assert ended.cards_left == ((), tuple(card(c) for c in SEAT1.split()),
+                                tuple(card(c) for c in SEAT2.split()))
+    assert game.is_over and game.outcome is not None
+    assert game.outcome.termination is Termination.SINGLE_HAND
+    assert game.outcome.winners == (0,)
+
+
+def test_going_out_on_draw_two_next_player_still_draws_and_it_counts() -> None:
+    game = table("R+2", SEAT1, SEAT2, starter="R7", draw="B5 B6",
+                 rule_set=rules(target_score=None))
+    evs = game.apply(play(card("R+2")))
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 2, events.DrawReason.DRAW_TWO)
+    ]
+    assert hand_ended(evs).points == (71 + 11 + 79, 0, 0)
+
+
+def test_going_out_on_wild_draw_four_next_player_draws_four_and_it_counts() -> None:
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4",
+                 rule_set=rules(target_score=None))
+    evs = game.apply(play(card("W+4"), BLUE))
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 4, events.DrawReason.DRAW_FOUR)
+    ]
+    assert hand_ended(evs).points == (71 + 10 + 79, 0, 0)
+
+
+def test_a_going_out_wild_draw_four_cannot_be_challenged() -> None:
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4",
+                 rule_set=rules(target_score=None))
+    evs = game.apply(play(card("W+4"), BLUE))
+    assert not of_type(evs, events.ChallengeResolved) and game.is_over
+
+
+def test_a_going_out_wild_draw_four_may_be_challenged_when_configured() -> None:
+    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4 B5 B6",
+                 rule_set=rule_set)
+    game.apply(play(card("W+4"), BLUE))
+    assert game.phase is Phase.CHALLENGE and game.legal_actions() == [CHALLENGE, ACCEPT]
+    evs = game.apply(CHALLENGE)   # the player held nothing else: never guilty
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 6, events.DrawReason.CHALLENGE_FAILED)
+    ]
+    assert hand_ended(evs).winner == 0 and hand_ended(evs).points == (71 + 21 + 79, 0, 0)
+
+
+def test_a_challengeable_going_out_wild_draw_four_accepted_draws_four_and_ends_the_hand() -> None:
+    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4", rule_set=rule_set)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(ACCEPT)
+    assert hand_ended(evs).points == (71 + 10 + 79, 0, 0) and game.is_over
+
+
+def test_standard_scoring_the_winner_scores_every_card_left_in_the_other_hands() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7", rule_set=rules(target_score=None))
+    evs = game.apply(play(card("R1")))
+    assert hand_ended(evs).points == (150, 0, 0)
+    assert hand_ended(evs).totals == (150, 0, 0)
+
+
+def test_below_the_target_another_hand_is_dealt_and_totals_carry_over() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7")
+    game.apply(play(card("R1")))
+    assert not game.is_over and game.hand_number == 2
+    assert game.totals == [150, 0, 0]
+    assert game.card_count() == 108 and all(len(h) == 7 for h in game.hands)
+
+
+def test_the_first_player_to_reach_the_target_wins_and_the_target_is_configurable() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7", rule_set=rules(target_score=150))
+    game.apply(play(card("R1")))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.TARGET_REACHED
+    assert game.outcome.winners == (0,) and game.outcome.scores == (150, 0, 0)
+    assert game.outcome.ranks == (0, 1, 1)
+
+
+def test_the_default_target_is_500() -> None:
+    assert rules().target_score == 500
+
+
+def test_low_score_each_player_scores_the_points_left_in_their_own_hand() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7", rule_set=rules(scoring="low_score"))
+    evs = game.apply(play(card("R1")))
+    assert hand_ended(evs).points == (0, 71, 79)
+    assert not game.is_over
+
+
+def test_low_score_when_anyone_reaches_the_target_the_lowest_total_wins() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7",
+                 rule_set=rules(scoring="low_score", target_score=75))
+    game.apply(play(card("R1")))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.TARGET_REACHED
+    assert game.outcome.scores == (0, 71, 79) and game.outcome.ranks == (0, 1, 2)
+
+
+def test_elimination_each_player_accumulates_their_own_points() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7", rule_set=rules(scoring="elimination"))
+    evs = game.apply(play(card("R1")))
+    assert hand_ended(evs).totals == (0, 71, 79) and not game.is_over
+
+
+def test_elimination_a_player_reaching_the_target_is_eliminated() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7",
+                 rule_set=rules(scoring="elimination", target_score=75))
+    evs = game.apply(play(card("R1")))
+    assert of_type(evs, events.PlayerEliminated) == [events.PlayerEliminated(2)]
+    assert game.active_seats == [0, 1] and not game.is_over
+    started = of_type(evs, events.HandStarted)[-1]
+    assert started.active_seats == (0, 1) and started.hand_sizes == (7, 7, 0)
+    assert game.hands[2] == [] and game.dealer in (0, 1)
+
+
+def test_elimination_hands_go_on_until_one_player_remains() -> None:
+    game = table("R1", SEAT1, SEAT2, starter="R7",
+                 rule_set=rules(scoring="elimination", target_score=60))
+    game.apply(play(card("R1")))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.LAST_STANDING
+    assert game.outcome.winners == (0,)
+    assert game.outcome.ranks[0] < game.outcome.ranks[1] < game.outcome.ranks[2]
+
+
+def test_a_dead_hand_scores_nothing_for_anyone() -> None:
+    # Nobody can play and nothing can be drawn: a full round of passes ends it.
+    game = table("G1 G2", "G3 G4", starter="R7", rule_set=rules(target_score=None))
+    game.apply(DRAW)
+    evs = game.apply(DRAW)
+    ended = hand_ended(evs)
+    assert ended.winner is None and ended.reason is events.HandEndReason.DEAD
+    assert ended.points == (0, 0) and ended.totals == (0, 0)
