@@ -1,0 +1,150 @@
+"""Managed bots: commands arena launches, watches and restarts.
+
+Each bot runs as a subprocess with `ARENA_SERVER` and `ARENA_TOKEN` in its
+environment, its stdout and stderr appended to a log file of its own. When a
+process exits while the supervisor is running, it is started again after a
+short back-off, up to a limit of restarts; `on_exit` hears of every exit so the
+server can record a crash for the games that bot was playing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ExitListener = Callable[[str, int], None]
+
+
+class ManagedBotError(RuntimeError):
+    """A managed bot could not be started (bad command, missing program)."""
+
+
+@dataclass(frozen=True)
+class ManagedBot:
+    """What it takes to launch one bot: its name, command line, token and working folder."""
+
+    name: str
+    command: str
+    token: str
+    cwd: Path | None = None
+
+
+@dataclass
+class _Running:
+    bot: ManagedBot
+    process: asyncio.subprocess.Process | None = None
+    restarts: int = 0
+    watcher: asyncio.Task[None] | None = None
+    exits: list[int] = field(default_factory=list)
+
+
+class BotSupervisor:
+    """Starts managed bots against one server address and keeps them running."""
+
+    def __init__(self, server_address: str, log_dir: Path, *, max_restarts: int = 5,
+                 backoff: float = 0.5, on_exit: ExitListener | None = None) -> None:
+        self.server_address = server_address
+        self.log_dir = log_dir
+        self.max_restarts = max_restarts
+        self.backoff = backoff
+        self.on_exit = on_exit
+        self._bots: dict[str, _Running] = {}
+        self._stopping = False
+
+    def log_path(self, name: str) -> Path:
+        """Where a bot's stdout and stderr go."""
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+        return self.log_dir / f"{safe}.log"
+
+    async def start(self, bot: ManagedBot) -> None:
+        """Launch `bot` and watch it; raise `ManagedBotError` if it cannot be started."""
+        running = _Running(bot)
+        self._bots[bot.name] = running
+        await self._launch(running)
+        running.watcher = asyncio.create_task(self._watch(running))
+
+    def restarts(self, name: str) -> int:
+        """How many times the bot has been restarted."""
+        return self._bots[name].restarts
+
+    def exit_codes(self, name: str) -> list[int]:
+        """Exit codes of the bot's processes so far."""
+        return list(self._bots[name].exits)
+
+    def is_running(self, name: str) -> bool:
+        """Whether the bot's process is alive."""
+        process = self._bots[name].process
+        return process is not None and process.returncode is None
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Stop every bot: SIGTERM, then SIGKILL after `timeout` seconds."""
+        self._stopping = True
+        for running in self._bots.values():
+            if running.watcher is not None:
+                running.watcher.cancel()
+            await _terminate(running.process, timeout)
+        for running in self._bots.values():
+            if running.watcher is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running.watcher
+
+    async def _launch(self, running: _Running) -> None:
+        bot = running.bot
+        env = dict(os.environ, ARENA_SERVER=self.server_address, ARENA_TOKEN=bot.token,
+                   ARENA_BOT_NAME=bot.name, PYTHONUNBUFFERED="1")
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            argv = shlex.split(bot.command)
+        except ValueError as exc:
+            message = f"bot {bot.name}: cannot read command {bot.command!r}: {exc}"
+            raise ManagedBotError(message) from None
+        if not argv:
+            raise ManagedBotError(f"bot {bot.name}: empty command")
+        with self.log_path(bot.name).open("ab") as log:
+            log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} start: {bot.command}\n"
+                      .encode())
+            log.flush()
+            try:
+                running.process = await asyncio.create_subprocess_exec(
+                    *argv, cwd=bot.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log, stderr=log, start_new_session=True,
+                )
+            except OSError as exc:
+                raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
+
+    async def _watch(self, running: _Running) -> None:
+        while True:
+            process = running.process
+            assert process is not None
+            code = await process.wait()
+            running.exits.append(code)
+            if self.on_exit is not None:
+                self.on_exit(running.bot.name, code)
+            if self._stopping or running.restarts >= self.max_restarts:
+                return
+            await asyncio.sleep(self.backoff * (2 ** min(running.restarts, 5)))
+            running.restarts += 1
+            try:
+                await self._launch(running)
+            except ManagedBotError:
+                return
+
+
+async def _terminate(process: asyncio.subprocess.Process | None, timeout: float) -> None:
+    if process is None or process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), timeout)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
