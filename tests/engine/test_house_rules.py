@@ -394,3 +394,15 @@ def test_an_illegal_action_costs_nothing_in_the_engine_it_is_refused_unchanged()
     with pytest.raises(IllegalActionError, match="not legal"):
         game.apply(play(card("G2")))
     assert snapshot(game) == before
+
+
+def test_progressive_going_out_on_a_stacked_wild_draw_four_the_next_player_draws_it_all() -> None:
+    game = table("W+4 G1 G2", "W+4", FILL, starter="R7", draw=DRAWS,
+                 rule_set=PROGRESSIVE.with_changes(target_score=None))
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(play(card("W+4"), GREEN))
+    assert not of_type(evs, events.ChallengeResolved)
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(2, 8, events.DrawReason.DRAW_FOUR)
+    ]
+    assert of_type(evs, events.HandEnded)[0].winner == 1

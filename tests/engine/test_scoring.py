@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, Termination, events, play
-from tests.engine.helpers import BLUE, card, of_type, rules, table
+from tests.engine.helpers import BLUE, RED, card, of_type, rules, table
 
 # Points left: seat 1 holds 1 + 20 + 50 = 71, seat 2 holds 9 + 50 + 20 = 79.
 SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"
@@ -153,3 +153,14 @@ def test_a_dead_hand_scores_nothing_for_anyone() -> None:
     ended = hand_ended(evs)
     assert ended.winner is None and ended.reason is events.HandEndReason.DEAD
     assert ended.points == (0, 0) and ended.totals == (0, 0)
+
+
+def test_elimination_the_deal_passes_left_over_eliminated_seats() -> None:
+    # Seat 0 (the dealer's left) is eliminated in hand 1; seat 3 dealt it, so hand 2
+    # would go to seat 0 and goes to seat 1 instead.
+    game = table("W W W+4", "R1", "Y1 Y2", "Y3 Y4", starter="R7", dealer=3,
+                 rule_set=rules(scoring="elimination", target_score=100))
+    assert game.decider == 0
+    game.apply(play(card("W"), RED))
+    game.apply(play(card("R1")))
+    assert game.active_seats == [1, 2, 3] and game.dealer == 1

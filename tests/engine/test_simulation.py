@@ -164,6 +164,9 @@ class Checker:
         self.deck_size = 112 if game.rules.deck.value == "2018" else 108
         self.seen_events = 0
         self.challenges: dict[int, set[int]] = {}
+        # Each seat's hand as that seat can follow it from the events it may see.
+        self.tracked: list[list[Card]] = [[] for _ in range(game.num_players)]
+        self.totals = [0] * game.num_players
 
     def check(self, rng: random.Random) -> None:
         game = self.game
@@ -187,6 +190,9 @@ class Checker:
                 assert e.to_seat != e.seat
             else:
                 assert e.audience is None, e
+            self.track(e)
+            if isinstance(e, events.HandEnded):
+                self.check_scoring(e)
             if isinstance(e, events.HandStarted):
                 self.challenges = {}
             if isinstance(e, events.ChallengeResolved):
@@ -196,6 +202,42 @@ class Checker:
                 follow = new[i + 1]
                 assert isinstance(follow, events.CardsReceived)
                 assert follow.seat == e.seat and len(follow.cards) == e.count
+        assert self.tracked == self.game.hands
+
+    def check_scoring(self, e: events.HandEnded) -> None:
+        """RULES.md sections 7 and 9, recomputed from the cards left."""
+        game = self.game
+        assert list(map(list, e.cards_left)) == self.tracked
+        left = [sum(c.points for c in hand) for hand in e.cards_left]
+        n = game.num_players
+        expected = [0] * n
+        mode = game.rules.scoring.value
+        if e.winner is not None:
+            assert not e.cards_left[e.winner]
+            active = [s for s in range(n) if e.cards_left[s] or s == e.winner]
+            if mode in ("standard", "individual"):
+                expected[e.winner] = sum(left)
+            elif mode in ("low_score", "elimination"):
+                expected = left
+            else:  # partners
+                for s in range(n):
+                    if s % 2 == e.winner % 2:
+                        expected[s] = sum(left[o] for o in range(n) if o % 2 != e.winner % 2)
+            assert all(left[s] == 0 for s in range(n) if s not in active)
+        assert list(e.points) == expected
+        self.totals = [t + p for t, p in zip(self.totals, e.points, strict=True)]
+        assert list(e.totals) == self.totals
+
+    def track(self, e: events.Event) -> None:
+        """Follow every hand through the events its own seat is shown."""
+        if isinstance(e, events.HandStarted):
+            self.tracked = [[] for _ in self.tracked]
+        elif isinstance(e, events.CardsReceived):
+            self.tracked[e.seat].extend(e.cards)
+        elif isinstance(e, events.HandReplaced):
+            self.tracked[e.seat] = list(e.cards)
+        elif isinstance(e, events.CardPlayed):
+            self.tracked[e.seat].remove(e.card)
 
     def check_views(self) -> None:
         game = self.game
@@ -260,7 +302,30 @@ def simulate(rule_set: RuleSet, players: int, seed: int, policy: Policy = random
         checker.check(rng)
     assert game.is_over, "every game ends"
     assert isinstance(game.events[-1], events.GameEnded)
+    check_outcome(game)
     return game
+
+
+def check_outcome(game: Game) -> None:
+    """The winners are who RULES.md sections 7 and 9 say they are."""
+    outcome = game.outcome
+    assert outcome is not None
+    totals, mode, target = game.totals, game.rules.scoring.value, game.rules.target_score
+    term = outcome.termination.value
+    if term == "target_reached":
+        assert target is not None and max(totals) >= target
+    if mode in ("standard", "partners"):
+        assert set(outcome.winners) == {s for s in range(game.num_players)
+                                         if totals[s] == max(totals)}
+    elif mode == "low_score":
+        assert set(outcome.winners) == {s for s in range(game.num_players)
+                                         if totals[s] == min(totals)}
+    elif mode == "elimination" and term == "last_standing":
+        assert len(game.active_seats) <= 1
+        if game.active_seats:
+            assert outcome.winners == tuple(game.active_seats)
+    elif mode == "individual":
+        assert term in ("hands_completed", "hand_limit")
 
 
 # ------------------------------------------------------------------ rule sets

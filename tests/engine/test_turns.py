@@ -208,3 +208,21 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
             game.apply(action)
         assert not game.is_legal(action)
     assert snapshot(game) == before
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_the_others() -> None:
+    game = table("G3 G4", "Y1 Y2 Y3", starter="R7", draw="R9")
+    game.apply(DRAW)
+    mine, theirs = game.view(0), game.view(1)
+    assert mine.hand == tuple(game.hands[0]) and theirs.hand == tuple(game.hands[1])
+    assert mine.hand_sizes == theirs.hand_sizes == (3, 3)
+    assert mine.drawn_card == card("R9") and theirs.drawn_card is None
+    received = of_type(game.events, events.CardsReceived)[-1]
+    assert received.cards == (card("R9"),) and received.audience == frozenset({0})
+    assert of_type(game.events, events.CardsDrawn)[-1].audience is None
+
+
+def test_a_skip_plays_on_any_card_of_its_colour_not_only_on_a_reverse() -> None:
+    # RULES.md section 11: a Skip that only goes on a Reverse is a typo in one guide.
+    game = table("RS G1 G2", "Y1", starter="R7")
+    assert playable(game) == {"RS"}
