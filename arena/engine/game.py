@@ -322,6 +322,8 @@ class Game:
         self._turn_up_first_card()
 
     def _turn_up_first_card(self) -> None:
+        if not self.draw_pile:
+            raise ValueError("no card is left after the deal to start the discard pile")
         card = self.draw_pile.pop()
         while card.rank is Rank.WILD_DRAW_FOUR:
             # Back into the deck at a random place below the top, so another card is turned.
