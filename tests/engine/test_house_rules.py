@@ -406,3 +406,13 @@ def test_progressive_going_out_on_a_stacked_wild_draw_four_the_next_player_draws
         events.CardsDrawn(2, 8, events.DrawReason.DRAW_FOUR)
     ]
     assert of_type(evs, events.HandEnded)[0].winner == 1
+
+
+def test_a_forfeit_ends_the_game_with_the_forfeiting_seat_last() -> None:
+    # Forfeit is the server's bot policy for invalid actions, not a rule of play.
+    game = table("R1 G2 G3", FILL, FILL, starter="R7", draw=DRAWS)
+    evs = game.forfeit(1)
+    assert game.outcome is not None and game.outcome.termination.value == "forfeit"
+    assert game.outcome.ranks[1] == 2 and game.outcome.winners == (0, 2)
+    assert of_type(evs, events.GameEnded) and game.legal_actions() == []
+    assert game.forfeit(0) == []

@@ -193,3 +193,8 @@ def test_in_every_later_hand_the_deal_passes_to_the_left() -> None:
     started = of_type(game.events, events.HandStarted)
     assert [e.dealer for e in started] == [2, 0]
     assert game.dealer == 0 and game.hand_number == 2
+
+
+def test_a_stacked_deck_too_short_to_turn_up_a_first_card_is_refused() -> None:
+    with pytest.raises(ValueError, match="discard pile"):
+        Game.from_deck(rules(), 2, cards("R1 R2 R3"))
