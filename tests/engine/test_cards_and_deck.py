@@ -13,14 +13,13 @@ from arena.engine import (
     Color,
     Game,
     Rank,
-    RuleSetError,
     cards,
     classic_deck,
     deck_2018,
     events,
     play,
 )
-from tests.engine.helpers import BLUE, GREEN, RED, YELLOW, card, hand, of_type, rules, table
+from tests.engine.helpers import BLUE, GREEN, RED, YELLOW, card, of_type, rules, table
 
 
 def test_there_are_four_colours_red_yellow_green_blue() -> None:
@@ -112,38 +111,3 @@ def test_shuffle_hands_leaves_the_direction_and_deals_from_the_left_when_play_go
     # 2 + 3 + 2 + 2 = 9 cards dealt from seat 0 (left of seat 3), clockwise.
     assert of_type(evs, events.HandsShuffled) == [events.HandsShuffled(3, (3, 2, 2, 2))]
     assert game.direction == -1 and game.decider == 2
-
-
-def test_swap_hands_edition_of_shuffle_hands_swaps_with_a_chosen_player() -> None:
-    game = table("WSH R1 R2", "G1 G2 G3", "B1", starter="R9",
-                 rule_set=rules(deck="2018", shuffle_hands_card="swap"))
-    assert play(card("WSH"), RED) not in game.legal_actions()  # a target is required
-    evs = game.apply(play(card("WSH"), YELLOW, target=2))
-    assert of_type(evs, events.HandsSwapped) == [events.HandsSwapped(0, 2)]
-    assert hand(game, 0) == "B1" and hand(game, 2) == "R1 R2"
-    assert game.active_color is YELLOW and game.decider == 1
-
-
-def test_customizable_card_swaps_hands_with_a_chosen_player_and_declares_the_colour() -> None:
-    game = table("WC R1 R2", "G1 G2 G3", "B1", starter="R9", rule_set=rules(deck="2018"))
-    targets = {a.target for a in game.legal_actions() if a.card == card("WC")}
-    assert targets == {1, 2}
-    evs = game.apply(play(card("WC"), BLUE, target=1))
-    assert of_type(evs, events.HandsSwapped) == [events.HandsSwapped(0, 1)]
-    assert hand(game, 0) == "G1 G2 G3" and hand(game, 1) == "R1 R2"
-    assert game.active_color is BLUE and game.decider == 1
-    assert [e.audience for e in of_type(evs, events.HandReplaced)] == [
-        frozenset({0}), frozenset({1})
-    ]
-
-
-@pytest.mark.parametrize("players", [1, 11])
-def test_uno_needs_2_to_10_players(players: int) -> None:
-    with pytest.raises(RuleSetError, match="players"):
-        Game.new(rules(), players, seed=0)
-
-
-@pytest.mark.parametrize("players", [2, 10])
-def test_two_and_ten_players_can_play(players: int) -> None:
-    game = Game.new(rules(), players, seed=0)
-    assert all(len(h) == 7 for h in game.hands) and game.card_count() == 108

@@ -27,6 +27,7 @@ from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
 
 FILL = "Y1 Y2 Y3"
 DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8"
+SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"   # 71 and 79 points
 
 
 def bluff(game: Game, action: Action) -> list[events.Event]:
@@ -156,3 +157,32 @@ def test_what_a_challenge_revealed_is_forgotten_when_the_next_hand_starts() -> N
     game.apply(DRAW)                # seat 2 draws B7, which is not green
     game.apply(play(card("G1")))    # seat 0 goes out
     assert game.hand_number == 2 and game.view(1).revealed == ()
+
+
+def test_a_going_out_wild_draw_four_cannot_be_challenged() -> None:
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4",
+                 rule_set=rules(target_score=None))
+    evs = game.apply(play(card("W+4"), BLUE))
+    assert not of_type(evs, events.ChallengeResolved) and game.is_over
+
+
+def test_a_going_out_wild_draw_four_may_be_challenged_when_configured() -> None:
+    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4 B5 B6",
+                 rule_set=rule_set)
+    game.apply(play(card("W+4"), BLUE))
+    assert game.phase is Phase.CHALLENGE and game.legal_actions() == [CHALLENGE, ACCEPT]
+    evs = game.apply(CHALLENGE)   # the player held nothing else: never guilty
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 6, events.DrawReason.CHALLENGE_FAILED)
+    ]
+    ended = of_type(evs, events.HandEnded)[0]
+    assert ended.winner == 0 and ended.points == (71 + 21 + 79, 0, 0)
+
+
+def test_a_challengeable_going_out_wild_draw_four_accepted_draws_four_and_ends_the_hand() -> None:
+    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
+    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4", rule_set=rule_set)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(ACCEPT)
+    assert of_type(evs, events.HandEnded)[0].points == (71 + 10 + 79, 0, 0) and game.is_over

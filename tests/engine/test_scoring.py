@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, Termination, events, play
+from arena.engine import DRAW, Termination, events, play
 from tests.engine.helpers import BLUE, RED, card, of_type, rules, table
 
 # Points left: seat 1 holds 1 + 20 + 50 = 71, seat 2 holds 9 + 50 + 20 = 79.
@@ -44,34 +44,6 @@ def test_going_out_on_wild_draw_four_next_player_draws_four_and_it_counts() -> N
         events.CardsDrawn(1, 4, events.DrawReason.DRAW_FOUR)
     ]
     assert hand_ended(evs).points == (71 + 10 + 79, 0, 0)
-
-
-def test_a_going_out_wild_draw_four_cannot_be_challenged() -> None:
-    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4",
-                 rule_set=rules(target_score=None))
-    evs = game.apply(play(card("W+4"), BLUE))
-    assert not of_type(evs, events.ChallengeResolved) and game.is_over
-
-
-def test_a_going_out_wild_draw_four_may_be_challenged_when_configured() -> None:
-    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
-    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4 B5 B6",
-                 rule_set=rule_set)
-    game.apply(play(card("W+4"), BLUE))
-    assert game.phase is Phase.CHALLENGE and game.legal_actions() == [CHALLENGE, ACCEPT]
-    evs = game.apply(CHALLENGE)   # the player held nothing else: never guilty
-    assert of_type(evs, events.CardsDrawn) == [
-        events.CardsDrawn(1, 6, events.DrawReason.CHALLENGE_FAILED)
-    ]
-    assert hand_ended(evs).winner == 0 and hand_ended(evs).points == (71 + 21 + 79, 0, 0)
-
-
-def test_a_challengeable_going_out_wild_draw_four_accepted_draws_four_and_ends_the_hand() -> None:
-    rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
-    game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4", rule_set=rule_set)
-    game.apply(play(card("W+4"), BLUE))
-    evs = game.apply(ACCEPT)
-    assert hand_ended(evs).points == (71 + 10 + 79, 0, 0) and game.is_over
 
 
 def test_standard_scoring_the_winner_scores_every_card_left_in_the_other_hands() -> None:
@@ -164,3 +136,12 @@ def test_elimination_the_deal_passes_left_over_eliminated_seats() -> None:
     game.apply(play(card("W"), RED))
     game.apply(play(card("R1")))
     assert game.active_seats == [1, 2, 3] and game.dealer == 1
+
+
+def test_in_every_later_hand_the_deal_passes_to_the_left() -> None:
+    game = table("R1", "G1 G2", "B1 B2", starter="R7", dealer=2,
+                 rule_set=rules(target_score=1000))
+    game.apply(play(card("R1")))
+    started = of_type(game.events, events.HandStarted)
+    assert [e.dealer for e in started] == [2, 0]
+    assert game.dealer == 0 and game.hand_number == 2

@@ -12,11 +12,11 @@ from arena.engine import (
     Card,
     Game,
     Phase,
+    RuleSetError,
     cards,
     choose_color,
     classic_deck,
     events,
-    play,
 )
 from arena.engine.rules import ReverseFirstCard
 from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
@@ -186,15 +186,18 @@ def test_first_card_number_left_of_the_dealer_starts_and_play_goes_left() -> Non
     assert game.decider == 1
 
 
-def test_in_every_later_hand_the_deal_passes_to_the_left() -> None:
-    game = table("R1", "G1 G2", "B1 B2", starter="R7", dealer=2,
-                 rule_set=rules(target_score=1000))
-    game.apply(play(card("R1")))
-    started = of_type(game.events, events.HandStarted)
-    assert [e.dealer for e in started] == [2, 0]
-    assert game.dealer == 0 and game.hand_number == 2
-
-
 def test_a_stacked_deck_too_short_to_turn_up_a_first_card_is_refused() -> None:
     with pytest.raises(ValueError, match="discard pile"):
         Game.from_deck(rules(), 2, cards("R1 R2 R3"))
+
+
+@pytest.mark.parametrize("players", [1, 11])
+def test_uno_needs_2_to_10_players(players: int) -> None:
+    with pytest.raises(RuleSetError, match="players"):
+        Game.new(rules(), players, seed=0)
+
+
+@pytest.mark.parametrize("players", [2, 10])
+def test_two_and_ten_players_can_play(players: int) -> None:
+    game = Game.new(rules(), players, seed=0)
+    assert all(len(h) == 7 for h in game.hands) and game.card_count() == 108

@@ -1,6 +1,7 @@
 """RULES.md section 9: the official variants — two players, partners, and four
-players scoring individually head to head. (The eight-player partner schedule
-is the tournament layer's, not the engine's.)"""
+players scoring individually head to head (the eight-player partner schedule is
+the tournament layer's, not the engine's) — and the 2018 deck's hand-swapping
+cards of section 1 (Swap Hands edition, Customizable)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from itertools import combinations
 import pytest
 
 from arena.engine import Game, RuleSetError, Termination, events, play
-from tests.engine.helpers import card, of_type, rules, table
+from tests.engine.helpers import BLUE, RED, YELLOW, card, hand, of_type, rules, table
 
 PARTNERS = rules(scoring="partners")
 
@@ -103,3 +104,26 @@ def test_individual_the_player_who_wins_the_most_head_to_head_contests_wins() ->
     assert game.outcome.scores == tuple(contests)
     best = max(contests)
     assert set(game.outcome.winners) <= {s for s in range(4) if contests[s] == best}
+
+
+def test_swap_hands_edition_of_shuffle_hands_swaps_with_a_chosen_player() -> None:
+    game = table("WSH R1 R2", "G1 G2 G3", "B1", starter="R9",
+                 rule_set=rules(deck="2018", shuffle_hands_card="swap"))
+    assert play(card("WSH"), RED) not in game.legal_actions()  # a target is required
+    evs = game.apply(play(card("WSH"), YELLOW, target=2))
+    assert of_type(evs, events.HandsSwapped) == [events.HandsSwapped(0, 2)]
+    assert hand(game, 0) == "B1" and hand(game, 2) == "R1 R2"
+    assert game.active_color is YELLOW and game.decider == 1
+
+
+def test_customizable_card_swaps_hands_with_a_chosen_player_and_declares_the_colour() -> None:
+    game = table("WC R1 R2", "G1 G2 G3", "B1", starter="R9", rule_set=rules(deck="2018"))
+    targets = {a.target for a in game.legal_actions() if a.card == card("WC")}
+    assert targets == {1, 2}
+    evs = game.apply(play(card("WC"), BLUE, target=1))
+    assert of_type(evs, events.HandsSwapped) == [events.HandsSwapped(0, 1)]
+    assert hand(game, 0) == "G1 G2 G3" and hand(game, 1) == "R1 R2"
+    assert game.active_color is BLUE and game.decider == 1
+    assert [e.audience for e in of_type(evs, events.HandReplaced)] == [
+        frozenset({0}), frozenset({1})
+    ]
