@@ -1,0 +1,278 @@
+"""One bot connection: its outgoing messages, its open decision requests, its tables.
+
+A `BotConnection` is the server's proxy for one `BotService.Connect` stream, in
+the spirit of python-chess's engine protocol: a table asks it for a decision
+with a time limit (`ask`) and gets back a future that settles with the bot's
+`Decision` or with a `NoReply` reason. Messages to the bot go through an outbox
+drained by one writer task, so no table ever waits on a slow reader; a bot that
+stops reading altogether has its connection closed once the outbox overflows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+import grpc
+from google.protobuf.message import DecodeError
+from grpc.aio import EOF  # type: ignore[attr-defined]
+
+from arena.v1 import bot_pb2
+
+if TYPE_CHECKING:
+    from arena.server.table import Table
+
+
+class NoReply(Enum):
+    """Why a decision request settled without an answer."""
+
+    TIMEOUT = "timeout"
+    """The deadline (with any time bank) passed."""
+    CLOSED = "closed"
+    """The connection closed before an answer came."""
+    WITHDRAWN = "withdrawn"
+    """The table no longer needs the answer (it is being aborted)."""
+
+
+Reply = bot_pb2.Decision | NoReply
+"""What a decision request settles with."""
+
+
+class ConnectionStatus(Enum):
+    """Where a connection is in its life; `BotConnection.transition` checks each move."""
+
+    OPEN = "open"
+    """Serving: tables may use it."""
+    DRAINING = "draining"
+    """Ending gracefully: queued messages are still written, nothing new is accepted."""
+    CLOSED = "closed"
+    """Ended: every open request has settled with `NoReply.CLOSED`."""
+
+
+_ALLOWED = {
+    ConnectionStatus.OPEN: {ConnectionStatus.DRAINING, ConnectionStatus.CLOSED},
+    ConnectionStatus.DRAINING: {ConnectionStatus.CLOSED},
+    ConnectionStatus.CLOSED: set(),
+}
+
+
+class CloseReason(Enum):
+    """Why a connection ended."""
+
+    DISCONNECTED = "disconnected"
+    """The bot ended the stream, or the stream broke."""
+    MALFORMED = "malformed"
+    """The bot sent bytes that are not a `BotMessage`."""
+    OVERFLOW = "overflow"
+    """The bot stopped reading and its outbox overflowed."""
+    SERVER = "server"
+    """The server ended the connection (shutting down)."""
+
+
+class ConnectionStateError(RuntimeError):
+    """A connection was asked to move to a status it cannot reach from where it is."""
+
+
+@dataclass(eq=False, slots=True)
+class PendingDecision:
+    """A decision request sent to the bot and not yet settled."""
+
+    request_id: str
+    future: asyncio.Future[Reply]
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotHello:
+    """What a bot said about itself in its `Hello`."""
+
+    bot_version: str = ""
+    max_tables: int = 1
+    auto_single_action: bool = False
+    events_in_requests: bool = False
+
+    @classmethod
+    def from_proto(cls, hello: bot_pb2.Hello) -> BotHello:
+        """Read a Hello message (`max_tables` 0 means 1)."""
+        return cls(hello.bot_version, max(1, hello.max_tables), hello.auto_single_action,
+                   hello.events_in_requests)
+
+
+WRITE_GRACE = 1.0
+"""Seconds a write in progress may take to finish once a connection closes."""
+
+_CONNECTION_IDS = itertools.count(1)
+_REQUEST_IDS = itertools.count(1)
+
+
+class BotConnection:
+    """The server side of one bot's stream.
+
+    Created once the bot has authenticated and said Hello. Tables take a slot in
+    `tables` (at most `hello.max_tables`), send messages with `send`, and ask for
+    decisions with `ask`; `serve` pumps the stream until it ends.
+    """
+
+    def __init__(self, bot_name: str, hello: BotHello, peer: str = "",
+                 max_outbox: int = 10_000) -> None:
+        self.bot_name = bot_name
+        self.hello = hello
+        self.peer = peer
+        self.max_outbox = max_outbox
+        self.connection_id = f"c{next(_CONNECTION_IDS)}"
+        self.status = ConnectionStatus.OPEN
+        self.close_reason: CloseReason | None = None
+        self.tables: dict[str, Table] = {}
+        self._pending: dict[str, PendingDecision] = {}
+        self._outbox: asyncio.Queue[bot_pb2.ServerMessage | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self.write_abandoned = False
+
+    def __repr__(self) -> str:
+        return f"<BotConnection {self.connection_id} {self.bot_name} {self.status.value}>"
+
+    # ------------------------------------------------------------ life cycle
+
+    @property
+    def is_open(self) -> bool:
+        """True while tables may use this connection."""
+        return self.status is ConnectionStatus.OPEN
+
+    @property
+    def free_slots(self) -> int:
+        """How many more tables this connection may play at once."""
+        return max(0, self.hello.max_tables - len(self.tables)) if self.is_open else 0
+
+    def transition(self, status: ConnectionStatus) -> None:
+        """Move to `status`, raising `ConnectionStateError` for a move that is not allowed."""
+        if status not in _ALLOWED[self.status]:
+            raise ConnectionStateError(
+                f"{self.connection_id}: {self.status.value} -> {status.value}")
+        self.status = status
+
+    def close(self, reason: CloseReason = CloseReason.DISCONNECTED) -> None:
+        """End the connection now: open requests settle with `NoReply.CLOSED`, the pumps stop."""
+        if self.status is ConnectionStatus.CLOSED:
+            return
+        self.transition(ConnectionStatus.CLOSED)
+        self.close_reason = reason
+        for request_id in list(self._pending):
+            self.settle(request_id, NoReply.CLOSED)
+        self._outbox.put_nowait(None)  # wakes the writer, which stops
+        if self._reader is not None:
+            self._reader.cancel()
+
+    def finish(self) -> None:
+        """End the connection gracefully: what is queued is still written, then it closes."""
+        if self.is_open:
+            self.transition(ConnectionStatus.DRAINING)
+            self.close_reason = CloseReason.SERVER
+            for request_id in list(self._pending):
+                self.settle(request_id, NoReply.CLOSED)
+            self._outbox.put_nowait(None)
+
+    # -------------------------------------------------------------- pumping
+
+    async def serve(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Pump the stream until it or this connection ends; the connection is closed after.
+
+        A write in progress is given `WRITE_GRACE` seconds to finish, since the
+        call cannot end cleanly while one is pending; `write_abandoned` says
+        whether one had to be cancelled.
+        """
+        reader = self._reader = asyncio.create_task(self._read_loop(context))
+        writer = asyncio.create_task(self._write_loop(context))
+        try:
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.close(self.close_reason or CloseReason.DISCONNECTED)
+            done, _ = await asyncio.wait((writer,), timeout=WRITE_GRACE)
+            self.write_abandoned = not done
+            writer.cancel()
+            await asyncio.gather(reader, writer, return_exceptions=True)
+
+    async def _read_loop(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        while True:
+            try:
+                message = await context.read()
+            except DecodeError:
+                self.close(CloseReason.MALFORMED)
+                return
+            if message is EOF:
+                return
+            self.receive(message)
+
+    async def _write_loop(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        outbox = self._outbox
+        while True:
+            message = await outbox.get()
+            if message is None or self.status is ConnectionStatus.CLOSED:
+                return
+            await context.write(message)
+
+    def receive(self, message: bot_pb2.BotMessage) -> None:
+        """Handle one message from the bot (after its Hello)."""
+        kind = message.WhichOneof("kind")
+        if kind == "decision":
+            if not self.answer(message.decision):
+                self.send_error(bot_pb2.ERROR_CODE_UNKNOWN_REQUEST,
+                                f"no open request has id {message.decision.request_id!r}",
+                                request_id=message.decision.request_id)
+        elif kind == "hello":
+            self.send_error(bot_pb2.ERROR_CODE_MALFORMED, "Hello was already received")
+        else:
+            self.send_error(bot_pb2.ERROR_CODE_MALFORMED, "a BotMessage must set hello or decision")
+
+    # -------------------------------------------------------------- sending
+
+    def send(self, message: bot_pb2.ServerMessage) -> None:
+        """Queue a message for the bot (dropped unless the connection is open)."""
+        if not self.is_open:
+            return
+        if self._outbox.qsize() >= self.max_outbox:
+            self.close(CloseReason.OVERFLOW)
+            return
+        self._outbox.put_nowait(message)
+
+    def send_error(self, code: bot_pb2.ErrorCode, message: str, game_id: str = "",
+                   request_id: str = "") -> None:
+        """Send an in-band `Error` (it does not end the stream)."""
+        self.send(bot_pb2.ServerMessage(error=bot_pb2.Error(
+            code=code, message=message, game_id=game_id, request_id=request_id)))
+
+    # ------------------------------------------------------------- deciding
+
+    def ask(self, request: bot_pb2.DecisionRequest, timeout: float) -> PendingDecision:
+        """Send a decision request; its future settles with the answer or a `NoReply`."""
+        loop = asyncio.get_running_loop()
+        pending = PendingDecision(request.request_id, loop.create_future())
+        if not self.is_open:
+            pending.future.set_result(NoReply.CLOSED)
+            return pending
+        self._pending[request.request_id] = pending
+        pending.timer = loop.call_later(timeout, self.settle, request.request_id, NoReply.TIMEOUT)
+        self.send(bot_pb2.ServerMessage(decision_request=request))
+        return pending
+
+    def answer(self, decision: bot_pb2.Decision) -> bool:
+        """Settle the request a decision answers; False when no open request has its id."""
+        return self.settle(decision.request_id, decision)
+
+    def settle(self, request_id: str, reply: Reply) -> bool:
+        """Settle an open request with `reply`; False when it is not open (any more)."""
+        pending = self._pending.pop(request_id, None)
+        if pending is None:
+            return False
+        if pending.timer is not None:
+            pending.timer.cancel()
+        if not pending.future.done():
+            pending.future.set_result(reply)
+        return True
+
+
+def next_request_id() -> str:
+    """A request id unique within this server process."""
+    return str(next(_REQUEST_IDS))

@@ -1,0 +1,107 @@
+"""`BotService.Connect`: authenticate a bot, read its Hello, then pump its stream."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from arena.server.auth import Authenticator, bearer_token
+from arena.server.connection import BotConnection, BotHello, CloseReason
+from arena.v1 import bot_pb2
+
+SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
+"""The full name of the bot service ("arena.v1.BotService")."""
+
+Context = grpc.aio.ServicerContext[bot_pb2.BotMessage, bot_pb2.ServerMessage]
+
+
+class BotGateway:
+    """The bot service: one `BotConnection` per authenticated stream.
+
+    `on_connect` is called once the bot said Hello (before any of its messages
+    is read), `on_disconnect` once its stream ended.
+    """
+
+    def __init__(self, authenticator: Authenticator,
+                 on_connect: Callable[[BotConnection], None],
+                 on_disconnect: Callable[[BotConnection], None], *,
+                 server_version: str, hello_timeout: float = 10.0,
+                 max_outbox: int = 10_000) -> None:
+        self._authenticator = authenticator
+        self._on_connect = on_connect
+        self._on_disconnect = on_disconnect
+        self._server_version = server_version
+        self._hello_timeout = hello_timeout
+        self._max_outbox = max_outbox
+
+    def handler(self) -> grpc.GenericRpcHandler[bot_pb2.BotMessage, bot_pb2.ServerMessage]:
+        """The gRPC handler to add to a server."""
+        connect = grpc.stream_stream_rpc_method_handler(
+            self.connect,
+            request_deserializer=bot_pb2.BotMessage.FromString,
+            response_serializer=bot_pb2.ServerMessage.SerializeToString,
+        )
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, {"Connect": connect})
+
+    async def connect(self, requests: AsyncIterator[bot_pb2.BotMessage], context: Context) -> None:
+        """Serve one bot's stream until it ends."""
+        name = await self._authenticate(context)
+        hello = await self._read_hello(context)
+        if hello is None:
+            return
+        connection = BotConnection(name, hello, context.peer(), self._max_outbox)
+        connection.send(bot_pb2.ServerMessage(welcome=bot_pb2.Welcome(
+            bot_name=name, server_version=self._server_version, max_tables=hello.max_tables)))
+        self._on_connect(connection)
+        try:
+            await connection.serve(context)
+        finally:
+            self._on_disconnect(connection)
+        await _end_call(connection, context)
+
+    async def _authenticate(self, context: Context) -> str:
+        token = bearer_token(_metadata(context))
+        if token is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "missing 'authorization: Bearer <token>' metadata")
+        name = self._authenticator.bot_name(token)
+        if name is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
+        return name
+
+    async def _read_hello(self, context: Context) -> BotHello | None:
+        """The bot's Hello; None if the stream ended first. Anything else aborts the call."""
+        try:
+            message: Any = await asyncio.wait_for(context.read(), self._hello_timeout)
+        except TimeoutError:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                f"no Hello within {self._hello_timeout:g} s")
+        except DecodeError:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a "
+                                "BotMessage")
+        if not isinstance(message, bot_pb2.BotMessage):
+            return None
+        if message.WhichOneof("kind") != "hello":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                "the first message must be a Hello")
+        return BotHello.from_proto(message.hello)
+
+
+def _metadata(context: Context) -> list[tuple[str, str | bytes]]:
+    return [(key, value) for key, value in context.invocation_metadata() or ()]
+
+
+async def _end_call(connection: BotConnection, context: Context) -> None:
+    """End the call with a status that says why the server closed it, if it did."""
+    if connection.write_abandoned:
+        return  # a write is stuck in the call; no status can be sent after it
+    if connection.close_reason is CloseReason.MALFORMED:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                            "a message could not be parsed as a BotMessage")
+    if connection.close_reason is CloseReason.OVERFLOW:
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                            "too many unread messages: the bot stopped reading")

@@ -1,0 +1,48 @@
+"""What a finished game hands back to the tournament layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from arena.engine import events as ev
+from arena.engine.actions import Action
+from arena.engine.game import Game, replay
+from arena.engine.outcome import Outcome
+from arena.engine.rules import RuleSet
+from arena.server.policy import SeatTermination
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game: who played, how it ended, and everything needed to replay it.
+
+    `replay()` rebuilds the game from (rules, players, seed, actions) plus the
+    forfeit, if there was one; its events and outcome equal `events` and
+    `outcome`. `strikes[seat]` counts the seat's violations under a fallback
+    policy; `seat_terminations[seat]` says how its game ended.
+    """
+
+    game_id: str
+    players: tuple[str, ...]
+    rules: RuleSet
+    seed: int
+    outcome: Outcome
+    seat_terminations: tuple[SeatTermination, ...]
+    actions: tuple[Action, ...]
+    events: tuple[ev.Event, ...]
+    forfeited_seat: int | None
+    strikes: tuple[int, ...]
+    started: datetime
+    finished: datetime
+
+    def replay(self) -> Game:
+        """The game rebuilt from its seed, actions and forfeit."""
+        game = replay(self.rules, len(self.players), self.seed, self.actions)
+        if self.forfeited_seat is not None:
+            game.forfeit(self.forfeited_seat)
+        return game
+
+
+class GameAbortedError(RuntimeError):
+    """The game was stopped before it ended (the server is shutting down); nothing to record."""

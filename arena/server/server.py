@@ -1,0 +1,193 @@
+"""`ArenaServer`: the match server's public API, for the tournament layer and the CLI.
+
+Callers never touch gRPC: they start the server, wait for bots, and `play_game`
+with bot names; every game comes back as a `GameResult`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+import arena
+from arena.engine.rules import RuleSet
+from arena.server import admin, gateway
+from arena.server.auth import Authenticator
+from arena.server.connection import BotConnection
+from arena.server.lobby import Lobby
+from arena.server.policy import BotPolicy
+from arena.server.result import GameResult
+from arena.server.table import Table, absence_cause
+from arena.v1 import admin_pb2_grpc
+
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest message a bot may send; a larger one ends its stream (RESOURCE_EXHAUSTED)."""
+
+
+class ArenaServer:
+    """A gRPC match server: bots connect to it, and it plays the games it is asked to.
+
+    ```
+    server = ArenaServer(TokenTable({"alice": "t1", "bob": "t2"}))
+    port = await server.start()
+    await server.wait_for_bots(["alice", "bob"], timeout=10)
+    result = await server.play_game(["alice", "bob"], RuleSet(), seed=1, policy=BotPolicy())
+    await server.stop()
+    ```
+    """
+
+    def __init__(self, authenticator: Authenticator, *,
+                 max_message_bytes: int = MAX_MESSAGE_BYTES, hello_timeout: float = 10.0,
+                 max_outbox: int = 10_000, keep_finished: int = 64) -> None:
+        self._authenticator = authenticator
+        self._max_message_bytes = max_message_bytes
+        self._hello_timeout = hello_timeout
+        self._max_outbox = max_outbox
+        self._keep_finished = keep_finished
+        self._lobby = Lobby()
+        self._tables: dict[str, Table] = {}
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        self._crashed: set[str] = set()
+        self._server: grpc.aio.Server | None = None
+        self._health = health.aio.HealthServicer()  # type: ignore[attr-defined]
+        self.port: int | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen on `host:port` (0: any free port) and serve; return the bound port."""
+        if self._server is not None:
+            raise RuntimeError("the server is already started")
+        server = grpc.aio.server(options=[
+            ("grpc.max_receive_message_length", self._max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ])
+        bots = gateway.BotGateway(
+            self._authenticator, self._bot_connected, self._bot_disconnected,
+            server_version=arena.__version__, hello_timeout=self._hello_timeout,
+            max_outbox=self._max_outbox)
+        server.add_generic_rpc_handlers((bots.handler(),))
+        admin_pb2_grpc.add_ArenaAdminServicer_to_server(
+            admin.AdminService(self.connections, self.tables, self.find_table), server)
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
+        services = (gateway.SERVICE_NAME, admin.SERVICE_NAME,
+                    health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
+        reflection.enable_server_reflection((*services, reflection.SERVICE_NAME), server)
+        bound = server.add_insecure_port(f"{host}:{port}")
+        if bound == 0:
+            raise OSError(f"cannot listen on {host}:{port}")
+        await server.start()
+        for name in ("", *services):
+            await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        self._server, self.port = server, bound
+        return bound
+
+    async def stop(self, grace: float | None = 1.0) -> None:
+        """Abort the games in play, say goodbye to every bot, and stop within `grace` seconds."""
+        server = self._server
+        if server is None:
+            return
+        await self._health.enter_graceful_shutdown()
+        tables = list(self._tables.values())
+        for table in tables:
+            table.abort()
+        if tables:  # let the aborted tables send their GameEnd
+            await asyncio.wait([asyncio.create_task(t.closed.wait()) for t in tables],
+                               timeout=grace)
+        for connection in self._lobby.connections():
+            connection.finish()
+        await server.stop(grace)
+        self._server = None
+
+    async def wait_for_termination(self) -> None:
+        """Wait until the server has stopped."""
+        if self._server is not None:
+            await self._server.wait_for_termination()
+
+    # ---------------------------------------------------------------- bots
+
+    async def wait_for_bots(self, names: Iterable[str], timeout: float | None) -> None:
+        """Return once every named bot is connected; `TimeoutError` names those missing."""
+        await self._lobby.wait_for_bots(names, timeout)
+
+    def connected_bots(self) -> list[str]:
+        """The names of the bots connected now, sorted, each once."""
+        return sorted({c.bot_name for c in self._lobby.connections()})
+
+    def connections(self) -> list[BotConnection]:
+        """Every open bot connection."""
+        return self._lobby.connections()
+
+    def bot_crashed(self, bot_name: str) -> None:
+        """A managed bot's process died: its absent seats' violations count as crashes."""
+        self._crashed.add(bot_name)
+        for table in self._tables.values():
+            table.mark_crashed(bot_name)
+
+    def _bot_connected(self, connection: BotConnection) -> None:
+        self._crashed.discard(connection.bot_name)
+        self._lobby.add(connection)
+        for table in list(self._tables.values()):
+            for seat in table.orphan_seats(connection.bot_name):
+                if connection.free_slots:
+                    table.take_over(seat, connection)
+
+    def _bot_disconnected(self, connection: BotConnection) -> None:
+        for table in list(connection.tables.values()):
+            table.detach(connection, absence_cause(connection))
+            if connection.bot_name in self._crashed:
+                table.mark_crashed(connection.bot_name)
+        self._lobby.remove(connection)
+
+    # --------------------------------------------------------------- games
+
+    def tables(self) -> list[Table]:
+        """The tables being played now."""
+        return list(self._tables.values())
+
+    def find_table(self, game_id: str) -> Table | None:
+        """A table being played or recently finished, by game id."""
+        return self._tables.get(game_id) or self._finished.get(game_id)
+
+    async def play_game(self, players: Sequence[str], rules: RuleSet, seed: int,
+                        policy: BotPolicy | None = None, game_id: str | None = None) -> GameResult:
+        """Play one game between the named bots (seat i is `players[i]`) and return it.
+
+        Waits until every connected player has a free table slot. A player with
+        no connection starts absent: its decisions are the policy's fallback
+        until the bot connects and takes its seat. Raises `ValueError` for a bot
+        named twice or a game id in use, `RuleSetError` for a player count the
+        rules do not allow, and `GameAbortedError` if the server stops first.
+        """
+        if len(set(players)) != len(players):
+            raise ValueError(f"a bot may take only one seat in a game: {list(players)}")
+        rules.check_players(len(players))
+        game_id = game_id or uuid.uuid4().hex
+        if self.find_table(game_id) is not None:
+            raise ValueError(f"game id {game_id!r} is in use")
+        connections = await self._lobby.claim(players)
+        table = Table(game_id, players, rules, seed, policy or BotPolicy())
+        for seat, connection in enumerate(connections):
+            if connection is not None:
+                table.seat(seat, connection)
+        for seat in range(len(players)):
+            if players[seat] in self._crashed:
+                table.mark_crashed(players[seat])
+        self._tables[game_id] = table
+        try:
+            return await table.run()
+        finally:
+            self._retire(table)
+
+    def _retire(self, table: Table) -> None:
+        self._tables.pop(table.game_id, None)
+        self._finished[table.game_id] = table
+        while len(self._finished) > self._keep_finished:
+            self._finished.popitem(last=False)
+        self._lobby.changed()

@@ -1,0 +1,492 @@
+"""The one place where engine objects become protobuf messages and back.
+
+Every conversion comes as a symmetric pair (`card_to_proto` / `card_from_proto`,
+…). `events_for_seat` and `public_events` are the single point of information
+hiding: they keep exactly the events whose `audience` includes a seat (or is
+None, for public events). Nothing here knows a rule of UNO; a message that does
+not describe a valid engine object raises `WireError`.
+
+The JSON helpers (`event_to_json`, `action_to_json`, …) are the storage format:
+the protobuf JSON mapping with the `.proto` field names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, TypeVar
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from arena.engine import events as ev
+from arena.engine.actions import Action, ActionKind, Phase
+from arena.engine.cards import Card, Color, Rank
+from arena.engine.outcome import Outcome, Termination
+from arena.engine.rules import RuleSet, RuleSetError
+from arena.engine.view import SeatView
+from arena.v1 import bot_pb2, uno_pb2
+
+__all__ = [
+    "EVENT_CLASSES",
+    "WireError",
+    "action_from_json",
+    "action_from_proto",
+    "action_to_json",
+    "action_to_proto",
+    "card_from_proto",
+    "card_to_proto",
+    "decision_request_to_proto",
+    "event_from_json",
+    "event_from_proto",
+    "event_to_json",
+    "event_to_proto",
+    "events_for_seat",
+    "outcome_from_proto",
+    "outcome_to_proto",
+    "public_events",
+    "rules_from_proto",
+    "rules_to_proto",
+    "seat_termination_to_proto",
+    "unfinished_outcome_to_proto",
+    "view_to_proto",
+]
+
+
+class WireError(ValueError):
+    """A protobuf message does not describe a valid engine object."""
+
+
+# ------------------------------------------------------------------ enums
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _enum_table(engine_enum: type[_E], proto_enum: Any, prefix: str) -> tuple[
+        dict[_E, int], dict[int, _E]]:
+    """Both directions between an engine enum and a proto enum named PREFIX_MEMBER."""
+    to_proto = {member: int(proto_enum.Value(prefix + member.name)) for member in engine_enum}
+    return to_proto, {number: member for member, number in to_proto.items()}
+
+
+_COLOR_TO, _COLOR_FROM = _enum_table(Color, uno_pb2.Color, "COLOR_")
+_RANK_TO, _RANK_FROM = _enum_table(Rank, uno_pb2.Rank, "RANK_")
+_PHASE_TO, _PHASE_FROM = _enum_table(Phase, uno_pb2.Phase, "PHASE_")
+_KIND_TO, _KIND_FROM = _enum_table(ActionKind, uno_pb2.ActionKind, "ACTION_KIND_")
+_DRAW_TO, _DRAW_FROM = _enum_table(ev.DrawReason, uno_pb2.DrawReason, "DRAW_REASON_")
+_HAND_END_TO, _HAND_END_FROM = _enum_table(
+    ev.HandEndReason, uno_pb2.HandEndReason, "HAND_END_REASON_")
+
+
+def _color_to_proto(color: Color | None) -> int:
+    return 0 if color is None else _COLOR_TO[color]
+
+
+def _color_from_proto(number: int) -> Color | None:
+    if number == 0:
+        return None
+    try:
+        return _COLOR_FROM[number]
+    except KeyError:
+        raise WireError(f"unknown colour {number}") from None
+
+
+def _lookup(table: dict[int, _E], number: int, what: str) -> _E:
+    try:
+        return table[number]
+    except KeyError:
+        raise WireError(f"unknown {what} {number}") from None
+
+
+def seat_termination_to_proto(termination: str) -> int:
+    """The proto `SeatTermination` number of a termination name ("normal", "timeout", …)."""
+    try:
+        return int(uno_pb2.SeatTermination.Value("SEAT_TERMINATION_" + termination.upper()))
+    except ValueError:
+        raise WireError(f"unknown seat termination {termination!r}") from None
+
+
+# ------------------------------------------------------------------ cards
+
+_CARD_FIELDS: dict[Card, tuple[int, int]] = {}
+
+
+def _card_fields(card: Card) -> tuple[int, int]:
+    numbers = _CARD_FIELDS.get(card)
+    if numbers is None:
+        numbers = (_RANK_TO[card.rank], _color_to_proto(card.color))
+        _CARD_FIELDS[card] = numbers
+    return numbers
+
+
+def card_to_proto(card: Card) -> uno_pb2.Card:
+    """A card as a message; wild cards carry COLOR_UNSPECIFIED."""
+    rank, color = _card_fields(card)
+    return uno_pb2.Card(rank=rank, color=color)  # type: ignore[arg-type]
+
+
+def card_from_proto(message: uno_pb2.Card) -> Card:
+    """The card a message describes; raises `WireError` for a card that cannot exist."""
+    rank = _lookup(_RANK_FROM, message.rank, "rank")
+    try:
+        return Card(rank, _color_from_proto(message.color))
+    except ValueError as exc:
+        raise WireError(str(exc)) from None
+
+
+def _cards_to_proto(cards: Iterable[Card]) -> list[uno_pb2.Card]:
+    return [card_to_proto(card) for card in cards]
+
+
+def _cards_from_proto(messages: Iterable[uno_pb2.Card]) -> tuple[Card, ...]:
+    return tuple(card_from_proto(m) for m in messages)
+
+
+# ---------------------------------------------------------------- actions
+
+
+def action_to_proto(action: Action) -> uno_pb2.Action:
+    """An action as a message; unused fields stay unset."""
+    return uno_pb2.Action(
+        kind=_KIND_TO[action.kind],  # type: ignore[arg-type]
+        card=None if action.card is None else card_to_proto(action.card),
+        color=_color_to_proto(action.color),  # type: ignore[arg-type]
+        target=action.target,
+        uno=action.uno,
+    )
+
+
+def action_from_proto(message: uno_pb2.Action) -> Action:
+    """The action a message describes; raises `WireError` for an unknown kind or card."""
+    return Action(
+        kind=_lookup(_KIND_FROM, message.kind, "action kind"),
+        card=card_from_proto(message.card) if message.HasField("card") else None,
+        color=_color_from_proto(message.color),
+        target=message.target if message.HasField("target") else None,
+        uno=message.uno,
+    )
+
+
+# -------------------------------------------------------------- rule sets
+
+_RULE_FIELDS = tuple(f.name for f in fields(RuleSet))
+
+
+def rules_to_proto(rules: RuleSet) -> uno_pb2.RuleSet:
+    """A rule set as a message; option values are the engine's names."""
+    return uno_pb2.RuleSet(**rules.to_dict())
+
+
+def rules_from_proto(message: uno_pb2.RuleSet) -> RuleSet:
+    """The rule set a message describes; raises `WireError` for a bad value."""
+    data: dict[str, object] = {name: getattr(message, name) for name in _RULE_FIELDS}
+    if not message.HasField("target_score"):
+        data["target_score"] = None
+    try:
+        return RuleSet.from_dict(data)
+    except RuleSetError as exc:
+        raise WireError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ views
+#
+# Views and decision requests are built on every decision, and their repeated
+# card and action fields are the bulk of the work. Each item is therefore encoded
+# once, as the bytes of a one-item repeated field, and a list is the join of
+# those bytes merged into the message (the protobuf encoding of a repeated field
+# is the concatenation of its items).
+
+class _RepeatedEncoder:
+    """Encodes a list of engine values as one repeated field of `message_class`."""
+
+    def __init__(self, message_class: type[Message], field_name: str,
+                 convert: Callable[[Any], Message]) -> None:
+        self._message_class = message_class
+        self._field_name = field_name
+        self._convert = convert
+        self._cache: dict[Any, bytes] = {}
+
+    def encode(self, items: Sequence[Any]) -> bytes:
+        """The wire bytes of the field holding `items`, in order."""
+        cache = self._cache
+        try:
+            return b"".join([cache[item] for item in items])
+        except KeyError:
+            for item in items:
+                if item not in cache:
+                    one = self._message_class(**{self._field_name: [self._convert(item)]})
+                    cache[item] = one.SerializeToString()
+            return b"".join([cache[item] for item in items])
+
+
+_VIEW_HAND = _RepeatedEncoder(uno_pb2.SeatView, "hand", card_to_proto)
+_VIEW_DISCARD_PILE = _RepeatedEncoder(uno_pb2.SeatView, "discard_pile", card_to_proto)
+_REVEALED_CARDS = _RepeatedEncoder(uno_pb2.RevealedHand, "cards", card_to_proto)
+_REQUEST_LEGAL_ACTIONS = _RepeatedEncoder(bot_pb2.DecisionRequest, "legal_actions",
+                                          action_to_proto)
+
+
+def _revealed_hand(seat: int, cards: tuple[Card, ...]) -> uno_pb2.RevealedHand:
+    message = uno_pb2.RevealedHand(seat=seat)
+    message.MergeFromString(_REVEALED_CARDS.encode(cards))
+    return message
+
+
+def view_to_proto(view: SeatView) -> uno_pb2.SeatView:
+    """One seat's view as a message: its own hand, counts and public facts only."""
+    message = uno_pb2.SeatView(
+        seat=view.seat,
+        num_players=view.num_players,
+        phase=_PHASE_TO[view.phase],  # type: ignore[arg-type]
+        decider=view.decider,
+        turn=view.turn,
+        hand_sizes=view.hand_sizes,
+        top_card=None if view.top_card is None else card_to_proto(view.top_card),
+        active_color=_color_to_proto(view.active_color),  # type: ignore[arg-type]
+        direction=view.direction,
+        dealer=view.dealer,
+        hand_number=view.hand_number,
+        draw_pile_size=view.draw_pile_size,
+        scores=view.scores,
+        active_seats=view.active_seats,
+        pending_draw=view.pending_draw,
+        drawn_card=None if view.drawn_card is None else card_to_proto(view.drawn_card),
+        uno_offender=view.uno_offender,
+        revealed=[_revealed_hand(seat, cards) for seat, cards in view.revealed],
+        teams=view.teams or (),
+    )
+    message.MergeFromString(_VIEW_HAND.encode(view.hand)
+                            + _VIEW_DISCARD_PILE.encode(view.discard_pile))
+    return message
+
+
+def decision_request_to_proto(
+    request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
+    time_left_ms: int, time_bank_ms: int = 0, events: Sequence[uno_pb2.Event] = (),
+) -> bot_pb2.DecisionRequest:
+    """A decision request for `view.seat`, listing `legal_actions` in order.
+
+    `events` are already converted (and filtered for the seat) event messages.
+    """
+    message = bot_pb2.DecisionRequest(
+        request_id=request_id, game_id=game_id, view=view_to_proto(view),
+        time_left_ms=time_left_ms, time_bank_ms=time_bank_ms, events=events,
+    )
+    message.MergeFromString(_REQUEST_LEGAL_ACTIONS.encode(legal_actions))
+    return message
+
+
+# ----------------------------------------------------------------- events
+#
+# Every event class maps to the `Event` oneof member named after it in snake case,
+# and every dataclass field to the message field of the same name (one exception:
+# DealerChosen.draws is the message's `rounds`). Converters are chosen by the
+# field's declared type, so a new event field of a known type needs no code here.
+
+_Convert = Callable[[Any], Any]
+
+
+def _rounds_to_proto(draws: tuple[tuple[tuple[int, Card], ...], ...]) -> list[uno_pb2.DrawRound]:
+    return [uno_pb2.DrawRound(draws=[uno_pb2.SeatCard(seat=seat, card=card_to_proto(card))
+                                     for seat, card in draw_round])
+            for draw_round in draws]
+
+
+def _rounds_from_proto(rounds: Iterable[uno_pb2.DrawRound]) -> tuple[
+        tuple[tuple[int, Card], ...], ...]:
+    return tuple(tuple((d.seat, card_from_proto(d.card)) for d in r.draws) for r in rounds)
+
+
+def _card_lists_to_proto(hands: tuple[tuple[Card, ...], ...]) -> list[uno_pb2.CardList]:
+    return [uno_pb2.CardList(cards=_cards_to_proto(hand)) for hand in hands]
+
+
+def _card_lists_from_proto(lists: Iterable[uno_pb2.CardList]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(_cards_from_proto(cards.cards) for cards in lists)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _required_color(number: int) -> Color:
+    color = _color_from_proto(number)
+    if color is None:
+        raise WireError("an event colour must be set")
+    return color
+
+
+_FIELD_CONVERTERS: dict[str, tuple[_Convert, _Convert]] = {
+    "int": (_same, int),
+    "bool": (_same, bool),
+    "str": (_same, str),
+    "int | None": (_same, _same),  # optional fields: None leaves the field unset
+    "tuple[int, ...]": (_same, _ints),
+    "Card": (card_to_proto, card_from_proto),
+    "tuple[Card, ...]": (_cards_to_proto, _cards_from_proto),
+    "Color": (_COLOR_TO.__getitem__, _required_color),
+    "DrawReason": (_DRAW_TO.__getitem__, lambda n: _lookup(_DRAW_FROM, n, "draw reason")),
+    "HandEndReason": (_HAND_END_TO.__getitem__,
+                      lambda n: _lookup(_HAND_END_FROM, n, "hand end reason")),
+    "tuple[tuple[tuple[int, Card], ...], ...]": (_rounds_to_proto, _rounds_from_proto),
+    "tuple[tuple[Card, ...], ...]": (_card_lists_to_proto, _card_lists_from_proto),
+}
+_RENAMED_FIELDS = {("DealerChosen", "draws"): "rounds"}
+
+
+@dataclass(frozen=True, slots=True)
+class _FieldSpec:
+    attribute: str
+    proto_name: str
+    to_proto: _Convert
+    from_proto: _Convert
+    optional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _EventSpec:
+    event_class: type[ev.Event]
+    oneof_name: str
+    message_class: type[Message]
+    fields: tuple[_FieldSpec, ...]
+
+
+def _snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _event_spec(event_class: type[ev.Event]) -> _EventSpec:
+    oneof_name = _snake_case(event_class.__name__)
+    message_class = getattr(uno_pb2, event_class.__name__)
+    specs = []
+    for f in fields(event_class):
+        type_name = str(f.type)
+        if type_name not in _FIELD_CONVERTERS:
+            raise TypeError(f"wire: no converter for {event_class.__name__}.{f.name}: {type_name}")
+        to_proto, from_proto = _FIELD_CONVERTERS[type_name]
+        proto_name = _RENAMED_FIELDS.get((event_class.__name__, f.name), f.name)
+        specs.append(_FieldSpec(f.name, proto_name, to_proto, from_proto,
+                                type_name.endswith("| None")))
+    return _EventSpec(event_class, oneof_name, message_class, tuple(specs))
+
+
+EVENT_CLASSES: tuple[type[ev.Event], ...] = tuple(
+    obj for obj in vars(ev).values()
+    if isinstance(obj, type) and issubclass(obj, ev.Event) and obj is not ev.Event
+)
+"""Every event class of the engine, each with its message in the `Event` oneof."""
+
+_EVENT_SPECS: dict[type[ev.Event], _EventSpec] = {cls: _event_spec(cls) for cls in EVENT_CLASSES}
+_EVENT_SPECS_BY_ONEOF = {spec.oneof_name: spec for spec in _EVENT_SPECS.values()}
+
+
+def event_to_proto(event: ev.Event) -> uno_pb2.Event:
+    """An event as a message (private events too: filter with `events_for_seat` first)."""
+    spec = _EVENT_SPECS[type(event)]
+    values = {f.proto_name: f.to_proto(getattr(event, f.attribute)) for f in spec.fields}
+    body = spec.message_class(**values)
+    return uno_pb2.Event(**{spec.oneof_name: body})  # type: ignore[arg-type]
+
+
+def event_from_proto(message: uno_pb2.Event) -> ev.Event:
+    """The engine event a message describes; raises `WireError` for an empty or bad one."""
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        raise WireError("an event message must set one kind")
+    spec = _EVENT_SPECS_BY_ONEOF[kind]
+    body = getattr(message, kind)
+    values: dict[str, Any] = {}
+    for f in spec.fields:
+        if f.optional and not body.HasField(f.proto_name):
+            values[f.attribute] = None
+        else:
+            values[f.attribute] = f.from_proto(getattr(body, f.proto_name))
+    return spec.event_class(**values)
+
+
+def events_for_seat(events: Iterable[ev.Event], seat: int) -> list[ev.Event]:
+    """The events `seat` may see: public ones and private ones addressed to it."""
+    return [e for e in events if e.audience is None or seat in e.audience]
+
+
+def public_events(events: Iterable[ev.Event]) -> list[ev.Event]:
+    """The events everyone may see (what a spectator is shown)."""
+    return [e for e in events if e.audience is None]
+
+
+# --------------------------------------------------------------- outcomes
+
+
+def outcome_to_proto(outcome: Outcome, seat_terminations: Sequence[str] = ()) -> uno_pb2.Outcome:
+    """A finished game's outcome, with how each seat's game ended ("normal", "timeout", …)."""
+    return uno_pb2.Outcome(
+        termination=outcome.termination.value,
+        scores=outcome.scores,
+        ranks=outcome.ranks,
+        winners=outcome.winners,
+        hands_played=outcome.hands_played,
+        seat_terminations=[seat_termination_to_proto(t) for t in seat_terminations],  # type: ignore[misc]
+    )
+
+
+def unfinished_outcome_to_proto(termination: str, scores: Sequence[int], hands_played: int,
+                                seat_terminations: Sequence[str]) -> uno_pb2.Outcome:
+    """The outcome message of a game stopped before the rules ended it (no ranks, no winners)."""
+    return uno_pb2.Outcome(
+        termination=termination, scores=scores, hands_played=hands_played,
+        seat_terminations=[seat_termination_to_proto(t) for t in seat_terminations],  # type: ignore[misc]
+    )
+
+
+def outcome_from_proto(message: uno_pb2.Outcome) -> Outcome:
+    """The engine outcome of a message (seat terminations are not part of it)."""
+    try:
+        termination = Termination(message.termination)
+    except ValueError:
+        raise WireError(f"unknown termination {message.termination!r}") from None
+    return Outcome(termination, tuple(message.scores), tuple(message.ranks),
+                   message.hands_played)
+
+
+# ------------------------------------------------------------------- JSON
+
+
+def _to_json(message: Message) -> str:
+    return json_format.MessageToJson(message, indent=None, preserving_proto_field_name=True)
+
+
+def _from_json(text: str, message: Message) -> None:
+    try:
+        json_format.Parse(text, message)
+    except json_format.ParseError as exc:
+        raise WireError(str(exc)) from None
+
+
+def event_to_json(event: ev.Event) -> str:
+    """An event as one line of JSON (the protobuf JSON mapping), for storage."""
+    return _to_json(event_to_proto(event))
+
+
+def event_from_json(text: str) -> ev.Event:
+    """The event stored by `event_to_json`."""
+    message = uno_pb2.Event()
+    _from_json(text, message)
+    return event_from_proto(message)
+
+
+def action_to_json(action: Action) -> str:
+    """An action as one line of JSON, for storage."""
+    return _to_json(action_to_proto(action))
+
+
+def action_from_json(text: str) -> Action:
+    """The action stored by `action_to_json`."""
+    message = uno_pb2.Action()
+    _from_json(text, message)
+    return action_from_proto(message)

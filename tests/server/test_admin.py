@@ -1,0 +1,215 @@
+"""Inspecting a running server: the admin service, health checking, reflection, and
+running the server as a process that stops on a signal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena import wire
+from arena.server import ArenaServer, BotPolicy, TokenTable, serve
+from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
+from tests.server.bots import TestBot, first_legal, random_legal
+from tests.server.conftest import ONE_HAND, TOKENS, running_server
+
+
+def admin_stub(channel: grpc.aio.Channel) -> admin_pb2_grpc.ArenaAdminAsyncStub:
+    return admin_pb2_grpc.ArenaAdminStub(channel)  # type: ignore[return-value]
+
+
+def test_list_connected_bots_and_tables_show_what_is_going_on() -> None:
+    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        await asyncio.sleep(0.005)
+        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            alice = await TestBot(port, TOKENS["alice"], slow, max_tables=2).start()
+            bob = await TestBot(port, TOKENS["bob"], slow).start()
+            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 1,
+                                                        game_id="listed"))
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = admin_stub(channel)
+                while not alice.games.get("listed") or not alice.games["listed"].requests:
+                    await asyncio.sleep(0.005)
+                bots = (await stub.ListConnectedBots(admin_pb2.ListConnectedBotsRequest())).bots
+                tables = (await stub.ListTables(admin_pb2.ListTablesRequest())).tables
+                await game
+                after = (await stub.ListTables(admin_pb2.ListTablesRequest())).tables
+            await alice.close()
+            await bob.close()
+        by_name = {b.name: b for b in bots}
+        assert sorted(by_name) == ["alice", "bob"]
+        assert by_name["alice"].max_tables == 2 and by_name["alice"].tables_playing == 1
+        assert by_name["alice"].bot_version == "test/1"
+        assert by_name["alice"].peer and by_name["alice"].connection_id
+        assert [(t.game_id, list(t.players)) for t in tables] == [("listed", ["alice", "bob"])]
+        assert tables[0].hand_number == 1 and tables[0].decisions >= 1
+        assert list(after) == []
+
+    asyncio.run(scenario())
+
+
+def test_watch_game_streams_public_events_from_the_start_then_the_outcome() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            bots = [await TestBot(port, TOKENS[name], random_legal(i)).start()
+                    for i, name in enumerate(["alice", "bob", "carol"])]
+            gate = asyncio.Event()
+
+            async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+                await gate.wait()
+                return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+            bots[0].strategy = gated
+            game = asyncio.create_task(server.play_game(["alice", "bob", "carol"], ONE_HAND, 4,
+                                                        game_id="watched"))
+            while not server.tables():
+                await asyncio.sleep(0.001)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = admin_stub(channel)
+                updates = []
+                async for update in stub.WatchGame(admin_pb2.WatchGameRequest(game_id="watched")):
+                    updates.append(update)
+                    gate.set()
+                late = [u async for u in stub.WatchGame(
+                    admin_pb2.WatchGameRequest(game_id="watched"))]
+                try:
+                    await stub.WatchGame(admin_pb2.WatchGameRequest(game_id="nope")).read()
+                except grpc.aio.AioRpcError as exc:
+                    missing = exc.code()
+            result = await game
+            for bot in bots:
+                await bot.close()
+        public = [wire.event_to_proto(e) for e in wire.public_events(result.events)]
+        assert [e for u in updates for e in u.events] == public
+        assert len(updates) > 2, "the game was watched live, not only replayed"
+        assert list(updates[0].players) == ["alice", "bob", "carol"]
+        assert updates[-1].HasField("outcome")
+        assert list(updates[-1].outcome.scores) == list(result.outcome.scores)
+        assert all(not u.HasField("outcome") for u in updates[:-1])
+        assert [e for u in late for e in u.events] == public
+        assert late[-1].outcome == updates[-1].outcome
+        assert missing is grpc.StatusCode.NOT_FOUND
+        kinds = {e.WhichOneof("kind") for e in public}
+        assert not kinds & {"cards_received", "hand_replaced", "hand_revealed"}
+
+    asyncio.run(scenario())
+
+
+def test_health_checking_says_serving_for_every_service() -> None:
+    async def scenario() -> None:
+        async with running_server() as server, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            for service in ("", "arena.v1.BotService", "arena.v1.ArenaAdmin"):
+                response = await stub.Check(health_pb2.HealthCheckRequest(service=service))
+                assert response.status == health_pb2.HealthCheckResponse.SERVING
+
+    asyncio.run(scenario())
+
+
+def test_reflection_lists_every_service() -> None:
+    async def scenario() -> list[str]:
+        async with running_server() as server, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            request = reflection_pb2.ServerReflectionRequest(list_services="")
+            responses = [r async for r in stub.ServerReflectionInfo(iter([request]))]
+            return [s.name for s in responses[0].list_services_response.service]
+
+    names = asyncio.run(scenario())
+    assert set(names) >= {"arena.v1.BotService", "arena.v1.ArenaAdmin", "grpc.health.v1.Health",
+                          "grpc.reflection.v1alpha.ServerReflection"}
+
+
+def test_stopping_the_server_aborts_games_in_play_and_tells_the_bots() -> None:
+    from arena.server import GameAbortedError, SeatTermination
+
+    async def scenario() -> None:
+        server = ArenaServer(TokenTable(TOKENS))
+        port = await server.start()
+        gate = asyncio.Event()
+
+        async def stuck(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
+            gate.set()
+
+        alice = await TestBot(port, TOKENS["alice"], stuck).start()
+        bob = await TestBot(port, TOKENS["bob"], stuck).start()
+        game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 1,
+                                                    BotPolicy(decision_timeout=10), "g"))
+        await gate.wait()
+        await server.stop(grace=1)
+        try:
+            await game
+        except GameAbortedError:
+            aborted = True
+        await alice.wait_ended()
+        await bob.wait_ended()
+        assert aborted
+        for bot in (alice, bob):
+            end = bot.games["g"].end
+            assert end is not None and end.reason.startswith("aborted")
+            assert end.outcome.termination == "aborted"
+            assert list(end.outcome.seat_terminations) == [7, 7]
+            assert bot.status is grpc.StatusCode.OK
+        assert SeatTermination.ABORTED.value == "aborted"
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_serve_runs_until_told_to_stop() -> None:
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        started: list[ArenaServer] = []
+        serving = asyncio.create_task(serve("127.0.0.1", 0, TokenTable(TOKENS), grace=0.5,
+                                            ready=started.append, stop=stop))
+        while not started:
+            await asyncio.sleep(0.01)
+        port = started[0].port or 0
+        bot = await TestBot(port, TOKENS["alice"], first_legal).start()
+        assert bot.welcome is not None
+        stop.set()
+        await asyncio.wait_for(serving, 5)
+        await bot.wait_ended()
+        await bot.close()
+
+    asyncio.run(scenario())
+
+
+def test_run_server_stops_gracefully_on_sigterm() -> None:
+    code = (
+        "from arena.server import run_server\n"
+        "run_server('127.0.0.1', 0, ready=lambda s: print(s.port, flush=True), grace=0.5)\n"
+    )
+    env = dict(os.environ, ARENA_TOKENS=json.dumps(TOKENS))
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                               env=env, text=True)
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline())
+
+        async def check() -> None:
+            bot = await TestBot(port, TOKENS["alice"]).start()
+            assert bot.welcome is not None and bot.welcome.bot_name == "alice"
+            process.send_signal(signal.SIGTERM)
+            await bot.wait_ended(timeout=10)
+            await bot.close()
+
+        asyncio.run(check())
+        assert process.wait(timeout=10) == 0
+    finally:
+        process.kill()
+        process.wait()

@@ -1,0 +1,449 @@
+"""What bots' mistakes cost: illegal answers, hanging, disconnecting, garbage — and that one
+bot's mistakes never end another bot's game nor hang a table."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+
+from arena import wire
+from arena.engine import Game
+from arena.server import BotPolicy, SeatTermination, passive_action
+from arena.v1 import bot_pb2, uno_pb2
+from tests.server.bots import (
+    TestBot,
+    first_legal,
+    never_answer,
+    out_of_range,
+    random_legal,
+    unlisted_action,
+)
+from tests.server.conftest import ONE_HAND, TOKENS, running_server
+
+E = bot_pb2  # error codes
+FALLBACK = BotPolicy(decision_timeout=0.5, max_strikes=3)
+FORFEIT = BotPolicy(decision_timeout=0.5, on_violation="forfeit")
+QUICK = BotPolicy(decision_timeout=0.05, max_strikes=3)
+
+
+def test_out_of_range_indexes_are_illegal_strikes_then_a_forfeit() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            bad = await TestBot(server.port or 0, TOKENS["alice"], out_of_range).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 1, FALLBACK, "g")
+            await asyncio.sleep(0.05)
+            await bad.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.ILLEGAL, SeatTermination.NORMAL)
+        assert result.strikes == (3, 0)
+        assert result.forfeited_seat == 0
+        assert result.outcome.termination == "forfeit"
+        assert result.outcome.ranks[0] > result.outcome.ranks[1]
+        assert bad.error_codes() == [E.ERROR_CODE_ILLEGAL_ACTION, E.ERROR_CODE_STRIKE] * 3 \
+            + [E.ERROR_CODE_FORFEIT]
+        assert all(e.game_id == "g" for e in bad.errors)
+        assert bad.errors[0].request_id == bad.games["g"].requests[0].request_id
+        assert good.errors == []
+        end = bad.games["g"].end
+        assert end is not None and "forfeit" in end.reason
+        assert list(end.outcome.seat_terminations) == [uno_pb2.SEAT_TERMINATION_ILLEGAL,
+                                                       uno_pb2.SEAT_TERMINATION_NORMAL]
+        replayed = result.replay()
+        assert replayed.events == list(result.events)
+        assert len(result.actions) >= 2  # two fallbacks were played before the forfeit
+
+    asyncio.run(scenario())
+
+
+def test_an_unlisted_action_under_the_forfeit_policy_forfeits_at_once() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            bad = await TestBot(server.port or 0, TOKENS["bob"], unlisted_action).start()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 2, FORFEIT, "g")
+            await asyncio.sleep(0.05)
+            await bad.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.ILLEGAL)
+        assert result.forfeited_seat == 1
+        assert result.strikes == (0, 0)
+        assert bad.error_codes() == [E.ERROR_CODE_ILLEGAL_ACTION, E.ERROR_CODE_FORFEIT]
+        assert "not one of the legal actions" in bad.errors[0].message
+        assert result.replay().outcome == result.outcome
+
+    asyncio.run(scenario())
+
+
+def test_fallback_plays_the_most_passive_legal_action() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            bad = await TestBot(server.port or 0, TOKENS["alice"], out_of_range).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            policy = BotPolicy(decision_timeout=0.5, max_strikes=None)
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 3, policy, "g")
+            await bad.close()
+            await good.close()
+        assert result.forfeited_seat is None
+        assert result.seat_terminations == (SeatTermination.NORMAL,) * 2
+        assert result.strikes[0] == len(bad.games["g"].requests) > 0
+        game = Game.new(result.rules, 2, result.seed)
+        for action in result.actions:
+            if game.decider == 0:
+                assert action == passive_action(game.legal_actions())
+            game.apply(action)
+        assert game.outcome == result.outcome
+
+    asyncio.run(scenario())
+
+
+def test_a_hanging_bot_times_out_to_fallbacks_and_the_table_goes_on() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            hang = await TestBot(server.port or 0, TOKENS["alice"], never_answer).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            started = time.monotonic()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 4, QUICK, "g")
+            elapsed = time.monotonic() - started
+            await asyncio.sleep(0.05)
+            await hang.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.TIMEOUT, SeatTermination.NORMAL)
+        assert result.strikes == (3, 0)
+        assert elapsed < 2
+        assert hang.error_codes() == [E.ERROR_CODE_DEADLINE_EXCEEDED, E.ERROR_CODE_STRIKE] * 3 \
+            + [E.ERROR_CODE_FORFEIT]
+        assert hang.games["g"].end is not None
+
+    asyncio.run(scenario())
+
+
+def test_a_hanging_bot_under_the_forfeit_policy_forfeits_at_its_first_deadline() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            hang = await TestBot(server.port or 0, TOKENS["bob"], never_answer).start()
+            policy = BotPolicy(decision_timeout=0.05, on_violation="forfeit")
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 4, policy, "g")
+            await hang.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.TIMEOUT)
+        assert len(hang.games["g"].requests) == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_bot_spends_its_time_bank_before_it_times_out() -> None:
+    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        await asyncio.sleep(0.08)
+        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            slowpoke = await TestBot(server.port or 0, TOKENS["alice"], slow).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            policy = BotPolicy(decision_timeout=0.05, time_bank=0.2, max_strikes=1)
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 5, policy, "g")
+            await slowpoke.close()
+            await good.close()
+        requests = slowpoke.games["g"].requests
+        assert requests[0].time_left_ms == 50
+        assert requests[0].time_bank_ms == 200
+        banks = [r.time_bank_ms for r in requests]
+        assert banks == sorted(banks, reverse=True) and banks[-1] < 200
+        assert result.seat_terminations == (SeatTermination.TIMEOUT, SeatTermination.NORMAL)
+        assert slowpoke.games["g"].start is not None
+        assert slowpoke.games["g"].start.time_bank_ms == 200
+
+    asyncio.run(scenario())
+
+
+def test_late_and_duplicate_answers_get_unknown_request_errors() -> None:
+    async def twice(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        answer = bot_pb2.Decision(request_id=request.request_id, action_index=0)
+        await bot.send(bot_pb2.BotMessage(decision=answer))
+        return answer
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            dup = await TestBot(server.port or 0, TOKENS["alice"], twice).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 6, FALLBACK, "g")
+            await dup.send(bot_pb2.BotMessage(decision=bot_pb2.Decision(
+                request_id="no-such-request", action_index=0)))
+            await asyncio.sleep(0.1)
+            await dup.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL,) * 2
+        unknown = [e for e in dup.errors if e.code == E.ERROR_CODE_UNKNOWN_REQUEST]
+        assert len(unknown) == len(dup.games["g"].requests) + 1
+        assert unknown[-1].request_id == "no-such-request"
+        assert set(dup.error_codes()) == {E.ERROR_CODE_UNKNOWN_REQUEST}
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_that_disconnects_mid_game_falls_back_without_waiting() -> None:
+    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            await TestBot(server.port or 0, TOKENS["alice"], quitter).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            policy = BotPolicy(decision_timeout=5, max_strikes=None)
+            started = time.monotonic()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 7, policy, "g")
+            elapsed = time.monotonic() - started
+            await good.wait_game_end("g")
+            await good.close()
+        assert elapsed < 3  # no decision waited for the 5 s deadline
+        assert result.forfeited_seat is None
+        assert result.strikes[0] > 1
+        assert result.replay().outcome == result.outcome
+        assert good.games["g"].end is not None
+
+    asyncio.run(scenario())
+
+
+def test_a_disconnected_seat_forfeits_under_the_forfeit_policy() -> None:
+    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            gone = await TestBot(server.port or 0, TOKENS["bob"], quitter).start()
+            policy = BotPolicy(decision_timeout=5, on_violation="forfeit")
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 8, policy, "g")
+            await good.close()
+            assert gone.ended.is_set()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.DISCONNECT)
+
+    asyncio.run(scenario())
+
+
+def test_a_crashed_managed_bot_forfeits_as_a_crash() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            server.bot_crashed("bob")
+            policy = BotPolicy(decision_timeout=5, on_violation="forfeit")
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 8, policy, "g")
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.CRASH)
+
+    asyncio.run(scenario())
+
+
+def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> None:
+    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        await asyncio.sleep(0.01)
+        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            first = await TestBot(port, TOKENS["alice"], never_answer).start()
+            opponent = await TestBot(port, TOKENS["bob"], slow).start()
+            policy = BotPolicy(decision_timeout=2, max_strikes=None)
+            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
+                                                        policy, "g"))
+            while not first.games.get("g") or not first.games["g"].requests:
+                await asyncio.sleep(0.002)
+            await first.close()
+            second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
+            result = await game
+            await second.wait_game_end("g")
+            await second.close()
+            await opponent.close()
+        log = second.games["g"]
+        assert log.start is not None and log.start.seat == 0 and log.starts == 1
+        assert log.requests, "the new connection was asked to decide"
+        expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
+        assert log.events == expected
+        assert result.strikes[0] >= 1  # the request the first connection left open
+        assert result.forfeited_seat is None
+        assert result.replay().outcome == result.outcome
+
+    asyncio.run(scenario())
+
+
+def test_a_game_with_an_absent_bot_starts_and_the_bot_can_join_later() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            policy = BotPolicy(decision_timeout=1, max_strikes=2)
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 10, policy, "g")
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.DISCONNECT)
+        assert result.strikes == (0, 2)
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ garbage
+
+
+def test_a_first_message_that_is_not_a_hello_ends_the_call_invalid_argument() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            first = bot_pb2.BotMessage(decision=bot_pb2.Decision(request_id="1"))
+            bot = await TestBot(server.port or 0, TOKENS["alice"], first=first).start()
+            await bot.wait_ended()
+            assert server.connected_bots() == []
+        assert bot.status is grpc.StatusCode.INVALID_ARGUMENT
+        assert "Hello" in bot.details
+
+    asyncio.run(scenario())
+
+
+def test_a_silent_client_is_dropped_when_no_hello_comes() -> None:
+    async def scenario() -> None:
+        async with running_server(hello_timeout=0.1) as server:
+            channel, call = await raw_call(server.port or 0, TOKENS["alice"])
+            status = await finish(call)
+            await channel.close()
+        assert status is grpc.StatusCode.DEADLINE_EXCEEDED
+
+    asyncio.run(scenario())
+
+
+def test_empty_messages_and_a_second_hello_get_malformed_errors_in_band() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            bot = await TestBot(server.port or 0, TOKENS["alice"]).start()
+            await bot.send(bot_pb2.BotMessage())
+            await bot.send(bot_pb2.BotMessage(hello=bot_pb2.Hello()))
+            await asyncio.sleep(0.1)
+            assert server.connected_bots() == ["alice"]
+            await bot.close()
+        assert bot.error_codes() == [E.ERROR_CODE_MALFORMED, E.ERROR_CODE_MALFORMED]
+
+    asyncio.run(scenario())
+
+
+def test_malformed_decisions_are_strikes_of_their_own_kind() -> None:
+    responses = iter([
+        bot_pb2.Decision(),  # no choice at all
+        bot_pb2.Decision(action=uno_pb2.Action(kind=uno_pb2.ACTION_KIND_PLAY, card=uno_pb2.Card(
+            rank=uno_pb2.RANK_WILD, color=uno_pb2.COLOR_RED))),  # a card that cannot exist
+        bot_pb2.Decision(action=uno_pb2.Action(kind=77)),  # an unknown kind  # type: ignore[arg-type]
+    ])
+
+    async def garbled(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        decision = next(responses)
+        decision.request_id = request.request_id
+        return decision
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            bad = await TestBot(server.port or 0, TOKENS["alice"], garbled).start()
+            good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 11, FALLBACK, "g")
+            await asyncio.sleep(0.05)
+            await bad.close()
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.MALFORMED, SeatTermination.NORMAL)
+        assert bad.error_codes() == [E.ERROR_CODE_MALFORMED, E.ERROR_CODE_STRIKE] * 3 \
+            + [E.ERROR_CODE_FORFEIT]
+
+    asyncio.run(scenario())
+
+
+async def raw_call(port: int, token: str) -> tuple[grpc.aio.Channel, object]:
+    """A Connect call that sends raw bytes, to say things a BotMessage cannot."""
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    connect = channel.stream_stream("/arena.v1.BotService/Connect")
+    call = connect(metadata=(("authorization", f"Bearer {token}"),))
+    return channel, call
+
+
+async def finish(call: object) -> grpc.StatusCode:
+    try:
+        async for _ in call:  # type: ignore[attr-defined]
+            pass
+    except grpc.aio.AioRpcError as exc:
+        return exc.code()
+    return grpc.StatusCode.OK
+
+
+def test_bytes_that_are_no_bot_message_end_only_that_bot_s_stream() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            good = await TestBot(port, TOKENS["alice"], first_legal).start()
+            other = await TestBot(port, TOKENS["bob"], first_legal).start()
+            channel, call = await raw_call(port, TOKENS["carol"])
+            await call.write(bot_pb2.BotMessage(hello=bot_pb2.Hello()).SerializeToString())  # type: ignore[attr-defined]
+            await call.write(b"\xff\xff\xff\xff not protobuf")  # type: ignore[attr-defined]
+            status = await finish(call)
+            await channel.close()
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 12, FALLBACK)
+            await good.close()
+            await other.close()
+        assert status is grpc.StatusCode.INVALID_ARGUMENT
+        assert result.seat_terminations == (SeatTermination.NORMAL,) * 2
+
+    asyncio.run(scenario())
+
+
+def test_an_oversized_message_ends_the_stream_resource_exhausted_and_others_play_on() -> None:
+    async def huge(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        return bot_pb2.Decision(request_id=request.request_id + "x" * 100_000)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            bad = await TestBot(port, TOKENS["alice"], huge).start()
+            victim = await TestBot(port, TOKENS["bob"], first_legal).start()
+            carol = await TestBot(port, TOKENS["carol"], first_legal).start()
+            dave = await TestBot(port, TOKENS["dave"], random_legal(1)).start()
+            games = await asyncio.gather(
+                server.play_game(["alice", "bob"], ONE_HAND, 13, FALLBACK, "bad"),
+                server.play_game(["carol", "dave"], ONE_HAND, 14, FALLBACK, "fine"))
+            await bad.wait_ended()
+            for bot in (victim, carol, dave):
+                await bot.close()
+        assert bad.status is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert games[0].seat_terminations == (SeatTermination.DISCONNECT, SeatTermination.NORMAL)
+        assert games[1].seat_terminations == (SeatTermination.NORMAL,) * 2
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_that_stops_reading_is_cut_off_when_its_outbox_overflows() -> None:
+    async def scenario() -> None:
+        async with running_server(max_outbox=3) as server:
+            bot = await TestBot(server.port or 0, TOKENS["alice"]).start()
+            connection = server.connections()[0]
+            for _ in range(5):
+                connection.send(bot_pb2.ServerMessage(error=bot_pb2.Error(message="spam")))
+            await bot.wait_ended()
+        assert bot.status is grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_that_never_reads_is_cut_off_without_hanging_the_server() -> None:
+    async def scenario() -> None:
+        async with running_server(max_outbox=50) as server:
+            channel, call = await raw_call(server.port or 0, TOKENS["alice"])
+            await call.write(bot_pb2.BotMessage(hello=bot_pb2.Hello()).SerializeToString())  # type: ignore[attr-defined]
+            await server.wait_for_bots(["alice"], timeout=5)
+            connection = server.connections()[0]
+            spam = bot_pb2.ServerMessage(error=bot_pb2.Error(message="x" * 60_000))
+            async with asyncio.timeout(10):
+                while connection.is_open:
+                    connection.send(spam)
+                    await asyncio.sleep(0)
+                while server.connected_bots():
+                    await asyncio.sleep(0.01)
+            call.cancel()  # type: ignore[attr-defined]
+            await channel.close()
+        assert connection.close_reason is not None
+        assert connection.close_reason.value == "overflow"
+
+    asyncio.run(scenario())

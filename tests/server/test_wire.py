@@ -1,0 +1,224 @@
+"""arena.wire: every conversion is a faithful, symmetric pair, and information hiding is
+decided by each event's audience alone."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+
+import pytest
+
+from arena import wire
+from arena.engine import (
+    DRAW,
+    Action,
+    ActionKind,
+    Card,
+    Color,
+    Game,
+    Outcome,
+    Rank,
+    RuleSet,
+    Termination,
+    classic_deck,
+    deck_2018,
+    events,
+    play,
+)
+from arena.v1 import uno_pb2
+
+HOUSE = RuleSet(deck="2018", seven_o=True, jump_in=True, progressive=True, target_score=None,
+                going_out_draw_four_challengeable=True)
+
+
+def random_games(rules: RuleSet, players: int, seeds: range) -> list[Game]:
+    """Games played to the end by uniformly random choices."""
+    games = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game.new(rules, players, seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        games.append(game)
+    return games
+
+
+def test_every_card_of_both_decks_round_trips() -> None:
+    for card in set(classic_deck()) | set(deck_2018()):
+        message = wire.card_to_proto(card)
+        assert wire.card_from_proto(message) == card
+        assert (message.color == uno_pb2.COLOR_UNSPECIFIED) == card.is_wild
+
+
+def test_a_card_message_that_cannot_be_a_card_is_a_wire_error() -> None:
+    for message in (uno_pb2.Card(rank=uno_pb2.RANK_WILD, color=uno_pb2.COLOR_RED),
+                    uno_pb2.Card(rank=uno_pb2.RANK_FIVE),
+                    uno_pb2.Card(),
+                    uno_pb2.Card(rank=99, color=1)):  # type: ignore[arg-type]
+        with pytest.raises(wire.WireError):
+            wire.card_from_proto(message)
+
+
+def test_every_action_offered_in_random_games_round_trips_through_proto_and_json() -> None:
+    seen: set[ActionKind] = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        game = Game.new(HOUSE, 4, seed)
+        while not game.is_over:
+            for action in game.legal_actions():
+                seen.add(action.kind)
+                assert wire.action_from_proto(wire.action_to_proto(action)) == action
+                assert wire.action_from_json(wire.action_to_json(action)) == action
+            game.apply(rng.choice(game.legal_actions()))
+    assert seen >= {ActionKind.PLAY, ActionKind.DRAW, ActionKind.KEEP, ActionKind.CATCH,
+                    ActionKind.PASS}
+
+
+def test_action_fields_map_one_to_one() -> None:
+    action = play(Card(Rank.SEVEN, Color.RED), target=2, uno=True)
+    message = wire.action_to_proto(action)
+    assert message.kind == uno_pb2.ACTION_KIND_PLAY
+    assert message.HasField("target") and message.target == 2 and message.uno
+    assert not wire.action_to_proto(DRAW).HasField("card")
+    assert not wire.action_to_proto(DRAW).HasField("target")
+    with pytest.raises(wire.WireError, match="action kind"):
+        wire.action_from_proto(uno_pb2.Action())
+    with pytest.raises(wire.WireError):
+        wire.action_from_json('{"kind": "NOT_A_KIND"}')
+
+
+@pytest.mark.parametrize("rules", [
+    RuleSet(), HOUSE, RuleSet(target_score=None), RuleSet(scoring="elimination", target_score=300),
+    RuleSet(scoring="individual", individual_hands=4, wild_draw_four_rule="no_color_or_number"),
+])
+def test_rule_sets_round_trip(rules: RuleSet) -> None:
+    message = wire.rules_to_proto(rules)
+    assert wire.rules_from_proto(message) == rules
+    assert message.HasField("target_score") == (rules.target_score is not None)
+
+
+def test_a_rule_set_message_with_a_bad_value_is_a_wire_error() -> None:
+    message = wire.rules_to_proto(RuleSet())
+    message.deck = "tarot"
+    with pytest.raises(wire.WireError, match="deck"):
+        wire.rules_from_proto(message)
+
+
+def test_every_event_class_has_a_message_and_round_trips() -> None:
+    seen: set[type[events.Event]] = set()
+    for game in random_games(HOUSE, 4, range(12)) + random_games(RuleSet(target_score=100), 3,
+                                                                   range(2)):
+        for event in game.events:
+            seen.add(type(event))
+            message = wire.event_to_proto(event)
+            assert message.WhichOneof("kind") is not None
+            assert wire.event_from_proto(message) == event
+            assert wire.event_from_json(wire.event_to_json(event)) == event
+    every_class = set(wire.EVENT_CLASSES)
+    assert len(every_class) == 24
+    assert set(uno_pb2.Event.DESCRIPTOR.oneofs_by_name["kind"].fields) == set(
+        uno_pb2.Event.DESCRIPTOR.fields)
+    missing = every_class - seen
+    # the rarer ones, built by hand
+    hand_built = [events.HandsRotated(-1), events.PlayerEliminated(2), events.UnoCalled(1),
+                  events.ColorChosen(1, Color.YELLOW),
+                  events.UnoCaught(0, 1), events.DeckReshuffled(40), events.CardKept(3),
+                  events.StarterReturned(Card(Rank.WILD_DRAW_FOUR)),
+                  events.HandEnded(2, None, events.HandEndReason.DEAD, (0, 0), (5, 7),
+                                   ((), ())),
+                  events.DealerChosen((((0, Card(Rank.ONE, Color.RED)),
+                                        (1, Card(Rank.ONE, Color.BLUE))),
+                                       ((0, Card(Rank.NINE, Color.RED)),
+                                        (1, Card(Rank.WILD)))), 0)]
+    for event in hand_built:
+        assert wire.event_from_proto(wire.event_to_proto(event)) == event
+    assert missing <= {type(e) for e in hand_built}
+
+
+def test_event_messages_use_the_engine_field_names() -> None:
+    played = events.CardPlayed(1, Card(Rank.WILD), Color.GREEN, uno=True, target=None)
+    message = wire.event_to_proto(played).card_played
+    assert (message.seat, message.color, message.uno) == (1, uno_pb2.COLOR_GREEN, True)
+    assert not message.HasField("target")
+    for cls in wire.EVENT_CLASSES:
+        body = getattr(uno_pb2, cls.__name__).DESCRIPTOR
+        names = {f.name for f in body.fields}
+        assert {f.name for f in fields(cls)} - {"draws"} <= names
+
+
+def test_an_empty_event_message_is_a_wire_error() -> None:
+    with pytest.raises(wire.WireError):
+        wire.event_from_proto(uno_pb2.Event())
+
+
+def test_events_for_seat_keeps_public_events_and_the_seat_s_own_private_ones() -> None:
+    game = random_games(HOUSE, 4, range(1))[0]
+    for seat in range(4):
+        visible = wire.events_for_seat(game.events, seat)
+        assert visible == [e for e in game.events
+                           if e.audience is None or e.audience == frozenset((seat,))]
+        for event in visible:
+            if isinstance(event, (events.CardsReceived, events.HandReplaced)):
+                assert event.seat == seat
+            if isinstance(event, events.HandRevealed):
+                assert event.to_seat == seat
+    assert wire.public_events(game.events) == [e for e in game.events if e.audience is None]
+
+
+def test_a_view_message_holds_exactly_the_seat_view() -> None:
+    rng = random.Random(3)
+    game = Game.new(HOUSE, 3, 3)
+    while not game.is_over:
+        seat = game.decider
+        assert seat is not None
+        view = game.view(seat)
+        message = wire.view_to_proto(view)
+        assert message.seat == view.seat and message.num_players == 3
+        assert [wire.card_from_proto(c) for c in message.hand] == list(view.hand)
+        assert [wire.card_from_proto(c) for c in message.discard_pile] == list(view.discard_pile)
+        assert list(message.hand_sizes) == list(view.hand_sizes)
+        assert list(message.scores) == list(view.scores)
+        assert message.direction == view.direction
+        assert message.HasField("decider") and message.decider == seat
+        assert wire.card_from_proto(message.top_card) == view.top_card
+        assert message.HasField("drawn_card") == (view.drawn_card is not None)
+        assert message.HasField("uno_offender") == (view.uno_offender is not None)
+        assert [(r.seat, tuple(wire.card_from_proto(c) for c in r.cards))
+                for r in message.revealed] == list(view.revealed)
+        assert uno_pb2.Phase.Name(message.phase) == "PHASE_" + view.phase.name
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_a_decision_request_lists_the_legal_actions_in_order() -> None:
+    game = Game.new(HOUSE, 2, 11)
+    legal = game.legal_actions()
+    assert game.decider is not None
+    event = wire.event_to_proto(events.TurnSkipped(1))
+    request = wire.decision_request_to_proto("r1", "g1", game.view(game.decider), legal,
+                                             time_left_ms=900, time_bank_ms=50, events=[event])
+    assert [wire.action_from_proto(a) for a in request.legal_actions] == legal
+    assert (request.request_id, request.game_id) == ("r1", "g1")
+    assert (request.time_left_ms, request.time_bank_ms) == (900, 50)
+    assert list(request.events) == [event]
+    assert request.view == wire.view_to_proto(game.view(game.decider))
+
+
+def test_outcomes_round_trip_and_carry_seat_terminations() -> None:
+    outcome = Outcome(Termination.TARGET_REACHED, (510, 120, 3), (0, 1, 2), 4)
+    message = wire.outcome_to_proto(outcome, ["normal", "timeout", "crash"])
+    assert list(message.winners) == [0]
+    assert list(message.seat_terminations) == [uno_pb2.SEAT_TERMINATION_NORMAL,
+                                               uno_pb2.SEAT_TERMINATION_TIMEOUT,
+                                               uno_pb2.SEAT_TERMINATION_CRASH]
+    assert wire.outcome_from_proto(message) == outcome
+    with pytest.raises(wire.WireError):
+        wire.seat_termination_to_proto("bored")
+    aborted = wire.unfinished_outcome_to_proto("aborted", [3, 4], 2, ["aborted", "aborted"])
+    assert aborted.termination == "aborted" and not aborted.ranks
+    with pytest.raises(wire.WireError):
+        wire.outcome_from_proto(aborted)
+
+
+def test_an_action_is_stored_as_one_line_of_json() -> None:
+    text = wire.action_to_json(Action(ActionKind.CATCH, target=2))
+    assert "\n" not in text and '"target": 2' in text
