@@ -121,6 +121,7 @@ class Game:
         self._accused: int | None = None
         self._accused_hand: tuple[Card, ...] = ()
         self._color_before_draw_four: Color | None = None
+        self._top_before_draw_four: Card | None = None
         self._going_out: int | None = None
         self._played: _Played | None = None
         self._queue: list[int] = []
@@ -519,12 +520,19 @@ class Game:
         return top is not None and top.color is not None and card.rank is top.rank
 
     def _may_play_draw_four(self, seat: int) -> bool:
-        color = self.active_color
-        hand = self.hands[seat]
+        """Whether a Wild Draw Four is offered: always when bluffing is allowed (only a
+        challenge enforces the colour condition), else only when the condition holds."""
+        if self.rules.draw_four_bluffing:
+            return True
+        return self._draw_four_allowed(self.hands[seat], self.active_color, self.top_card)
+
+    def _draw_four_allowed(self, hand: Sequence[Card], color: Color | None,
+                           top: Card | None) -> bool:
+        """RULES.md section 3: no card of the active colour (and, under the
+        no_color_or_number decision, none of the top card's number)."""
         if any(c.color is color for c in hand):
             return False
         if self.rules.wild_draw_four_rule is WildDrawFourRule.NO_COLOR_OR_NUMBER:
-            top = self.top_card
             if top is not None and top.is_number and any(c.rank is top.rank for c in hand):
                 return False
         return True
@@ -641,6 +649,7 @@ class Game:
         assert color is not None
         if card.rank is Rank.WILD_DRAW_FOUR:
             self._color_before_draw_four = self.active_color
+            self._top_before_draw_four = self.discard_pile[-1] if self.discard_pile else None
             self._accused_hand = tuple(hand)
         self.discard_pile.append(card)
         self.active_color = color
@@ -754,9 +763,9 @@ class Game:
             return
         # The hand shown is the one judged: as it was when the Wild Draw Four was played
         # (cards drawn since, such as an UNO penalty, are not part of the question).
-        before = self._color_before_draw_four
         shown = self._accused_hand
-        guilty = any(c.color is before for c in shown)
+        guilty = not self._draw_four_allowed(
+            shown, self._color_before_draw_four, self._top_before_draw_four)
         self._revealed.setdefault(seat, {})[accused] = shown
         self._emit(ev.HandRevealed(accused, seat, shown))
         self._emit(ev.ChallengeResolved(seat, accused, guilty))

@@ -75,6 +75,7 @@ class RuleSet:
     wild_draw_four_rule: WildDrawFourRule = WildDrawFourRule.NO_ACTIVE_COLOR
     reverse_first_card: ReverseFirstCard = ReverseFirstCard.DEALER
     going_out_draw_four_challengeable: bool = False
+    draw_four_bluffing: bool = True
     scoring: Scoring = Scoring.STANDARD
     target_score: int | None = 500
     individual_hands: int = 12

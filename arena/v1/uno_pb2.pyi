@@ -163,7 +163,7 @@ class Card(_message.Message):
     def __init__(self, rank: _Optional[_Union[Rank, str]] = ..., color: _Optional[_Union[Color, str]] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("deck", "shuffle_hands_card", "customizable_effect", "hand_size", "uno_penalty", "challenge_extra_penalty", "wild_draw_four_rule", "reverse_first_card", "going_out_draw_four_challengeable", "scoring", "target_score", "individual_hands", "max_turns_per_hand", "max_hands", "choose_first_dealer", "progressive", "seven_o", "jump_in", "draw_to_match", "force_play", "last_card_no_action")
+    __slots__ = ("deck", "shuffle_hands_card", "customizable_effect", "hand_size", "uno_penalty", "challenge_extra_penalty", "wild_draw_four_rule", "reverse_first_card", "going_out_draw_four_challengeable", "scoring", "target_score", "individual_hands", "max_turns_per_hand", "max_hands", "choose_first_dealer", "progressive", "seven_o", "jump_in", "draw_to_match", "force_play", "last_card_no_action", "draw_four_bluffing")
     DECK_FIELD_NUMBER: _ClassVar[int]
     SHUFFLE_HANDS_CARD_FIELD_NUMBER: _ClassVar[int]
     CUSTOMIZABLE_EFFECT_FIELD_NUMBER: _ClassVar[int]
@@ -185,6 +185,7 @@ class RuleSet(_message.Message):
     DRAW_TO_MATCH_FIELD_NUMBER: _ClassVar[int]
     FORCE_PLAY_FIELD_NUMBER: _ClassVar[int]
     LAST_CARD_NO_ACTION_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FOUR_BLUFFING_FIELD_NUMBER: _ClassVar[int]
     deck: str
     shuffle_hands_card: str
     customizable_effect: str
@@ -206,7 +207,8 @@ class RuleSet(_message.Message):
     draw_to_match: bool
     force_play: bool
     last_card_no_action: bool
-    def __init__(self, deck: _Optional[str] = ..., shuffle_hands_card: _Optional[str] = ..., customizable_effect: _Optional[str] = ..., hand_size: _Optional[int] = ..., uno_penalty: _Optional[int] = ..., challenge_extra_penalty: _Optional[int] = ..., wild_draw_four_rule: _Optional[str] = ..., reverse_first_card: _Optional[str] = ..., going_out_draw_four_challengeable: _Optional[bool] = ..., scoring: _Optional[str] = ..., target_score: _Optional[int] = ..., individual_hands: _Optional[int] = ..., max_turns_per_hand: _Optional[int] = ..., max_hands: _Optional[int] = ..., choose_first_dealer: _Optional[bool] = ..., progressive: _Optional[bool] = ..., seven_o: _Optional[bool] = ..., jump_in: _Optional[bool] = ..., draw_to_match: _Optional[bool] = ..., force_play: _Optional[bool] = ..., last_card_no_action: _Optional[bool] = ...) -> None: ...
+    draw_four_bluffing: bool
+    def __init__(self, deck: _Optional[str] = ..., shuffle_hands_card: _Optional[str] = ..., customizable_effect: _Optional[str] = ..., hand_size: _Optional[int] = ..., uno_penalty: _Optional[int] = ..., challenge_extra_penalty: _Optional[int] = ..., wild_draw_four_rule: _Optional[str] = ..., reverse_first_card: _Optional[str] = ..., going_out_draw_four_challengeable: _Optional[bool] = ..., scoring: _Optional[str] = ..., target_score: _Optional[int] = ..., individual_hands: _Optional[int] = ..., max_turns_per_hand: _Optional[int] = ..., max_hands: _Optional[int] = ..., choose_first_dealer: _Optional[bool] = ..., progressive: _Optional[bool] = ..., seven_o: _Optional[bool] = ..., jump_in: _Optional[bool] = ..., draw_to_match: _Optional[bool] = ..., force_play: _Optional[bool] = ..., last_card_no_action: _Optional[bool] = ..., draw_four_bluffing: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("kind", "card", "color", "target", "uno")
