@@ -53,7 +53,11 @@ class Bot:
         raise NotImplementedError(f"{type(self).__name__} must implement decide(view, legal)")
 
     def on_game_start(self, table: Table) -> None:
-        """A game starts at `table` (seat, players and rules are set)."""
+        """A game starts at `table` (seat, players and rules are set).
+
+        After a reconnect the server sends a game's GameStart again, then every
+        event so far: the SDK starts a fresh `table`, and so should the bot.
+        """
 
     def on_events(self, table: Table, events: list[Event]) -> None:
         """New `events` happened at `table`; they are already in `table.events`."""

@@ -18,7 +18,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from types import FrameType
@@ -47,7 +47,7 @@ from arena.client.convert import (
 )
 from arena.client.model import passive_index
 from arena.client.table import Table
-from arena.v1 import bot_pb2, bot_pb2_grpc
+from arena.v1 import bot_pb2, bot_pb2_grpc, uno_pb2
 
 log = logging.getLogger("arena.client")
 
@@ -71,6 +71,11 @@ class ExitReason(StrEnum):
     """The server refused the stream for a reason retrying cannot fix."""
     GAVE_UP = "gave_up"
     """No connection could be made for `give_up_after` seconds."""
+
+    @property
+    def exit_code(self) -> int:
+        """A process exit status: 0 stopped, 1 gave up, 2 refused (token or stream)."""
+        return {ExitReason.STOPPED: 0, ExitReason.GAVE_UP: 1}.get(self, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,13 +110,14 @@ class Client:
 
     def __init__(self, bot: Bot, *, server: str | None = None, token: str | None = None,
                  max_tables: int | None = None, auto_single_action: bool = False,
-                 bot_version: str | None = None, give_up_after: float | None = 60.0,
-                 backoff: Backoff | None = None) -> None:
+                 events_in_requests: bool = True, bot_version: str | None = None,
+                 give_up_after: float | None = 60.0, backoff: Backoff | None = None) -> None:
         self.bot = bot
         self.server = server or os.environ.get("ARENA_SERVER") or DEFAULT_SERVER
         self.token = token if token is not None else os.environ.get("ARENA_TOKEN", "")
         self.max_tables = max_tables or int(os.environ.get("ARENA_MAX_TABLES") or 1)
         self.auto_single_action = auto_single_action
+        self.events_in_requests = events_in_requests
         self.bot_version = bot_version or f"{bot.name} (arena-python {__version__})"
         self.give_up_after = give_up_after
         self.backoff = backoff or Backoff()
@@ -173,7 +179,8 @@ class Client:
     def _session(self) -> ExitReason | None:
         """One connection from Hello to its end: a final reason, or None to reconnect."""
         outbox: queue.Queue[bot_pb2.BotMessage | None] = queue.Queue()
-        outbox.put(hello_to_proto(self.bot_version, self.max_tables, self.auto_single_action))
+        outbox.put(hello_to_proto(self.bot_version, self.max_tables, self.auto_single_action,
+                                  self.events_in_requests))
         log.info("connecting to %s", self.server)
         with grpc.insecure_channel(self.server) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
@@ -241,21 +248,27 @@ class Client:
         return table
 
     def _game_start(self, start: bot_pb2.GameStart) -> None:
+        rejoined = start.game_id in self.tables
         table = self.tables[start.game_id] = table_from_proto(start)
-        log.info("game %s: seat %d of %s", table.game_id, table.seat,
+        log.info("game %s: %s seat %d of %s", table.game_id,
+                 "back in" if rejoined else "taking", table.seat,
                  ", ".join(p.name for p in table.players))
         self._hook(self.bot.on_game_start, table)
 
     def _events(self, message: bot_pb2.GameEvents) -> None:
-        table = self._table(message.game_id)
-        events = events_from_proto(message.events)
-        table.events.extend(events)
-        self._hook(self.bot.on_events, table, events)
+        self._deliver(self._table(message.game_id), message.events)
+
+    def _deliver(self, table: Table, messages: Iterable[uno_pb2.Event]) -> None:
+        events = events_from_proto(messages)
+        if events:
+            table.events.extend(events)
+            self._hook(self.bot.on_events, table, events)
 
     def _decide(self, request: bot_pb2.DecisionRequest) -> bot_pb2.BotMessage:
         table = self._table(request.game_id, request.view.seat)
         if table.seat < 0:
             table.seat = request.view.seat
+        self._deliver(table, request.events)  # with events_in_requests
         view = view_from_proto(request, table)
         legal = list(legal_from_proto(request))
         table.decisions += 1
@@ -296,15 +309,18 @@ class Client:
 
 def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = None,
         token: str | None = None, max_tables: int | None = None,
-        auto_single_action: bool = False, bot_version: str | None = None,
-        give_up_after: float | None = 60.0, on_game_start: GameStartHook | None = None,
+        auto_single_action: bool = False, events_in_requests: bool = True,
+        bot_version: str | None = None, give_up_after: float | None = 60.0,
+        on_game_start: GameStartHook | None = None,
         on_events: EventsHook | None = None, on_game_end: GameEndHook | None = None,
         configure_logging: bool = True) -> ExitReason:
     """Play as `bot` (a Bot or a ``decide(view, legal)`` function) until stopped.
 
     `server`/`token` default to ARENA_SERVER/ARENA_TOKEN; `max_tables` (games
     played at once) to ARENA_MAX_TABLES or 1; `auto_single_action` lets the
-    server answer decisions with one legal action by itself. The hooks apply to a
+    server answer decisions with one legal action by itself; with
+    `events_in_requests` events ride inside the next request (the bot sees no
+    difference: `on_events` still runs before `decide`). The hooks apply to a
     function bot. Logging goes to stderr at ARENA_LOG_LEVEL (INFO) unless the
     program configured logging itself. SIGINT and SIGTERM stop the bot cleanly.
     Returns why it stopped; it never raises for a connection problem.
@@ -318,7 +334,8 @@ def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = No
         as_bot(bot, name=name, on_game_start=on_game_start, on_events=on_events,
                on_game_end=on_game_end),
         server=server, token=token, max_tables=max_tables,
-        auto_single_action=auto_single_action, bot_version=bot_version,
+        auto_single_action=auto_single_action, events_in_requests=events_in_requests,
+        bot_version=bot_version,
         give_up_after=give_up_after,
     )
     with _stop_on_signals(client):

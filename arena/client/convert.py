@@ -129,11 +129,12 @@ def decision_to_proto(request_id: str, choice: int | Action) -> bot_pb2.BotMessa
     return bot_pb2.BotMessage(decision=decision)
 
 
-def hello_to_proto(bot_version: str, max_tables: int,
-                   auto_single_action: bool) -> bot_pb2.BotMessage:
+def hello_to_proto(bot_version: str, max_tables: int, auto_single_action: bool,
+                   events_in_requests: bool = False) -> bot_pb2.BotMessage:
     """The Hello that opens every connection."""
     return bot_pb2.BotMessage(hello=bot_pb2.Hello(
         bot_version=bot_version, max_tables=max_tables, auto_single_action=auto_single_action,
+        events_in_requests=events_in_requests,
     ))
 
 

@@ -323,10 +323,11 @@ class View:
     raw: uno_pb2.SeatView = field(compare=False, repr=False)
     request: bot_pb2.DecisionRequest = field(compare=False, repr=False)
 
-    def seat_after(self, seat: int, steps: int = 1) -> int:
-        """The active seat `steps` places after `seat` in the direction of play."""
+    def seat_after(self, seat: int, steps: int = 1, direction: int | None = None) -> int:
+        """The active seat `steps` places after `seat` in the direction of play
+        (or in `direction`, +1 or -1, when given)."""
         active = set(self.active_seats) or set(range(self.num_players))
-        step = 1 if self.direction >= 0 else -1
+        step = 1 if (self.direction if direction is None else direction) >= 0 else -1
         current = seat
         for _ in range(steps):
             current = (current + step) % self.num_players

@@ -13,9 +13,10 @@ from arena.v1 import bot_pb2
 class Table:
     """The SDK's record of one game, kept separately for every table played at once.
 
-    It is created at `GameStart` (or, should a request for an unknown game arrive,
-    e.g. after a reconnect, with what little is known), grows with every
-    `GameEvents`, and gets its `outcome` at `GameEnd`. The SDK owns it: read it,
+    It is created at `GameStart` (again, fresh, when a reconnect brings the
+    GameStart and every event so far once more; or, should a request for an
+    unknown game arrive, with what little is known), grows with every batch of
+    events, and gets its `outcome` at `GameEnd`. The SDK owns it: read it,
     do not change it. `memo` is yours, for anything a bot wants to keep per table.
     """
 

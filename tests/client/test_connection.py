@@ -424,3 +424,48 @@ def test_stop_while_waiting_to_reconnect_returns_promptly() -> None:
     start = time.monotonic()
     assert runner.result() is ExitReason.STOPPED
     assert time.monotonic() - start < 3
+
+
+def test_events_inside_a_request_reach_on_events_before_decide() -> None:
+    bot = Recorder()
+
+    async def script(conn: Conn) -> None:
+        assert conn.hello is not None and conn.hello.events_in_requests
+        await conn.send(game_start("g", 0, ["tester", "x"]))
+        message = request("r1", "g", 0, "R5", "R2", [play("R5")])
+        message.events.append(uno_pb2.Event(card_played=uno_pb2.CardPlayed(
+            seat=1, card=pb_card("R2"), color=uno_pb2.COLOR_RED)))
+        await conn.ask(message)
+
+    play_script(bot, script)
+    assert [name for name, _ in bot.calls] == ["start", "events", "decide"]
+    [(view, _)] = bot.of("decide")
+    assert [str(e.card) for e in view.table.events if isinstance(e, CardPlayed)] == ["R2"]
+
+
+def test_events_in_requests_can_be_declined() -> None:
+    async def script(conn: Conn) -> None:
+        assert conn.hello is not None and not conn.hello.events_in_requests
+
+    play_script(Recorder(), script, events_in_requests=False)
+
+
+def test_a_game_start_sent_again_after_a_reconnect_starts_a_fresh_table() -> None:
+    bot = Recorder()
+    dealt = events("g", uno_pb2.Event(cards_received=uno_pb2.CardsReceived(
+        seat=0, cards=pb_cards("R1 R2"))))
+
+    async def script(conn: Conn) -> None:
+        await conn.send(game_start("g", 0, ["tester", "x"]), dealt)
+        if conn.index == 0:
+            await conn.abort(grpc.StatusCode.UNAVAILABLE, "dropped")
+        await conn.ask(request("r1", "g", 0, "R1 R2", "R3", [play("R1")]))
+
+    with FakeArena(script) as arena:
+        runner = ClientThread(client_for(arena, bot))
+        arena.wait_for(lambda: arena.scripts_done >= 1)
+        assert runner.result() is ExitReason.STOPPED
+    first_table, second_table = bot.of("start")
+    assert first_table is not second_table
+    [(view, _)] = bot.of("decide")
+    assert view.table is second_table and len(second_table.events) == 1

@@ -1,0 +1,1 @@
+"""Python sample bots, each runnable as a script or with ``python -m``."""

@@ -1,0 +1,153 @@
+"""Every sample bot, as a real process, plays whole games on a real ArenaServer over loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from bot_harness import (
+    BotProcess,
+    LiveArena,
+    cpp_command,
+    node_command,
+    python_command,
+    wait_until,
+)
+
+from arena.engine import RuleSet
+from arena.server import GameResult, SeatTermination
+
+pytestmark = pytest.mark.timeout(300)
+
+COMMANDS: dict[str, Callable[[], list[str]]] = {
+    "random": lambda: python_command("random_bot"),
+    "random-b": lambda: python_command("random_bot"),
+    "greedy": lambda: python_command("greedy_bot"),
+    "counter": lambda: python_command("counter_bot"),
+    "node": node_command,
+    "cpp": cpp_command,
+}
+TOKENS = {name: f"token-{name}" for name in COMMANDS}
+STRATEGIES = ["greedy", "counter", "node", "cpp"]
+"""The bots with a strategy of their own (random is their sparring partner)."""
+
+OFFICIAL = RuleSet()
+ONE_HAND = RuleSet(target_score=None)
+HOUSE_RULES = RuleSet(deck="2018", shuffle_hands_card="swap", seven_o=True, jump_in=True,
+                      progressive=True, draw_to_match=True, target_score=None)
+"""Every decision kind at once: swaps with targets, jump-ins, stacking, drawing to match."""
+
+
+class Lineup:
+    """The bot processes of one test module, started on first use."""
+
+    def __init__(self, arena: LiveArena) -> None:
+        self.arena = arena
+        self.processes: dict[str, BotProcess] = {}
+
+    def __call__(self, *names: str) -> list[str]:
+        """Make sure the named bots are connected; return the names."""
+        for name in names:
+            if name not in self.processes:
+                command = COMMANDS[name]()
+                self.processes[name] = BotProcess(name, command, self.arena.address,
+                                                  TOKENS[name])
+        try:
+            self.arena.wait_for_bots(names, timeout=30)
+        except TimeoutError:
+            logs = "\n".join(f"--- {n}:\n{self.processes[n].output}" for n in names)
+            pytest.fail(f"bots did not connect:\n{logs}")
+        return list(names)
+
+    def close(self) -> None:
+        """Stop every bot; each must exit cleanly and must not have logged a traceback."""
+        problems = []
+        for name, process in self.processes.items():
+            code = process.stop()
+            if code != 0 or "Traceback" in process.output:
+                problems.append(f"--- {name} exited {code}:\n{process.output[-3000:]}")
+        assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def arena() -> Iterator[LiveArena]:
+    with LiveArena(TOKENS) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def lineup(arena: LiveArena) -> Iterator[Lineup]:
+    bots = Lineup(arena)
+    yield bots
+    bots.close()
+
+
+def assert_clean(result: GameResult) -> None:
+    """Every seat played to the end without a single strike, and the game replays."""
+    assert result.seat_terminations == (SeatTermination.NORMAL,) * len(result.players)
+    assert result.strikes == (0,) * len(result.players), result.strikes
+    game = result.replay()
+    assert game.outcome == result.outcome
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_a_bot_plays_full_games_to_500_against_random(
+        name: str, arena: LiveArena, lineup: Lineup) -> None:
+    players = lineup(name, "random")
+    for seed in (1, 2):
+        seats = players if seed % 2 else players[::-1]
+        result = arena.play(seats, OFFICIAL, seed)
+        assert_clean(result)
+        assert result.outcome.termination == "target_reached"
+        assert max(result.outcome.scores) >= 500
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_a_bot_plays_every_house_rule_at_a_four_player_table(
+        name: str, arena: LiveArena, lineup: Lineup) -> None:
+    others = [n for n in ("random", "greedy", "counter", "random-b") if n != name][:3]
+    players = lineup(name, *others)
+    for seed in range(3):
+        result = arena.play(players[seed % 4:] + players[:seed % 4], HOUSE_RULES, seed)
+        assert_clean(result)
+
+
+def test_python_bots_play_many_tables_at_once(arena: LiveArena, lineup: Lineup) -> None:
+    players = lineup("greedy", "counter")
+    games = [(players if seed % 2 else players[::-1], seed) for seed in range(8)]
+    results = arena.play_many(games, ONE_HAND)
+    assert len({r.game_id for r in results}) == 8
+    for result in results:
+        assert_clean(result)
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_a_strategy_beats_random(name: str, arena: LiveArena, lineup: Lineup) -> None:
+    players = lineup(name, "random")
+    games = [(players if seed % 2 else players[::-1], 100 + seed) for seed in range(16)]
+    wins = sum(name in (r.players[w] for w in r.outcome.winners)
+               for r in arena.play_many(games, ONE_HAND))
+    assert wins >= 11, f"{name} won only {wins} of 16 single hands against random"
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "counter", "node", "cpp"])
+def test_a_bot_with_a_bad_token_exits_at_once_and_cleanly(name: str, arena: LiveArena) -> None:
+    process = BotProcess(name, COMMANDS[name](), arena.address, "not-a-token")
+    try:
+        code = process.wait(timeout=20)
+    finally:
+        process.stop()
+    assert code == 2, process.output
+    assert "Traceback" not in process.output
+    assert "token" in process.output.lower()
+
+
+def test_python_bot_started_with_dash_m_plays(arena: LiveArena) -> None:
+    import sys
+
+    process = BotProcess("greedy", [sys.executable, "-m", "sample_bots.python.greedy_bot"],
+                         arena.address, TOKENS["greedy"])
+    try:
+        wait_until(lambda: "welcomed as greedy" in process.output, what="the -m bot's Welcome")
+    finally:
+        assert process.stop() == 0, process.output
