@@ -187,7 +187,7 @@ class Tracker:
                 old = self.active
                 previous = seen.lacks.get(old) if old is not None else None
                 self.last_draw_four = (event.seat, old, previous)
-                if old is not None:  # a legal Draw Four says they had none of it
+                if old is not None:  # unless it was a bluff, they had none of it
                     seen.lacks[old] = (self.trust_draw_four(), 0)
         self.active, self.top = event.color, event.card
 
@@ -327,11 +327,15 @@ class CounterBot(Bot):
         """The share of challenges seen that were guilty, starting from 1 in 2."""
         return (self.guilty + 1) / (self.challenges + 2)
 
+    def draw_four_trust(self, table: Table) -> float:
+        """How sure counter is that a Wild Draw Four's player had none of the old colour."""
+        return 1 - self.bluff_rate() if table.rules.draw_four_bluffing else 1.0
+
     def tracker(self, table: Table) -> Tracker:
         """The table's tracker (made on first use)."""
         tracker = self.trackers.get(table.game_id)
         if tracker is None:
-            tracker = Tracker(table.seat, lambda: 1 - self.bluff_rate())
+            tracker = Tracker(table.seat, lambda: self.draw_four_trust(table))
             self.trackers[table.game_id] = tracker
         return tracker
 
@@ -388,6 +392,8 @@ class CounterBot(Bot):
                 and view.hand_sizes[view.next_seat] > 4)
 
     def _challenge(self, view: View, odds: Odds) -> bool:
+        if not view.table.rules.draw_four_bluffing:
+            return False  # every Wild Draw Four is legal: a challenge always fails
         last = self.tracker(view.table).last_draw_four
         held = 0.5
         if last is not None:

@@ -9,7 +9,7 @@
 - Challenges a Wild Draw Four when the odds favour it: how likely the accused
   held the old colour (their hand size against the unseen cards, what they did
   the last time that colour was up) times how often challenges at this server
-  have turned out guilty.
+  have turned out guilty; never when the rules forbid bluffing.
 
 Run: ``ARENA_SERVER=host:port ARENA_TOKEN=... python sample_bots/python/greedy_bot.py``
 """
@@ -149,6 +149,8 @@ class GreedyBot(Bot):
 
     def should_challenge(self, view: View) -> bool:
         """Challenge when the expected cards saved beat the risk of drawing the extra ones."""
+        if not view.table.rules.draw_four_bluffing:
+            return False  # every Wild Draw Four is legal: a challenge always fails
         extra = view.table.rules.challenge_extra_penalty
         pending = view.pending_draw or 4
         # challenge costs (1-g)(pending+extra), gains g*pending/2 (they draw); accept costs pending

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import sys
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -33,8 +35,9 @@ STRATEGIES = ["greedy", "counter", "node", "cpp"]
 
 OFFICIAL = RuleSet()
 ONE_HAND = RuleSet(target_score=None)
-HOUSE_RULES = RuleSet(deck="2018", shuffle_hands_card="swap", seven_o=True, jump_in=True,
-                      progressive=True, draw_to_match=True, target_score=None)
+HOUSE_RULES = RuleSet.from_dict(dict(
+    deck="2018", shuffle_hands_card="swap", seven_o=True, jump_in=True, progressive=True,
+    draw_to_match=True, target_score=None))
 """Every decision kind at once: swaps with targets, jump-ins, stacking, drawing to match."""
 
 
@@ -143,11 +146,38 @@ def test_a_bot_with_a_bad_token_exits_at_once_and_cleanly(name: str, arena: Live
 
 
 def test_python_bot_started_with_dash_m_plays(arena: LiveArena) -> None:
-    import sys
-
     process = BotProcess("greedy", [sys.executable, "-m", "sample_bots.python.greedy_bot"],
                          arena.address, TOKENS["greedy"])
     try:
         wait_until(lambda: "welcomed as greedy" in process.output, what="the -m bot's Welcome")
     finally:
         assert process.stop() == 0, process.output
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.mark.parametrize("name", ["greedy", "node", "cpp"])
+def test_a_bot_reconnects_when_the_server_restarts(name: str) -> None:
+    command = COMMANDS[name]()
+    port = free_port()
+    with LiveArena(TOKENS, port=port) as first:
+        process = BotProcess(name, command, first.address, TOKENS[name])
+        first.wait_for_bots([name])
+    try:
+        with LiveArena(TOKENS, port=port) as second:
+            partner = BotProcess("random", COMMANDS["random"](), second.address, TOKENS["random"])
+            try:
+                second.wait_for_bots([name, "random"], timeout=30)
+                assert_clean(second.play([name, "random"], ONE_HAND, seed=5))
+            finally:
+                assert partner.stop() == 0, partner.output
+    finally:
+        assert process.stop() == 0, process.output
+    assert "reconnecting" in process.output
+    assert "Traceback" not in process.output
