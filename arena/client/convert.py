@@ -164,6 +164,7 @@ def rules_from_proto(rules: uno_pb2.RuleSet) -> Rules:
         draw_to_match=rules.draw_to_match,
         force_play=rules.force_play,
         last_card_no_action=rules.last_card_no_action,
+        draw_four_bluffing=rules.draw_four_bluffing,
         raw=rules,
     )
 

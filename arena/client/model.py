@@ -257,6 +257,7 @@ class Rules:
     draw_to_match: bool = False
     force_play: bool = False
     last_card_no_action: bool = False
+    draw_four_bluffing: bool = True
     raw: uno_pb2.RuleSet | None = field(default=None, compare=False, repr=False)
 
 

@@ -169,11 +169,14 @@ def test_rules_outcome_table_and_errors() -> None:
     start = bot_pb2.GameStart(
         game_id="g", seat=1, decision_timeout_ms=500, time_bank_ms=3000,
         players=[bot_pb2.Player(seat=1, name="b"), bot_pb2.Player(seat=0, name="a")],
-        rules=uno_pb2.RuleSet(deck="2018", progressive=True, hand_size=5, scoring="partners"),
+        rules=uno_pb2.RuleSet(deck="2018", progressive=True, hand_size=5, scoring="partners",
+                              draw_four_bluffing=True),
     )
     table = table_from_proto(start)
     assert [p.name for p in table.players] == ["a", "b"] and table.name_of(1) == "b"
     assert table.rules.deck == "2018" and table.rules.progressive
+    assert table.rules.draw_four_bluffing
+    assert not rules_from_proto(uno_pb2.RuleSet()).draw_four_bluffing
     assert table.rules.target_score is None  # absent on the wire: a single hand
     assert (table.decision_timeout_ms, table.time_bank_ms) == (500, 3000)
     assert rules_from_proto(uno_pb2.RuleSet(target_score=0)).target_score == 0
