@@ -1,0 +1,490 @@
+"""The SQLite store: schema migrations, bots and tokens, schedules, atomic game records."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import rating
+from arena.engine.outcome import Outcome, Termination
+from arena.store import (
+    MIGRATIONS,
+    AlreadyRecorded,
+    BotKind,
+    DuplicateName,
+    GameStatus,
+    InvalidInput,
+    Migration,
+    SchemaError,
+    SeatTermination,
+    Store,
+    StoreError,
+    TournamentStatus,
+    UnknownBot,
+    UnknownGame,
+    UnknownTournament,
+    hash_token,
+)
+
+START = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Entry:
+    round: int
+    table: int
+    game_index: int
+    seats: tuple[str, ...]
+    seed: int
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path / "arena.db") as opened:
+        yield opened
+
+
+def add_remote_bots(store: Store, *names: str) -> None:
+    for name in names:
+        store.add_bot(name, BotKind.REMOTE)
+
+
+def two_player_outcome(winner: int = 0) -> Outcome:
+    scores = (50, 0) if winner == 0 else (0, 50)
+    ranks = (0, 1) if winner == 0 else (1, 0)
+    return Outcome(Termination.SINGLE_HAND, scores, ranks, hands_played=1)
+
+
+def record(store: Store, seats: tuple[str, ...], **overrides: Any) -> Any:
+    arguments: dict[str, Any] = {
+        "seats": seats,
+        "seed": 7,
+        "rules": {"target_score": None},
+        "outcome": two_player_outcome(),
+        "seat_terminations": [SeatTermination.NORMAL] * len(seats),
+        "events": [{"type": "deal", "seat": 0}, {"type": "play", "card": "R5"}],
+        "actions": [0, 3],
+        "started_at": START,
+        "finished_at": START + timedelta(seconds=2),
+    }
+    arguments.update(overrides)
+    return store.record_game(**arguments)
+
+
+def tournament_with_one_game(store: Store) -> Any:
+    add_remote_bots(store, "alpha", "beta")
+    store.create_tournament(
+        "cup", "round_robin", {"seed": 1}, {"target_score": None},
+        games=[Entry(1, 1, 0, ("alpha", "beta"), seed=11)],
+    )
+    return store.pending_games("cup")[0]
+
+
+# -- schema -----------------------------------------------------------------------
+
+
+def test_new_database_is_migrated_to_the_latest_version_in_wal_mode(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "new.db") as store:
+        assert store.schema_version == MIGRATIONS[-1].version
+        assert store.journal_mode == "wal"
+    connection = sqlite3.connect(tmp_path / "new.db")
+    versions = connection.execute("SELECT version FROM schema_migrations").fetchall()
+    assert versions == [(m.version,) for m in MIGRATIONS]
+
+
+def test_reopening_applies_only_new_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "grow.db"
+    Store.open(path).close()
+    extra = Migration(MIGRATIONS[-1].version + 1, "notes", ("CREATE TABLE notes (text TEXT)",))
+    with Store.open(path, migrations=(*MIGRATIONS, extra)) as store:
+        assert store.schema_version == extra.version
+    with Store.open(path, migrations=(*MIGRATIONS, extra)) as store:
+        assert store.schema_version == extra.version
+
+
+def test_failed_migration_leaves_no_trace(tmp_path: Path) -> None:
+    path = tmp_path / "broken.db"
+    Store.open(path).close()
+    broken = Migration(
+        MIGRATIONS[-1].version + 1, "half", ("CREATE TABLE half (x)", "NOT SQL AT ALL")
+    )
+    with pytest.raises(SchemaError, match="half"):
+        Store.open(path, migrations=(*MIGRATIONS, broken))
+    connection = sqlite3.connect(path)
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "half" not in tables
+    assert connection.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == (
+        MIGRATIONS[-1].version
+    )
+
+
+def test_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    future = Migration(MIGRATIONS[-1].version + 1, "future", ("CREATE TABLE future (x)",))
+    Store.open(path, migrations=(*MIGRATIONS, future)).close()
+    with pytest.raises(SchemaError, match="newer"):
+        Store.open(path)
+
+
+def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(sqlite3.IntegrityError), store._transaction() as conn:
+        conn.execute("INSERT INTO game_seats VALUES (999, 0, 999, 0, 0, 'normal')")
+
+
+# -- bots -------------------------------------------------------------------------
+
+
+def test_add_bot_returns_a_token_and_stores_only_its_hash(store: Store, tmp_path: Path) -> None:
+    bot, token = store.add_bot("alpha", BotKind.REMOTE)
+    assert bot.name == "alpha" and bot.kind is BotKind.REMOTE and bot.active
+    assert len(token) >= 32
+    dump = "\n".join(store._conn.iterdump())
+    assert token not in dump
+    assert hash_token(token) in dump
+
+
+def test_bot_by_token_finds_the_bot_and_rejects_other_tokens(store: Store) -> None:
+    bot, token = store.add_bot("alpha", BotKind.REMOTE)
+    _, other = store.add_bot("beta", "managed", "python bot.py")
+    assert store.bot_by_token(token) == bot
+    assert store.bot_by_token(other) == store.bot("beta")
+    assert store.bot_by_token(token + "x") is None
+    assert token != other
+
+
+def test_duplicate_bot_name_is_refused(store: Store) -> None:
+    store.add_bot("alpha", BotKind.REMOTE)
+    with pytest.raises(DuplicateName, match="alpha"):
+        store.add_bot("alpha", BotKind.MANAGED, "run")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "command", "message"),
+    [
+        ("alpha", BotKind.MANAGED, None, "needs a command"),
+        ("alpha", BotKind.MANAGED, "  ", "needs a command"),
+        ("alpha", BotKind.REMOTE, "run", "takes no command"),
+        ("alpha", "robot", None, "managed' or 'remote"),
+        ("", BotKind.REMOTE, None, "bot name"),
+        ("has space", BotKind.REMOTE, None, "bot name"),
+        ("x" * 65, BotKind.REMOTE, None, "bot name"),
+    ],
+)
+def test_bad_bot_definitions_are_refused(
+    store: Store, name: str, kind: str, command: str | None, message: str
+) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        store.add_bot(name, kind, command)
+
+
+def test_list_bots_is_by_name_and_hides_removed_bots(store: Store) -> None:
+    add_remote_bots(store, "charlie", "alpha", "bravo")
+    store.remove_bot("bravo")
+    assert [bot.name for bot in store.list_bots()] == ["alpha", "charlie"]
+    everyone = store.list_bots(include_removed=True)
+    assert [(bot.name, bot.active) for bot in everyone] == [
+        ("alpha", True), ("bravo", False), ("charlie", True)
+    ]
+
+
+def test_removed_bot_token_stops_working_and_name_is_free_again(store: Store) -> None:
+    _, token = store.add_bot("alpha", BotKind.REMOTE)
+    store.remove_bot("alpha")
+    assert store.bot_by_token(token) is None
+    with pytest.raises(UnknownBot):
+        store.bot("alpha")
+    new, _ = store.add_bot("alpha", BotKind.REMOTE)
+    assert store.bot("alpha") == new
+
+
+def test_removing_an_unknown_bot_is_refused(store: Store) -> None:
+    with pytest.raises(UnknownBot, match="ghost"):
+        store.remove_bot("ghost")
+
+
+def test_reset_token_replaces_the_old_token(store: Store) -> None:
+    _, old = store.add_bot("alpha", BotKind.REMOTE)
+    new = store.reset_token("alpha")
+    assert store.bot_by_token(old) is None
+    assert store.bot_by_token(new) == store.bot("alpha")
+
+
+# -- tournaments and schedules ------------------------------------------------------
+
+
+def test_tournament_keeps_settings_rules_and_schedule(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta", "gamma", "delta")
+    games = [
+        Entry(1, 1, 0, ("alpha", "beta", "gamma", "delta"), 5, ((0, 2), (1, 3))),
+        Entry(1, 1, 1, ("beta", "gamma", "delta", "alpha"), 5, ((0, 2), (1, 3))),
+    ]
+    created = store.create_tournament(
+        "cup", "partners", {"seed": 3}, {"scoring": "partners"}, games=games
+    )
+    assert created.status is TournamentStatus.CREATED
+    assert store.tournament("cup") == created == store.tournament(created.id)
+    assert created.settings == {"seed": 3} and created.rules == {"scoring": "partners"}
+    scheduled = store.scheduled_games("cup")
+    assert [(g.game_index, g.seats, g.seed, g.teams) for g in scheduled] == [
+        (e.game_index, e.seats, e.seed, e.teams) for e in games
+    ]
+    assert all(g.status is GameStatus.PENDING and g.game_id is None for g in scheduled)
+
+
+def test_duplicate_tournament_name_is_refused(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    with pytest.raises(DuplicateName, match="cup"):
+        store.create_tournament("cup", "round_robin", {}, {})
+
+
+def test_unknown_tournament_is_refused(store: Store) -> None:
+    with pytest.raises(UnknownTournament, match="nope"):
+        store.pending_games("nope")
+    with pytest.raises(UnknownTournament):
+        store.tournament(42)
+
+
+def test_schedule_naming_an_unknown_bot_creates_nothing(store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    with pytest.raises(UnknownBot, match="ghost"):
+        store.create_tournament(
+            "cup", "round_robin", {}, {}, games=[Entry(1, 1, 0, ("alpha", "ghost"), 1)]
+        )
+    assert store.list_tournaments() == []
+
+
+def test_add_scheduled_games_refuses_a_repeated_game_index(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    store.create_tournament("cup", "round_robin", {}, {})
+    store.add_scheduled_games("cup", [Entry(1, 1, 0, ("alpha", "beta"), 1)])
+    with pytest.raises(InvalidInput, match="game index 0"):
+        store.add_scheduled_games("cup", [Entry(1, 1, 0, ("beta", "alpha"), 1)])
+    assert len(store.scheduled_games("cup")) == 1
+
+
+def test_tournament_status_changes_and_bad_status_is_refused(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    assert store.set_tournament_status("cup", "running").status is TournamentStatus.RUNNING
+    with pytest.raises(InvalidInput, match="paused"):
+        store.set_tournament_status("cup", "paused")
+
+
+# -- recording games ---------------------------------------------------------------
+
+
+def test_record_game_stores_the_replay_and_updates_ratings(store: Store) -> None:
+    scheduled = tournament_with_one_game(store)
+    summary = record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    game = store.get_game(summary.id)
+    assert game.seats == ("alpha", "beta") and game.seed == 11
+    assert game.outcome == two_player_outcome()
+    assert game.events == ({"type": "deal", "seat": 0}, {"type": "play", "card": "R5"})
+    assert game.actions == (0, 3)
+    assert game.started_at == START and game.tournament_id == scheduled.tournament_id
+    assert game.scheduled_game_id == scheduled.id
+    assert store.pending_games("cup") == []
+    done = store.scheduled_games("cup")[0]
+    assert done.status is GameStatus.DONE and done.game_id == game.id
+    overall = {r.bot: r for r in store.ratings()}
+    in_cup = {r.bot: r for r in store.ratings("cup")}
+    assert overall["alpha"].mu == pytest.approx(29.396, abs=1e-3)
+    assert in_cup["alpha"].mu == pytest.approx(29.396, abs=1e-3)
+    assert (overall["alpha"].games, overall["alpha"].wins, overall["alpha"].points) == (1, 1, 50)
+    assert (overall["beta"].games, overall["beta"].wins, overall["beta"].points) == (1, 0, 0)
+
+
+def test_recording_a_done_scheduled_game_again_is_refused_and_changes_nothing(
+    store: Store,
+) -> None:
+    scheduled = tournament_with_one_game(store)
+    record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    ratings_before = store.ratings()
+    with pytest.raises(AlreadyRecorded):
+        record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    assert len(store.games()) == 1
+    assert store.ratings() == ratings_before
+
+
+def test_failure_in_the_rating_update_rolls_the_whole_game_back(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scheduled = tournament_with_one_game(store)
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(rating, "rate_game", explode)
+    with pytest.raises(RuntimeError, match="power cut"):
+        record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    assert store.games() == []
+    assert store.pending_games("cup") == [scheduled]
+    assert store.ratings() == [] and store.rating_history("alpha") == []
+    counts = [
+        store._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        for table in ("games", "game_seats", "ratings", "rating_history")
+    ]
+    assert counts == [0, 0, 0, 0]
+
+
+def test_scheduled_game_must_be_recorded_with_its_own_seats_and_seed(store: Store) -> None:
+    scheduled = tournament_with_one_game(store)
+    with pytest.raises(InvalidInput, match="seed"):
+        record(store, ("beta", "alpha"), seed=11, scheduled_game_id=scheduled.id)
+    with pytest.raises(InvalidInput, match="seed"):
+        record(store, scheduled.seats, seed=12, scheduled_game_id=scheduled.id)
+    with pytest.raises(UnknownGame):
+        record(store, scheduled.seats, seed=11, scheduled_game_id=999)
+    assert store.games() == []
+
+
+def test_ad_hoc_game_counts_only_for_overall_ratings(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    store.create_tournament("cup", "round_robin", {}, {})
+    summary = record(store, ("alpha", "beta"), outcome=two_player_outcome(winner=1))
+    assert summary.tournament_id is None and summary.scheduled_game_id is None
+    assert [r.bot for r in store.ratings()] == ["beta", "alpha"]
+    assert store.ratings("cup") == []
+
+
+def test_unrated_game_is_stored_without_touching_ratings(store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    summary = record(store, ("alpha", "alpha"), rated=False)
+    assert store.get_game(summary.id).rated is False
+    assert store.ratings() == []
+
+
+def test_self_play_cannot_be_rated(store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    with pytest.raises(InvalidInput, match="two teams"):
+        record(store, ("alpha", "alpha"))
+    assert store.games() == []
+
+
+def test_partner_game_rates_teams(store: Store) -> None:
+    add_remote_bots(store, "a", "b", "c", "d")
+    outcome = Outcome(Termination.TARGET_REACHED, (510, 120, 510, 120), (0, 1, 0, 1), 4)
+    record(store, ("a", "b", "c", "d"), outcome=outcome, teams=rating.PARTNER_TEAMS,
+           seat_terminations=["normal"] * 4)
+    mus = {r.bot: r.mu for r in store.ratings()}
+    assert mus["a"] == pytest.approx(mus["c"]) and mus["b"] == pytest.approx(mus["d"])
+    assert mus["a"] > mus["b"]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"seat_terminations": ["normal"]}, "1 seat terminations"),
+        ({"seat_terminations": ["normal", "asleep"]}, "asleep"),
+        ({"seat_terminations": ["normal"] * 11}, "2 seats but"),
+        ({"started_at": datetime(2025, 1, 1)}, "time zone"),
+        ({"events": [{"card": {1, 2}}]}, "not plain JSON"),
+    ],
+)
+def test_malformed_game_is_refused(
+    store: Store, overrides: dict[str, Any], message: str
+) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    with pytest.raises(InvalidInput, match=message):
+        record(store, ("alpha", "beta"), **overrides)
+    assert store.games() == []
+
+
+def test_game_with_one_seat_is_refused(store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    with pytest.raises(InvalidInput, match="2 to 10 seats"):
+        record(store, ("alpha",), seat_terminations=["normal"])
+
+
+def test_game_with_an_unknown_bot_is_refused(store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    with pytest.raises(UnknownBot, match="ghost"):
+        record(store, ("alpha", "ghost"))
+
+
+def test_seat_terminations_are_kept_per_seat(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    summary = record(store, ("alpha", "beta"), seat_terminations=["normal", "timeout"])
+    assert store.get_game(summary.id).seat_terminations == (
+        SeatTermination.NORMAL, SeatTermination.TIMEOUT
+    )
+
+
+def test_get_game_of_an_unknown_id_is_refused(store: Store) -> None:
+    with pytest.raises(UnknownGame, match="12"):
+        store.get_game(12)
+
+
+def test_games_lists_newest_first_and_filters(store: Store) -> None:
+    scheduled = tournament_with_one_game(store)
+    add_remote_bots(store, "gamma")
+    first = record(store, ("alpha", "gamma"))
+    second = record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    third = record(store, ("gamma", "beta"))
+    assert [g.id for g in store.games()] == [third.id, second.id, first.id]
+    assert [g.id for g in store.games(tournament="cup")] == [second.id]
+    assert [g.id for g in store.games(bot="alpha")] == [second.id, first.id]
+    assert [g.id for g in store.games(limit=1)] == [third.id]
+
+
+def test_rating_history_follows_each_rated_game(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    games = [record(store, ("alpha", "beta"), outcome=two_player_outcome(w)) for w in (0, 0, 1)]
+    history = store.rating_history("alpha")
+    assert [point.game_id for point in history] == [g.id for g in games]
+    assert history[0].mu == pytest.approx(29.396, abs=1e-3)
+    assert history[1].mu > history[0].mu > history[2].mu
+    current = {r.bot: r for r in store.ratings()}["alpha"]
+    assert (history[-1].mu, history[-1].sigma) == (current.mu, current.sigma)
+
+
+def test_history_and_games_survive_removing_a_bot(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    summary = record(store, ("alpha", "beta"))
+    store.remove_bot("alpha")
+    assert store.get_game(summary.id).seats == ("alpha", "beta")
+    assert len(store.rating_history("alpha")) == 1
+    with pytest.raises(UnknownBot):
+        record(store, ("alpha", "beta"))
+
+
+def test_errors_share_one_base_class() -> None:
+    for error in (DuplicateName, UnknownBot, UnknownTournament, UnknownGame, InvalidInput,
+                  AlreadyRecorded, SchemaError):
+        assert issubclass(error, StoreError)
+
+
+def test_store_can_be_used_from_several_threads(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    failures: list[BaseException] = []
+
+    def play_games() -> None:
+        try:
+            for _ in range(10):
+                record(store, ("alpha", "beta"))
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=play_games) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert {r.bot: r.games for r in store.ratings()} == {"alpha": 40, "beta": 40}
+
+
+def test_every_protocol_seat_termination_can_be_stored() -> None:
+    from arena.v1 import uno_pb2
+
+    names = uno_pb2.SeatTermination.keys()
+    values = {name.removeprefix("SEAT_TERMINATION_").lower() for name in names}
+    values.discard("unspecified")
+    assert values <= {termination.value for termination in SeatTermination}
