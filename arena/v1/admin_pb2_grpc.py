@@ -49,6 +49,61 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.WatchGameRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.WatchGameUpdate.FromString,
                 _registered_method=True)
+        self.AddBot = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/AddBot',
+                request_serializer=arena_dot_v1_dot_admin__pb2.AddBotRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.AddBotResponse.FromString,
+                _registered_method=True)
+        self.ListBots = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListBots',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListBotsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListBotsResponse.FromString,
+                _registered_method=True)
+        self.RemoveBot = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/RemoveBot',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RemoveBotRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.RemoveBotResponse.FromString,
+                _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/CreateTournament',
+                request_serializer=arena_dot_v1_dot_admin__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.TournamentInfo.FromString,
+                _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListTournaments',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.GetSchedule = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetSchedule',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetScheduleRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetScheduleResponse.FromString,
+                _registered_method=True)
+        self.RunTournament = channel.unary_stream(
+                '/arena.v1.ArenaAdmin/RunTournament',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+                _registered_method=True)
+        self.PlayMatch = channel.unary_stream(
+                '/arena.v1.ArenaAdmin/PlayMatch',
+                request_serializer=arena_dot_v1_dot_admin__pb2.PlayMatchRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+                _registered_method=True)
+        self.GetRankings = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetRankings',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetRankingsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetRankingsResponse.FromString,
+                _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListGames',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
+        self.GetGame = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetGame',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetGameRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetGameResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaAdminServicer:
@@ -75,6 +130,77 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddBot(self, request, context):
+        """Registered bots. AddBot returns the bot's token; it is shown only this once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBots(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveBot(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateTournament(self, request, context):
+        """Tournaments: created with their settings and entrants, scheduled at once,
+        run (and resumed) by the server, which streams the progress.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTournaments(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSchedule(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RunTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PlayMatch(self, request, context):
+        """An ad-hoc match between bots, N games, rated in the overall rankings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRankings(self, request, context):
+        """Rankings (overall, or of one tournament), stored games.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGames(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetGame(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -92,6 +218,61 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.WatchGame,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.WatchGameRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.WatchGameUpdate.SerializeToString,
+            ),
+            'AddBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddBot,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.AddBotRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.AddBotResponse.SerializeToString,
+            ),
+            'ListBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBots,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListBotsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListBotsResponse.SerializeToString,
+            ),
+            'RemoveBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveBot,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RemoveBotRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.RemoveBotResponse.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.TournamentInfo.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'GetSchedule': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSchedule,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetScheduleRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetScheduleResponse.SerializeToString,
+            ),
+            'RunTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.RunTournament,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.RunProgress.SerializeToString,
+            ),
+            'PlayMatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.PlayMatch,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.PlayMatchRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.RunProgress.SerializeToString,
+            ),
+            'GetRankings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRankings,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetRankingsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetRankingsResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListGamesRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListGamesResponse.SerializeToString,
+            ),
+            'GetGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetGame,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetGameRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -175,6 +356,303 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/WatchGame',
             arena_dot_v1_dot_admin__pb2.WatchGameRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.WatchGameUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/AddBot',
+            arena_dot_v1_dot_admin__pb2.AddBotRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.AddBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListBots',
+            arena_dot_v1_dot_admin__pb2.ListBotsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RemoveBot',
+            arena_dot_v1_dot_admin__pb2.RemoveBotRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.RemoveBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/CreateTournament',
+            arena_dot_v1_dot_admin__pb2.CreateTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.TournamentInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListTournaments',
+            arena_dot_v1_dot_admin__pb2.ListTournamentsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSchedule(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetSchedule',
+            arena_dot_v1_dot_admin__pb2.GetScheduleRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetScheduleResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RunTournament',
+            arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlayMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/PlayMatch',
+            arena_dot_v1_dot_admin__pb2.PlayMatchRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRankings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetRankings',
+            arena_dot_v1_dot_admin__pb2.GetRankingsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetRankingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListGames',
+            arena_dot_v1_dot_admin__pb2.ListGamesRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetGame',
+            arena_dot_v1_dot_admin__pb2.GetGameRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -37,6 +37,23 @@ class ArenaAdminStub:
     """Tables being played right now."""
     WatchGame: _grpc.UnaryStreamMultiCallable[_admin_pb2.WatchGameRequest, _admin_pb2.WatchGameUpdate]
     """The public events of a game, from its start, then live until it ends."""
+    AddBot: _grpc.UnaryUnaryMultiCallable[_admin_pb2.AddBotRequest, _admin_pb2.AddBotResponse]
+    """Registered bots. AddBot returns the bot's token; it is shown only this once."""
+    ListBots: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListBotsRequest, _admin_pb2.ListBotsResponse]
+    RemoveBot: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RemoveBotRequest, _admin_pb2.RemoveBotResponse]
+    CreateTournament: _grpc.UnaryUnaryMultiCallable[_admin_pb2.CreateTournamentRequest, _admin_pb2.TournamentInfo]
+    """Tournaments: created with their settings and entrants, scheduled at once,
+    run (and resumed) by the server, which streams the progress.
+    """
+    ListTournaments: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]
+    GetSchedule: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]
+    RunTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]
+    PlayMatch: _grpc.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]
+    """An ad-hoc match between bots, N games, rated in the overall rankings."""
+    GetRankings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]
+    """Rankings (overall, or of one tournament), stored games."""
+    ListGames: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]
+    GetGame: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -47,6 +64,23 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     """Tables being played right now."""
     WatchGame: _aio.UnaryStreamMultiCallable[_admin_pb2.WatchGameRequest, _admin_pb2.WatchGameUpdate]  # type: ignore[assignment]
     """The public events of a game, from its start, then live until it ends."""
+    AddBot: _aio.UnaryUnaryMultiCallable[_admin_pb2.AddBotRequest, _admin_pb2.AddBotResponse]  # type: ignore[assignment]
+    """Registered bots. AddBot returns the bot's token; it is shown only this once."""
+    ListBots: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListBotsRequest, _admin_pb2.ListBotsResponse]  # type: ignore[assignment]
+    RemoveBot: _aio.UnaryUnaryMultiCallable[_admin_pb2.RemoveBotRequest, _admin_pb2.RemoveBotResponse]  # type: ignore[assignment]
+    CreateTournament: _aio.UnaryUnaryMultiCallable[_admin_pb2.CreateTournamentRequest, _admin_pb2.TournamentInfo]  # type: ignore[assignment]
+    """Tournaments: created with their settings and entrants, scheduled at once,
+    run (and resumed) by the server, which streams the progress.
+    """
+    ListTournaments: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]  # type: ignore[assignment]
+    GetSchedule: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]  # type: ignore[assignment]
+    RunTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    PlayMatch: _aio.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    """An ad-hoc match between bots, N games, rated in the overall rankings."""
+    GetRankings: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]  # type: ignore[assignment]
+    """Rankings (overall, or of one tournament), stored games."""
+    ListGames: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]  # type: ignore[assignment]
+    GetGame: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]  # type: ignore[assignment]
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -72,5 +106,88 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.WatchGameUpdate], _abc.AsyncIterator[_admin_pb2.WatchGameUpdate]]:
         """The public events of a game, from its start, then live until it ends."""
+
+    @_abc_1.abstractmethod
+    def AddBot(
+        self,
+        request: _admin_pb2.AddBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AddBotResponse, _abc.Awaitable[_admin_pb2.AddBotResponse]]:
+        """Registered bots. AddBot returns the bot's token; it is shown only this once."""
+
+    @_abc_1.abstractmethod
+    def ListBots(
+        self,
+        request: _admin_pb2.ListBotsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListBotsResponse, _abc.Awaitable[_admin_pb2.ListBotsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RemoveBot(
+        self,
+        request: _admin_pb2.RemoveBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.RemoveBotResponse, _abc.Awaitable[_admin_pb2.RemoveBotResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def CreateTournament(
+        self,
+        request: _admin_pb2.CreateTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.TournamentInfo, _abc.Awaitable[_admin_pb2.TournamentInfo]]:
+        """Tournaments: created with their settings and entrants, scheduled at once,
+        run (and resumed) by the server, which streams the progress.
+        """
+
+    @_abc_1.abstractmethod
+    def ListTournaments(
+        self,
+        request: _admin_pb2.ListTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListTournamentsResponse, _abc.Awaitable[_admin_pb2.ListTournamentsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetSchedule(
+        self,
+        request: _admin_pb2.GetScheduleRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetScheduleResponse, _abc.Awaitable[_admin_pb2.GetScheduleResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RunTournament(
+        self,
+        request: _admin_pb2.RunTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]: ...
+
+    @_abc_1.abstractmethod
+    def PlayMatch(
+        self,
+        request: _admin_pb2.PlayMatchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]:
+        """An ad-hoc match between bots, N games, rated in the overall rankings."""
+
+    @_abc_1.abstractmethod
+    def GetRankings(
+        self,
+        request: _admin_pb2.GetRankingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetRankingsResponse, _abc.Awaitable[_admin_pb2.GetRankingsResponse]]:
+        """Rankings (overall, or of one tournament), stored games."""
+
+    @_abc_1.abstractmethod
+    def ListGames(
+        self,
+        request: _admin_pb2.ListGamesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListGamesResponse, _abc.Awaitable[_admin_pb2.ListGamesResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetGame(
+        self,
+        request: _admin_pb2.GetGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetGameResponse, _abc.Awaitable[_admin_pb2.GetGameResponse]]: ...
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
