@@ -100,3 +100,21 @@ def test_as_bot_refuses_hooks_for_a_bot_object() -> None:
     assert bot.name == "f"
     with pytest.raises(TypeError):
         as_bot(bot, on_game_start=lambda table: None)
+
+
+def test_the_example_bot_in_the_sdk_docstring_plays() -> None:
+    import arena.client
+
+    doc = arena.client.__doc__ or ""
+    code = doc.split("::\n", 1)[1].split("\n\n`decide`", 1)[0]
+    lines = [line[4:] for line in code.splitlines()]
+    assert 0 < len([line for line in lines if line.strip()]) <= 15
+    namespace: dict[str, object] = {"__name__": "example"}
+    exec("\n".join(lines), namespace)
+    decide = namespace["decide"]
+    message = request("r", "g", 0, "R5 RS W", "R2", [])
+    legal = [Action(ActionKind.PLAY, card=Card.parse(text)) for text in ("R5", "RS")]
+    legal.append(Action(ActionKind.DRAW))
+    view = view_from_proto(message, Table(game_id="g", seat=0))
+    assert decide(view, legal) == legal[1]  # type: ignore[operator]
+    assert decide(view, legal[2:]) == legal[2]  # type: ignore[operator]
