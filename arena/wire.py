@@ -27,7 +27,7 @@ from arena.engine.cards import Card, Color, Rank
 from arena.engine.outcome import Outcome, Termination
 from arena.engine.rules import RuleSet, RuleSetError
 from arena.engine.view import SeatView
-from arena.v1 import bot_pb2, uno_pb2
+from arena.v1 import admin_pb2, bot_pb2, uno_pb2
 
 __all__ = [
     "EVENT_CLASSES",
@@ -41,9 +41,11 @@ __all__ = [
     "decision_request_to_proto",
     "event_from_json",
     "event_from_proto",
+    "event_to_bytes",
     "event_to_json",
     "event_to_proto",
     "events_for_seat",
+    "game_events_to_proto",
     "outcome_from_proto",
     "outcome_to_proto",
     "public_events",
@@ -52,6 +54,7 @@ __all__ = [
     "seat_termination_to_proto",
     "unfinished_outcome_to_proto",
     "view_to_proto",
+    "watch_update_to_proto",
 ]
 
 
@@ -221,60 +224,120 @@ class _RepeatedEncoder:
             return b"".join([cache[item] for item in items])
 
 
+_SMALL_VARINTS = [bytes((n,)) for n in range(128)]
+
+
+def _varint(value: int) -> bytes:
+    if value < 128:
+        return _SMALL_VARINTS[value]
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+class _FramedField:
+    """Encodes already-serialized messages as one repeated field of `message_class`."""
+
+    def __init__(self, message_class: type[Message], field_name: str) -> None:
+        number = message_class.DESCRIPTOR.fields_by_name[field_name].number
+        self._tag = _varint(number << 3 | 2)  # wire type 2: length-delimited
+
+    def encode(self, items: Sequence[bytes]) -> bytes:
+        """The wire bytes of the field holding `items` (each a serialized message)."""
+        tag = self._tag
+        return b"".join([tag + _varint(len(item)) + item for item in items])
+
+
 _VIEW_HAND = _RepeatedEncoder(uno_pb2.SeatView, "hand", card_to_proto)
 _VIEW_DISCARD_PILE = _RepeatedEncoder(uno_pb2.SeatView, "discard_pile", card_to_proto)
 _REVEALED_CARDS = _RepeatedEncoder(uno_pb2.RevealedHand, "cards", card_to_proto)
 _REQUEST_LEGAL_ACTIONS = _RepeatedEncoder(bot_pb2.DecisionRequest, "legal_actions",
                                           action_to_proto)
+_REQUEST_EVENTS = _FramedField(bot_pb2.DecisionRequest, "events")
+_GAME_EVENTS = _FramedField(bot_pb2.GameEvents, "events")
+_WATCH_EVENTS = _FramedField(admin_pb2.WatchGameUpdate, "events")
 
 
-def _revealed_hand(seat: int, cards: tuple[Card, ...]) -> uno_pb2.RevealedHand:
-    message = uno_pb2.RevealedHand(seat=seat)
-    message.MergeFromString(_REVEALED_CARDS.encode(cards))
-    return message
+def view_to_proto(view: SeatView, into: uno_pb2.SeatView | None = None) -> uno_pb2.SeatView:
+    """One seat's view as a message: its own hand, counts and public facts only.
 
-
-def view_to_proto(view: SeatView) -> uno_pb2.SeatView:
-    """One seat's view as a message: its own hand, counts and public facts only."""
-    message = uno_pb2.SeatView(
-        seat=view.seat,
-        num_players=view.num_players,
-        phase=_PHASE_TO[view.phase],  # type: ignore[arg-type]
-        decider=view.decider,
-        turn=view.turn,
-        hand_sizes=view.hand_sizes,
-        top_card=None if view.top_card is None else card_to_proto(view.top_card),
-        active_color=_color_to_proto(view.active_color),  # type: ignore[arg-type]
-        direction=view.direction,
-        dealer=view.dealer,
-        hand_number=view.hand_number,
-        draw_pile_size=view.draw_pile_size,
-        scores=view.scores,
-        active_seats=view.active_seats,
-        pending_draw=view.pending_draw,
-        drawn_card=None if view.drawn_card is None else card_to_proto(view.drawn_card),
-        uno_offender=view.uno_offender,
-        revealed=[_revealed_hand(seat, cards) for seat, cards in view.revealed],
-        teams=view.teams or (),
-    )
+    With `into`, the fields are written into that (empty) message, which is returned.
+    """
+    message = uno_pb2.SeatView() if into is None else into
+    message.seat = view.seat
+    message.num_players = view.num_players
+    message.phase = _PHASE_TO[view.phase]  # type: ignore[assignment]
+    if view.decider is not None:
+        message.decider = view.decider
+    message.turn = view.turn
+    message.hand_sizes.extend(view.hand_sizes)
+    if view.top_card is not None:
+        _write_card(message.top_card, view.top_card)
+    message.active_color = _color_to_proto(view.active_color)  # type: ignore[assignment]
+    message.direction = view.direction
+    message.dealer = view.dealer
+    message.hand_number = view.hand_number
+    message.draw_pile_size = view.draw_pile_size
+    message.scores.extend(view.scores)
+    message.active_seats.extend(view.active_seats)
+    message.pending_draw = view.pending_draw
+    if view.drawn_card is not None:
+        _write_card(message.drawn_card, view.drawn_card)
+    if view.uno_offender is not None:
+        message.uno_offender = view.uno_offender
+    for seat, cards in view.revealed:
+        message.revealed.add(seat=seat).MergeFromString(_REVEALED_CARDS.encode(cards))
+    if view.teams:
+        message.teams.extend(view.teams)
     message.MergeFromString(_VIEW_HAND.encode(view.hand)
                             + _VIEW_DISCARD_PILE.encode(view.discard_pile))
     return message
 
 
+def _write_card(message: uno_pb2.Card, card: Card) -> None:
+    message.rank, message.color = _card_fields(card)  # type: ignore[assignment]
+
+
 def decision_request_to_proto(
     request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
-    time_left_ms: int, time_bank_ms: int = 0, events: Sequence[uno_pb2.Event] = (),
+    time_left_ms: int, time_bank_ms: int = 0, events: Sequence[bytes] = (),
+    into: bot_pb2.DecisionRequest | None = None,
 ) -> bot_pb2.DecisionRequest:
     """A decision request for `view.seat`, listing `legal_actions` in order.
 
-    `events` are already converted (and filtered for the seat) event messages.
+    `events` are serialized event messages (`event_to_bytes`), already filtered
+    for the seat.
+    With `into`, the fields are written into that (empty) message, which is
+    returned: build the request inside its `ServerMessage` and nothing is copied.
     """
-    message = bot_pb2.DecisionRequest(
-        request_id=request_id, game_id=game_id, view=view_to_proto(view),
-        time_left_ms=time_left_ms, time_bank_ms=time_bank_ms, events=events,
-    )
-    message.MergeFromString(_REQUEST_LEGAL_ACTIONS.encode(legal_actions))
+    message = bot_pb2.DecisionRequest() if into is None else into
+    message.request_id = request_id
+    message.game_id = game_id
+    view_to_proto(view, into=message.view)
+    message.time_left_ms = time_left_ms
+    message.time_bank_ms = time_bank_ms
+    message.MergeFromString(_REQUEST_LEGAL_ACTIONS.encode(legal_actions)
+                            + _REQUEST_EVENTS.encode(events))
+    return message
+
+
+def game_events_to_proto(game_id: str, events: Sequence[bytes]) -> bot_pb2.ServerMessage:
+    """A `GameEvents` server message from serialized event messages (`event_to_bytes`)."""
+    message = bot_pb2.ServerMessage()
+    body = message.events
+    body.game_id = game_id
+    body.MergeFromString(_GAME_EVENTS.encode(events))
+    return message
+
+
+def watch_update_to_proto(game_id: str, events: Sequence[bytes], players: Sequence[str] = (),
+                          outcome: uno_pb2.Outcome | None = None) -> admin_pb2.WatchGameUpdate:
+    """A `WatchGameUpdate` from serialized (public) event messages."""
+    message = admin_pb2.WatchGameUpdate(game_id=game_id, players=players, outcome=outcome)
+    message.MergeFromString(_WATCH_EVENTS.encode(events))
     return message
 
 
@@ -392,6 +455,21 @@ def event_to_proto(event: ev.Event) -> uno_pb2.Event:
     values = {f.proto_name: f.to_proto(getattr(event, f.attribute)) for f in spec.fields}
     body = spec.message_class(**values)
     return uno_pb2.Event(**{spec.oneof_name: body})  # type: ignore[arg-type]
+
+
+EVENT_CACHE_SIZE = 1 << 16
+"""How many distinct events `event_to_bytes` remembers before it starts afresh."""
+_EVENT_BYTES: dict[ev.Event, bytes] = {}
+
+
+def event_to_bytes(event: ev.Event) -> bytes:
+    """The serialized `Event` message of an event; equal events are encoded once."""
+    encoded = _EVENT_BYTES.get(event)
+    if encoded is None:
+        if len(_EVENT_BYTES) >= EVENT_CACHE_SIZE:
+            _EVENT_BYTES.clear()
+        encoded = _EVENT_BYTES[event] = event_to_proto(event).SerializeToString()
+    return encoded
 
 
 def event_from_proto(message: uno_pb2.Event) -> ev.Event:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 
@@ -20,7 +20,9 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
     It reads the server's state through three callables: the open connections,
     the tables being played, and a lookup of a game (playing or recently
-    finished) by id.
+    finished) by id. The management calls (bots, tournaments, rankings, stored
+    games) answer UNIMPLEMENTED here; a subclass backed by a store provides them
+    (see `ArenaServer.admin_servicer`).
     """
 
     def __init__(self, connections: Callable[[], list[BotConnection]],
@@ -58,3 +60,68 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 yield update
         finally:
             table.unwatch(updates)
+
+    # The management calls need a store; `arena.server.manage` overrides them.
+
+    async def AddBot(self, request: admin_pb2.AddBotRequest,
+                     context: Any) -> admin_pb2.AddBotResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "AddBot")
+
+    async def ListBots(self, request: admin_pb2.ListBotsRequest,
+                       context: Any) -> admin_pb2.ListBotsResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "ListBots")
+
+    async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
+                        context: Any) -> admin_pb2.RemoveBotResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "RemoveBot")
+
+    async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
+                               context: Any) -> admin_pb2.TournamentInfo:
+        """Not available without a store."""
+        await _unimplemented(context, "CreateTournament")
+
+    async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
+                              context: Any) -> admin_pb2.ListTournamentsResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "ListTournaments")
+
+    async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
+                          context: Any) -> admin_pb2.GetScheduleResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "GetSchedule")
+
+    async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
+                            context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Not available without a store."""
+        await _unimplemented(context, "RunTournament")
+        yield admin_pb2.RunProgress()  # pragma: no cover - abort raises
+
+    async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
+                        context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Not available without a store."""
+        await _unimplemented(context, "PlayMatch")
+        yield admin_pb2.RunProgress()  # pragma: no cover - abort raises
+
+    async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
+                          context: Any) -> admin_pb2.GetRankingsResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "GetRankings")
+
+    async def ListGames(self, request: admin_pb2.ListGamesRequest,
+                        context: Any) -> admin_pb2.ListGamesResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "ListGames")
+
+    async def GetGame(self, request: admin_pb2.GetGameRequest,
+                      context: Any) -> admin_pb2.GetGameResponse:
+        """Not available without a store."""
+        await _unimplemented(context, "GetGame")
+
+
+async def _unimplemented(context: Any, method: str) -> NoReturn:
+    await context.abort(grpc.StatusCode.UNIMPLEMENTED,
+                        f"{method} needs a server with a store (arena serve)")
+    raise AssertionError("abort returned")  # pragma: no cover

@@ -211,7 +211,10 @@ class BotConnection:
             message = await outbox.get()
             if message is None or self.status is ConnectionStatus.CLOSED:
                 return
-            await context.write(message)
+            try:
+                await context.write(message)
+            except Exception:  # the call is over (cancelled, or the peer went away)
+                return
 
     def receive(self, message: bot_pb2.BotMessage) -> None:
         """Handle one message from the bot (after its Hello)."""
@@ -245,16 +248,18 @@ class BotConnection:
 
     # ------------------------------------------------------------- deciding
 
-    def ask(self, request: bot_pb2.DecisionRequest, timeout: float) -> PendingDecision:
-        """Send a decision request; its future settles with the answer or a `NoReply`."""
+    def ask(self, request: bot_pb2.ServerMessage, timeout: float) -> PendingDecision:
+        """Send a message holding a decision request; the returned future settles with the
+        bot's answer or a `NoReply` (`TIMEOUT` after `timeout` seconds)."""
         loop = asyncio.get_running_loop()
-        pending = PendingDecision(request.request_id, loop.create_future())
+        request_id = request.decision_request.request_id
+        pending = PendingDecision(request_id, loop.create_future())
         if not self.is_open:
             pending.future.set_result(NoReply.CLOSED)
             return pending
-        self._pending[request.request_id] = pending
-        pending.timer = loop.call_later(timeout, self.settle, request.request_id, NoReply.TIMEOUT)
-        self.send(bot_pb2.ServerMessage(decision_request=request))
+        self._pending[request_id] = pending
+        pending.timer = loop.call_later(timeout, self.settle, request_id, NoReply.TIMEOUT)
+        self.send(request)
         return pending
 
     def answer(self, decision: bot_pb2.Decision) -> bool:

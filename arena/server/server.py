@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -25,6 +25,13 @@ from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
 from arena.server.table import Table, absence_cause
 from arena.v1 import admin_pb2_grpc
+
+AdminFactory = Callable[
+    [Callable[[], list[BotConnection]], Callable[[], list[Table]],
+     Callable[[str], Table | None]],
+    admin_pb2_grpc.ArenaAdminServicer,
+]
+"""Builds the admin servicer from the server's connections, tables and table lookup."""
 
 MAX_MESSAGE_BYTES = 64 * 1024
 """The largest message a bot may send; a larger one ends its stream (RESOURCE_EXHAUSTED)."""
@@ -57,6 +64,11 @@ class ArenaServer:
         self._server: grpc.aio.Server | None = None
         self._health = health.aio.HealthServicer()  # type: ignore[attr-defined]
         self.port: int | None = None
+        self.admin_servicer: AdminFactory = admin.AdminService
+        """Builds the `ArenaAdmin` servicer at `start` from (connections, tables,
+        find_table); replace it before `start` to serve the management calls."""
+        self.on_stop: Callable[[], Awaitable[None]] | None = None
+        """Awaited by `stop` once the games in play are aborted (e.g. to stop managed bots)."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -74,7 +86,7 @@ class ArenaServer:
             max_outbox=self._max_outbox)
         server.add_generic_rpc_handlers((bots.handler(),))
         admin_pb2_grpc.add_ArenaAdminServicer_to_server(
-            admin.AdminService(self.connections, self.tables, self.find_table), server)
+            self.admin_servicer(self.connections, self.tables, self.find_table), server)
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
         services = (gateway.SERVICE_NAME, admin.SERVICE_NAME,
                     health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
@@ -100,6 +112,8 @@ class ArenaServer:
         if tables:  # let the aborted tables send their GameEnd
             await asyncio.wait([asyncio.create_task(t.closed.wait()) for t in tables],
                                timeout=grace)
+        if self.on_stop is not None:
+            await self.on_stop()
         for connection in self._lobby.connections():
             connection.finish()
         await server.stop(grace)
@@ -133,10 +147,7 @@ class ArenaServer:
     def _bot_connected(self, connection: BotConnection) -> None:
         self._crashed.discard(connection.bot_name)
         self._lobby.add(connection)
-        for table in list(self._tables.values()):
-            for seat in table.orphan_seats(connection.bot_name):
-                if connection.free_slots:
-                    table.take_over(seat, connection)
+        self._seat_orphans(connection.bot_name)
 
     def _bot_disconnected(self, connection: BotConnection) -> None:
         for table in list(connection.tables.values()):
@@ -144,6 +155,16 @@ class ArenaServer:
             if connection.bot_name in self._crashed:
                 table.mark_crashed(connection.bot_name)
         self._lobby.remove(connection)
+        self._seat_orphans(connection.bot_name)
+
+    def _seat_orphans(self, bot_name: str) -> None:
+        """Give the bot's seats that lost their connection to its open connections with room."""
+        for table in list(self._tables.values()):
+            for seat in table.orphan_seats(bot_name):
+                connections = [c for c in self._lobby.connections_of(bot_name) if c.free_slots]
+                if not connections:
+                    return
+                table.take_over(seat, max(connections, key=lambda c: c.free_slots))
 
     # --------------------------------------------------------------- games
 
@@ -163,8 +184,11 @@ class ArenaServer:
         no connection starts absent: its decisions are the policy's fallback
         until the bot connects and takes its seat. Raises `ValueError` for a bot
         named twice or a game id in use, `RuleSetError` for a player count the
-        rules do not allow, and `GameAbortedError` if the server stops first.
+        rules do not allow, `RuntimeError` before `start`, and `GameAbortedError`
+        if the server stops first.
         """
+        if self._server is None:
+            raise RuntimeError("the server is not started")
         if len(set(players)) != len(players):
             raise ValueError(f"a bot may take only one seat in a game: {list(players)}")
         rules.check_players(len(players))

@@ -49,7 +49,7 @@ class Seat:
     strikes: int = 0
     termination: SeatTermination = SeatTermination.NORMAL
     absent_cause: Violation = SeatTermination.DISCONNECT
-    unsent: list[uno_pb2.Event] = field(default_factory=list)
+    unsent: list[bytes] = field(default_factory=list)  # serialized Event messages
     pending: PendingDecision | None = None
 
 
@@ -82,6 +82,7 @@ class Table:
         self._watchers: list[asyncio.Queue[admin_pb2.WatchGameUpdate | None]] = []
         self._final_update: admin_pb2.WatchGameUpdate | None = None
         self._rules_proto = wire.rules_to_proto(rules)
+        self._timeout_ms = policy.decision_timeout_ms
 
     # ------------------------------------------------------------- seating
 
@@ -101,7 +102,7 @@ class Table:
         """A reconnected bot takes back its seat: GameStart again, then the events so far."""
         self.seat(number, connection)
         seat = self.seats[number]
-        seat.unsent = [wire.event_to_proto(e)
+        seat.unsent = [wire.event_to_bytes(e)
                        for e in wire.events_for_seat(self.game.events, number)]
         self._flush(seat)
 
@@ -147,8 +148,11 @@ class Table:
                 if self.aborted:
                     raise GameAbortedError(f"game {self.game_id} was aborted")
                 await self._step()
-        except (GameAbortedError, asyncio.CancelledError):
-            self._end_aborted()
+        except GameAbortedError:
+            self._end_aborted("aborted: the server stopped the game")
+            raise
+        except BaseException as exc:  # cancelled by the caller, or a bug: free the seats
+            self._end_aborted(f"aborted: {type(exc).__name__}")
             raise
         self._end()
         return self.result()
@@ -189,14 +193,16 @@ class Table:
 
     async def _ask(self, seat: Seat, connection: BotConnection, legal: list[Action],
                    request_id: str) -> Reply:
-        events: list[uno_pb2.Event] = []
+        events: list[bytes] = []
         if connection.hello.events_in_requests:
             events, seat.unsent = seat.unsent, []
         else:
             self._flush(seat)
-        request = wire.decision_request_to_proto(
+        request = bot_pb2.ServerMessage()
+        wire.decision_request_to_proto(
             request_id, self.game_id, self.game.view(seat.number), legal,
-            self.policy.decision_timeout_ms, round(seat.bank_left * 1000), events)
+            self._timeout_ms, round(seat.bank_left * 1000), events,
+            into=request.decision_request)
         loop = asyncio.get_running_loop()
         asked = loop.time()
         seat.pending = connection.ask(request, self.policy.decision_timeout + seat.bank_left)
@@ -286,9 +292,9 @@ class Table:
         if not events:
             return
         seats = self.seats
-        public: list[uno_pb2.Event] = []
+        public: list[bytes] = []
         for event in events:
-            message = wire.event_to_proto(event)
+            message = wire.event_to_bytes(event)
             audience = event.audience
             if audience is None:
                 public.append(message)
@@ -303,15 +309,14 @@ class Table:
             if len(seat.unsent) >= FLUSH_AT:
                 self._flush(seat)
         if public and self._watchers:
-            update = admin_pb2.WatchGameUpdate(game_id=self.game_id, events=public)
+            update = wire.watch_update_to_proto(self.game_id, public)
             for queue in self._watchers:
                 queue.put_nowait(update)
 
     def _flush(self, seat: Seat) -> None:
         """Send the events queued for `seat` now."""
         if seat.unsent and seat.connection is not None:
-            seat.connection.send(bot_pb2.ServerMessage(
-                events=bot_pb2.GameEvents(game_id=self.game_id, events=seat.unsent)))
+            seat.connection.send(wire.game_events_to_proto(self.game_id, seat.unsent))
         seat.unsent = []
 
     # ----------------------------------------------------------------- end
@@ -327,14 +332,14 @@ class Table:
                       f"{forfeiter.termination.value}")
         self._close(wire.outcome_to_proto(outcome, terminations), reason)
 
-    def _end_aborted(self) -> None:
+    def _end_aborted(self, reason: str) -> None:
         if self.is_over:
             return
         for seat in self.seats:
             seat.termination = SeatTermination.ABORTED
         self._close(wire.unfinished_outcome_to_proto(
             "aborted", self.game.totals, self.game.hand_number,
-            [seat.termination for seat in self.seats]), "aborted: the server stopped the game")
+            [seat.termination for seat in self.seats]), reason)
 
     def _close(self, outcome: uno_pb2.Outcome, reason: str) -> None:
         """Send every seat its last events and the GameEnd, free the seats, tell watchers."""
@@ -384,9 +389,8 @@ class Table:
     def watch(self) -> asyncio.Queue[admin_pb2.WatchGameUpdate | None]:
         """A queue of updates: the public events so far, then live ones, the outcome, None."""
         queue: asyncio.Queue[admin_pb2.WatchGameUpdate | None] = asyncio.Queue()
-        history = [wire.event_to_proto(e) for e in wire.public_events(self.game.events)]
-        queue.put_nowait(admin_pb2.WatchGameUpdate(
-            game_id=self.game_id, players=self.players, events=history))
+        history = [wire.event_to_bytes(e) for e in wire.public_events(self.game.events)]
+        queue.put_nowait(wire.watch_update_to_proto(self.game_id, history, self.players))
         if self._final_update is not None:
             queue.put_nowait(self._final_update)
             queue.put_nowait(None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -108,8 +109,9 @@ class TestBot:
         stub = bot_pb2_grpc.BotServiceStub(self._channel)
         metadata = () if self.token is None else (("authorization", f"Bearer {self.token}"),)
         self._call = stub.Connect(metadata=metadata)
-        await self.send(self.first)
         self._task = asyncio.create_task(self._run())
+        with contextlib.suppress(grpc.aio.AioRpcError):  # ended already: _run records how
+            await self.send(self.first)
         waiter = asyncio.create_task(self.welcomed.wait())
         ender = asyncio.create_task(self.ended.wait())
         await asyncio.wait({waiter, ender}, return_when=asyncio.FIRST_COMPLETED, timeout=10)

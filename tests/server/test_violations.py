@@ -7,6 +7,7 @@ import asyncio
 import time
 
 import grpc
+import pytest
 
 from arena import wire
 from arena.engine import Game
@@ -445,5 +446,66 @@ def test_a_bot_that_never_reads_is_cut_off_without_hanging_the_server() -> None:
             await channel.close()
         assert connection.close_reason is not None
         assert connection.close_reason.value == "overflow"
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_moves_to_the_bot_s_other_open_connection_when_its_own_drops() -> None:
+    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+        await asyncio.sleep(0.01)
+        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            first = await TestBot(port, TOKENS["alice"], never_answer).start()
+            spare = await TestBot(port, TOKENS["alice"], first_legal).start()
+            opponent = await TestBot(port, TOKENS["bob"], slow).start()
+            policy = BotPolicy(decision_timeout=2, max_strikes=None)
+            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
+                                                        policy, "g"))
+            while not (first.games.get("g") or spare.games.get("g")):
+                await asyncio.sleep(0.002)
+            playing, idle = (first, spare) if "g" in first.games else (spare, first)
+            while not playing.games["g"].requests and not idle.games.get("g"):
+                await asyncio.sleep(0.002)
+            await playing.close()
+            result = await game
+            await idle.wait_game_end("g")
+            for bot in (idle, opponent):
+                await bot.close()
+        assert idle.games["g"].start is not None
+        assert result.forfeited_seat is None
+
+    asyncio.run(scenario())
+
+
+def test_an_error_inside_a_table_ends_its_game_and_frees_the_seats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = 0
+    real_apply = Game.apply
+
+    def failing_apply(self: Game, action: object) -> list[object]:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise RuntimeError("engine bug")
+        return real_apply(self, action)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            bots = [await TestBot(server.port or 0, TOKENS[name], first_legal).start()
+                    for name in ("alice", "bob")]
+            monkeypatch.setattr(Game, "apply", failing_apply)
+            with pytest.raises(RuntimeError, match="engine bug"):
+                await server.play_game(["alice", "bob"], ONE_HAND, 1, FALLBACK, "g")
+            monkeypatch.setattr(Game, "apply", real_apply)
+            ends = [await bot.wait_game_end("g") for bot in bots]
+            assert all(not c.tables for c in server.connections())
+            again = await server.play_game(["alice", "bob"], ONE_HAND, 2, FALLBACK)
+            for bot in bots:
+                await bot.close()
+        assert all(end.reason == "aborted: RuntimeError" for end in ends)
+        assert again.seat_terminations == (SeatTermination.NORMAL,) * 2
 
     asyncio.run(scenario())

@@ -193,14 +193,29 @@ def test_a_decision_request_lists_the_legal_actions_in_order() -> None:
     game = Game.new(HOUSE, 2, 11)
     legal = game.legal_actions()
     assert game.decider is not None
-    event = wire.event_to_proto(events.TurnSkipped(1))
+    skipped = events.TurnSkipped(1)
     request = wire.decision_request_to_proto("r1", "g1", game.view(game.decider), legal,
-                                             time_left_ms=900, time_bank_ms=50, events=[event])
+                                             time_left_ms=900, time_bank_ms=50,
+                                             events=[wire.event_to_bytes(skipped)] * 2)
     assert [wire.action_from_proto(a) for a in request.legal_actions] == legal
     assert (request.request_id, request.game_id) == ("r1", "g1")
     assert (request.time_left_ms, request.time_bank_ms) == (900, 50)
-    assert list(request.events) == [event]
+    assert [wire.event_from_proto(e) for e in request.events] == [skipped, skipped]
     assert request.view == wire.view_to_proto(game.view(game.decider))
+
+
+def test_framed_event_messages_equal_the_converted_ones() -> None:
+    game = random_games(HOUSE, 3, range(1))[0]
+    encoded = [wire.event_to_bytes(e) for e in game.events]
+    assert encoded == [wire.event_to_proto(e).SerializeToString() for e in game.events]
+    batch = wire.game_events_to_proto("g", encoded).events
+    assert batch.game_id == "g"
+    assert [wire.event_from_proto(e) for e in batch.events] == game.events
+    update = wire.watch_update_to_proto("g", encoded[:3], ["a", "b", "c"])
+    assert list(update.events) == list(batch.events)[:3] and list(update.players) == ["a", "b", "c"]
+    big = events.CardsReceived(0, tuple(deck_2018()))  # longer than 127 bytes
+    assert wire.game_events_to_proto("g", [wire.event_to_bytes(big)]).events.events[0] == \
+        wire.event_to_proto(big)
 
 
 def test_outcomes_round_trip_and_carry_seat_terminations() -> None:
