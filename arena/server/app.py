@@ -16,17 +16,22 @@ DEFAULT_PORT = 50051
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-async def serve(host: str, port: int, authenticator: Authenticator, *,
+async def serve(host: str, port: int, authenticator: Authenticator | None, *,
                 grace: float = 5.0, ready: Callable[[ArenaServer], None] | None = None,
-                stop: asyncio.Event | None = None, **server_options: Any) -> None:
+                stop: asyncio.Event | None = None, server: ArenaServer | None = None,
+                **server_options: Any) -> None:
     """Serve until `stop` is set or SIGINT/SIGTERM arrives, then shut down gracefully.
 
     `ready` is called with the started server (its `port` is the bound port),
     for example to print the address or to start a tournament in-process.
-    `server_options` go to `ArenaServer` (`max_message_bytes`, `hello_timeout`, …).
+    `server_options` go to `ArenaServer` (`max_message_bytes`, `hello_timeout`, …);
+    or pass a `server` built beforehand (then `authenticator` is not used).
     """
     stop = stop or asyncio.Event()
-    server = ArenaServer(authenticator, **server_options)
+    if server is None:
+        if authenticator is None:
+            raise ValueError("serve needs an authenticator or a server")
+        server = ArenaServer(authenticator, **server_options)
     await server.start(host, port)
     loop = asyncio.get_running_loop()
     installed = []

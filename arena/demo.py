@@ -1,0 +1,92 @@
+"""`arena demo`: the whole journey on a fresh database, through the same admin calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from tabulate import tabulate
+
+import arena
+from arena.session import Session, admin_session
+from arena.v1 import admin_pb2
+
+SAMPLE_BOTS = Path(arena.__file__).resolve().parent.parent / "sample_bots"
+
+
+@dataclass(frozen=True)
+class SampleBot:
+    """A sample bot the demo can launch."""
+
+    name: str
+    command: str
+
+
+def sample_bots(root: Path = SAMPLE_BOTS) -> tuple[list[SampleBot], list[str]]:
+    """The sample bots that can run here, and notes on the ones that cannot."""
+    python = root / "python"
+    bots = [SampleBot(name, f"{sys.executable} {python / f'{name}_bot.py'}")
+            for name in ("random", "greedy", "counter") if (python / f"{name}_bot.py").exists()]
+    notes: list[str] = []
+    node = shutil.which("node")
+    if node and (root / "node" / "node_modules").is_dir():
+        bots.append(SampleBot("node", f"{node} {root / 'node' / 'bot.js'}"))
+    else:
+        notes.append("the Node.js bot is left out (needs node and `make node-bot`)")
+    cpp = root / "cpp" / "build" / "arena_bot"
+    if cpp.exists():
+        bots.append(SampleBot("cpp", str(cpp)))
+    else:
+        notes.append("the C++ bot is left out (build it with `make cpp-bot`)")
+    return bots, notes
+
+
+def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
+    """Register the sample bots, run a round-robin with a progress bar, print the rankings."""
+    bots, notes = sample_bots()
+    if len(bots) < 2:
+        raise click.ClickException(f"no sample bots found in {SAMPLE_BOTS}")
+    with tempfile.TemporaryDirectory(prefix="arena-demo-") as tmp:
+        path = db_path or Path(tmp) / "demo.db"
+        asyncio.run(_journey(bots, notes, deals, seed, path))
+
+
+async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,
+                   db_path: Path) -> None:
+    from arena.cli import _ranking_rows, follow_progress
+
+    async with admin_session(None, db_path) as session:
+        click.echo(f"arena server started in-process on {session.address} "
+                   f"(database {db_path})")
+        await _register(session, bots)
+        for note in notes:
+            click.echo(f"  note: {note}")
+        table_size = min(4, len(bots))
+        name = "demo"
+        settings = {"format": "round_robin", "table_size": table_size, "seed": seed,
+                    "deals_per_table": deals, "concurrency": 4,
+                    "rules": {"target_score": None}}
+        info = await session.admin.CreateTournament(admin_pb2.CreateTournamentRequest(
+            name=name, bots=[b.name for b in bots], settings_json=json.dumps(settings)))
+        click.echo(f"round-robin: {len(bots)} bots, {table_size} per table, every seat "
+                   f"rotation, {deals} deal(s) per table, single hands: "
+                   f"{info.games_total} games")
+        await follow_progress(session.admin.RunTournament(
+            admin_pb2.RunTournamentRequest(tournament=name, remote_wait_seconds=60)), "playing")
+        rankings = await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
+            tournament=name))
+        click.echo("\nTrueSkill rankings (ordered by the conservative rating μ−3σ):\n")
+        click.echo(tabulate(_ranking_rows(rankings.rows), headers="keys", floatfmt=".2f"))
+
+
+async def _register(session: Session, bots: list[SampleBot]) -> None:
+    for bot in bots:
+        await session.admin.AddBot(admin_pb2.AddBotRequest(
+            name=bot.name, kind="managed", command=bot.command))
+    click.echo("registered sample bots: " + ", ".join(b.name for b in bots))

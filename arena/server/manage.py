@@ -1,0 +1,545 @@
+"""Management: bots, matches, tournaments, rankings and stored games, on a running server.
+
+`Management` is the Python API (store + server + managed bots); `ManagedAdmin`
+is the `ArenaAdmin` servicer that exposes it, so the CLI does the same thing
+against `arena serve` or against a server it started in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from arena import wire
+from arena.engine.rules import RuleSet, RuleSetError
+from arena.managed import BotSupervisor, ManagedBot, ManagedBotError
+from arena.rating import LeaderboardRow, leaderboard
+from arena.server.admin import AdminService
+from arena.server.auth_store import SessionTokens
+from arena.server.policy import BotPolicy
+from arena.server.result import GameAbortedError, GameResult
+from arena.server.server import ArenaServer
+from arena.store import (
+    AlreadyRecorded,
+    Bot,
+    BotKind,
+    DuplicateName,
+    GameRecord,
+    GameStatus,
+    GameSummary,
+    InvalidInput,
+    Store,
+    StoreError,
+    Tournament,
+    TournamentStatus,
+    UnknownBot,
+    UnknownGame,
+    UnknownTournament,
+)
+from arena.tournament.schedule import ScheduleError, TournamentSettings, build_schedule
+from arena.v1 import admin_pb2
+
+ProgressListener = Callable[["Progress"], None]
+
+
+class ManagementError(ValueError):
+    """A management request could not be carried out; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a run has come: `done` of `total` games, and the last game stored."""
+
+    done: int
+    total: int
+    last_game_id: int = 0
+    status: str = "running"
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """One game to play and record: seats, seed, teams, and its schedule entry if any."""
+
+    seats: tuple[str, ...]
+    seed: int
+    teams: tuple[tuple[int, ...], ...] | None = None
+    scheduled_game_id: int | None = None
+
+
+class Management:
+    """What the admin service can do, over one store and one running server."""
+
+    def __init__(self, store: Store, server: ArenaServer, session_tokens: SessionTokens,
+                 log_dir: Path, server_address: Callable[[], str]) -> None:
+        self.store = store
+        self.server = server
+        self.session_tokens = session_tokens
+        self.log_dir = log_dir
+        self._server_address = server_address
+        self._supervisor: BotSupervisor | None = None
+        self._launched: set[str] = set()
+
+    # ------------------------------------------------------------------ bots
+
+    def add_bot(self, name: str, kind: str, command: str | None) -> tuple[Bot, str]:
+        """Register a bot; return it and its token (shown once)."""
+        return self.store.add_bot(name, kind, command or None)
+
+    def list_bots(self) -> list[tuple[Bot, bool]]:
+        """Registered bots, each with whether it is connected now."""
+        connected = set(self.server.connected_bots())
+        return [(bot, bot.name in connected) for bot in self.store.list_bots()]
+
+    def remove_bot(self, name: str) -> Bot:
+        """Remove a bot: its token stops working; its games and ratings stay."""
+        return self.store.remove_bot(name)
+
+    # -------------------------------------------------------------- rankings
+
+    def rankings(self, tournament: str | None = None) -> list[LeaderboardRow]:
+        """The leaderboard, overall or of one tournament."""
+        return leaderboard(self.store.ratings(tournament or None))
+
+    # ----------------------------------------------------------- managed bots
+
+    async def ensure_bots(self, names: Sequence[str], wait_seconds: float) -> None:
+        """Launch the managed bots among `names` that are not connected, then wait for all."""
+        connected = set(self.server.connected_bots())
+        for name in dict.fromkeys(names):
+            bot = self.store.bot(name)
+            if bot.kind is BotKind.MANAGED and name not in connected and name not in self._launched:
+                await self._launch(bot)
+        try:
+            await self.server.wait_for_bots(list(dict.fromkeys(names)), timeout=wait_seconds)
+        except TimeoutError:
+            missing = sorted(set(names) - set(self.server.connected_bots()))
+            hint = f" (see the logs in {self.log_dir})" if self._launched & set(missing) else ""
+            raise ManagementError(
+                f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}{hint}"
+            ) from None
+
+    async def _launch(self, bot: Bot) -> None:
+        if self._supervisor is None:
+            self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
+                                             on_exit=self._bot_exited)
+        assert bot.command is not None
+        token = self.session_tokens.mint(bot.name)
+        try:
+            await self._supervisor.start(ManagedBot(bot.name, bot.command, token))
+        except ManagedBotError as exc:
+            raise ManagementError(str(exc)) from None
+        self._launched.add(bot.name)
+
+    def _bot_exited(self, name: str, code: int) -> None:
+        if code != 0:
+            self.server.bot_crashed(name)
+
+    async def stop_bots(self) -> None:
+        """Stop every managed bot this server launched."""
+        if self._supervisor is not None:
+            await self._supervisor.stop()
+            self._supervisor = None
+            self._launched.clear()
+
+    # --------------------------------------------------------------- playing
+
+    async def play_jobs(self, jobs: Sequence[GameJob], rules: RuleSet, policy: BotPolicy,
+                        concurrency: int, tournament_total: int | None = None,
+                        already_done: int = 0,
+                        progress: ProgressListener | None = None) -> int:
+        """Play `jobs`, `concurrency` at a time, recording each as it ends; return how many.
+
+        A game that is aborted (the server stopping) is not recorded; a game whose
+        schedule entry was recorded meanwhile is not counted twice.
+        """
+        total = tournament_total if tournament_total is not None else len(jobs)
+        done = already_done
+        queue: asyncio.Queue[GameJob] = asyncio.Queue()
+        for job in jobs:
+            queue.put_nowait(job)
+
+        async def worker() -> None:
+            nonlocal done
+            while True:
+                try:
+                    job = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                result = await self.server.play_game(list(job.seats), rules, job.seed, policy)
+                summary = await asyncio.to_thread(self.record, result, job)
+                if summary is not None:
+                    done += 1
+                    if progress is not None:
+                        progress(Progress(done, total, summary.id))
+
+        workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for task in workers:
+                task.cancel()
+            for task in workers:
+                with contextlib.suppress(asyncio.CancelledError, GameAbortedError):
+                    await task
+        return done - already_done
+
+    def record(self, result: GameResult, job: GameJob) -> GameSummary | None:
+        """Store a finished game with its replay log and rating update, in one transaction."""
+        actions: list[Any] = [json.loads(wire.action_to_json(a)) for a in result.actions]
+        if result.forfeited_seat is not None:
+            actions.append({"forfeit": result.forfeited_seat})
+        events = [json_format.MessageToDict(wire.event_to_proto(e),
+                                            preserving_proto_field_name=True)
+                  for e in result.events]
+        try:
+            return self.store.record_game(
+                seats=result.players, seed=result.seed, rules=result.rules.to_dict(),
+                outcome=result.outcome,
+                seat_terminations=[t.value for t in result.seat_terminations],
+                events=events, actions=actions, started_at=result.started,
+                finished_at=result.finished, scheduled_game_id=job.scheduled_game_id,
+                teams=job.teams,
+            )
+        except AlreadyRecorded:
+            return None
+
+    async def play_match(self, bots: Sequence[str], games: int, seed: int, rules: RuleSet,
+                         policy: BotPolicy, concurrency: int, wait_seconds: float,
+                         progress: ProgressListener | None = None) -> int:
+        """Play `games` rated games between `bots`, rotating the seats each game."""
+        if games < 1:
+            raise ManagementError("a match needs at least one game")
+        if len(set(bots)) != len(bots):
+            raise ManagementError(f"a bot may take only one seat: {', '.join(bots)}")
+        for name in bots:
+            self.store.bot(name)
+        rules.check_players(len(bots))
+        await self.ensure_bots(bots, wait_seconds)
+        n = len(bots)
+        jobs = [GameJob(tuple(bots[(i + k) % n] for k in range(n)), seed * 1_000_003 + i)
+                for i in range(games)]
+        teams = ((0, 2), (1, 3)) if rules.scoring.value == "partners" else None
+        jobs = [GameJob(j.seats, j.seed, teams) for j in jobs]
+        return await self.play_jobs(jobs, rules, policy, concurrency, progress=progress)
+
+    # ----------------------------------------------------------- tournaments
+
+    def create_tournament(self, name: str, bots: Sequence[str],
+                          settings: Mapping[str, Any]) -> Tournament:
+        """Create a tournament and its whole schedule, so it can be checked before play.
+
+        `settings` are `TournamentSettings` plus the run options `policy` (a
+        `BotPolicy` table) and `concurrency` (tables at once).
+        """
+        tournament_settings, policy, concurrency = split_settings(settings)
+        for bot in bots:
+            self.store.bot(bot)
+        schedule = build_schedule(tournament_settings, list(bots))
+        stored = {**tournament_settings.to_dict(), "policy": policy.to_dict(),
+                  "concurrency": concurrency, "bots": list(bots)}
+        return self.store.create_tournament(
+            name, tournament_settings.format.value, stored,
+            tournament_settings.rules.to_dict(), schedule)
+
+    async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
+                             progress: ProgressListener | None = None) -> int:
+        """Play every pending game of a tournament; a stopped run resumes where it ended."""
+        tournament = self.store.tournament(name)
+        settings, policy, default_concurrency = split_settings(tournament.settings)
+        scheduled = self.store.scheduled_games(name)
+        pending = [g for g in scheduled if g.status is GameStatus.PENDING]
+        done = len(scheduled) - len(pending)
+        if progress is not None:
+            progress(Progress(done, len(scheduled)))
+        if not pending:
+            self.store.set_tournament_status(name, TournamentStatus.FINISHED)
+            return 0
+        await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
+        self.store.set_tournament_status(name, TournamentStatus.RUNNING)
+        jobs = [GameJob(g.seats, g.seed, g.teams, g.id) for g in pending]
+        try:
+            played = await self.play_jobs(jobs, settings.rules, policy,
+                                          concurrency or default_concurrency,
+                                          tournament_total=len(scheduled), already_done=done,
+                                          progress=progress)
+        except BaseException:
+            self.store.set_tournament_status(name, TournamentStatus.STOPPED)
+            raise
+        left = self.store.pending_games(name)
+        self.store.set_tournament_status(
+            name, TournamentStatus.STOPPED if left else TournamentStatus.FINISHED)
+        return played
+
+    # -------------------------------------------------------------- games
+
+    def games(self, tournament: str | None, bot: str | None, limit: int) -> list[GameSummary]:
+        """Stored games, newest first."""
+        return self.store.games(tournament=tournament or None, bot=bot or None,
+                                limit=limit or None)
+
+    def game(self, game_id: int) -> GameRecord:
+        """One stored game with its replay log."""
+        return self.store.get_game(game_id)
+
+
+DEFAULT_CONCURRENCY = 2
+"""Tables a tournament plays at once unless its settings say otherwise."""
+
+
+def split_settings(data: Mapping[str, Any]) -> tuple[TournamentSettings, BotPolicy, int]:
+    """Tournament settings, bot policy and concurrency from one settings table."""
+    values = dict(data)
+    policy_data = values.pop("policy", None) or {}
+    concurrency = values.pop("concurrency", DEFAULT_CONCURRENCY)
+    values.pop("bots", None)
+    if not isinstance(policy_data, Mapping):
+        raise ManagementError("policy: must be a table of bot policy settings")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ManagementError(f"concurrency: must be a whole number >= 1, got {concurrency!r}")
+    try:
+        policy = BotPolicy.from_dict(policy_data)
+    except (TypeError, ValueError) as exc:
+        raise ManagementError(f"policy: {exc}") from None
+    return TournamentSettings.from_dict(values), policy, concurrency
+
+
+# --------------------------------------------------------------------- servicer
+
+_STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (DuplicateName, grpc.StatusCode.ALREADY_EXISTS),
+    (UnknownBot, grpc.StatusCode.NOT_FOUND),
+    (UnknownTournament, grpc.StatusCode.NOT_FOUND),
+    (UnknownGame, grpc.StatusCode.NOT_FOUND),
+    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
+    (RuleSetError, grpc.StatusCode.INVALID_ARGUMENT),
+    (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
+    (ManagementError, grpc.StatusCode.FAILED_PRECONDITION),
+    (ValueError, grpc.StatusCode.INVALID_ARGUMENT),
+)
+
+
+def status_for(exc: Exception) -> grpc.StatusCode:
+    """The gRPC status a management error is reported with."""
+    for kind, code in _STATUS:
+        if isinstance(exc, kind):
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+async def _answer(context: Any, call: Callable[[], Awaitable[Any]]) -> Any:
+    try:
+        return await call()
+    except (StoreError, ValueError) as exc:
+        await context.abort(status_for(exc), str(exc))
+
+
+def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:
+    """A registered bot as the admin service shows it."""
+    return admin_pb2.BotInfo(name=bot.name, kind=bot.kind.value, command=bot.command or "",
+                             created_at=bot.created_at.isoformat(timespec="seconds"),
+                             connected=connected)
+
+
+def summary_info(game: GameSummary, tournament: str = "") -> admin_pb2.GameSummaryInfo:
+    """A stored game's summary as the admin service shows it."""
+    return admin_pb2.GameSummaryInfo(
+        game_id=game.id, tournament=tournament, seats=list(game.seats),
+        scores=list(game.outcome.scores), ranks=list(game.outcome.ranks),
+        termination=game.outcome.termination.value,
+        seat_terminations=[t.value for t in game.seat_terminations],
+        started_at=game.started_at.isoformat(timespec="seconds"),
+        finished_at=game.finished_at.isoformat(timespec="seconds"),
+    )
+
+
+def rules_from_json(text: str) -> RuleSet:
+    """A rule set from JSON text; empty text is the official rules."""
+    return RuleSet.from_json(text) if text.strip() else RuleSet()
+
+
+class ManagedAdmin(AdminService):
+    """`ArenaAdmin` with the management calls, backed by a `Management`."""
+
+    def __init__(self, management: Management, *args: Any) -> None:
+        super().__init__(*args)
+        self.management = management
+
+    async def AddBot(self, request: admin_pb2.AddBotRequest,
+                     context: Any) -> admin_pb2.AddBotResponse:
+        """Register a bot and return its token."""
+        async def call() -> admin_pb2.AddBotResponse:
+            bot, token = self.management.add_bot(request.name, request.kind or "remote",
+                                                 request.command or None)
+            return admin_pb2.AddBotResponse(bot=bot_info(bot), token=token)
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def ListBots(self, request: admin_pb2.ListBotsRequest,
+                       context: Any) -> admin_pb2.ListBotsResponse:
+        """Every registered bot."""
+        return admin_pb2.ListBotsResponse(
+            bots=[bot_info(b, c) for b, c in self.management.list_bots()])
+
+    async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
+                        context: Any) -> admin_pb2.RemoveBotResponse:
+        """Remove a bot."""
+        async def call() -> admin_pb2.RemoveBotResponse:
+            return admin_pb2.RemoveBotResponse(bot=bot_info(self.management.remove_bot(
+                request.name)))
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
+                          context: Any) -> admin_pb2.GetRankingsResponse:
+        """The leaderboard."""
+        async def call() -> admin_pb2.GetRankingsResponse:
+            rows = self.management.rankings(request.tournament or None)
+            return admin_pb2.GetRankingsResponse(rows=[
+                admin_pb2.RankingRow(rank=r.place, bot=r.bot, mu=r.mu, sigma=r.sigma,
+                                     conservative=r.conservative, games=r.games, wins=r.wins,
+                                     win_rate=r.win_rate, average_points=r.average_points)
+                for r in rows])
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def ListGames(self, request: admin_pb2.ListGamesRequest,
+                        context: Any) -> admin_pb2.ListGamesResponse:
+        """Stored games, newest first."""
+        async def call() -> admin_pb2.ListGamesResponse:
+            games = self.management.games(request.tournament, request.bot, request.limit)
+            return admin_pb2.ListGamesResponse(games=[summary_info(g) for g in games])
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def GetGame(self, request: admin_pb2.GetGameRequest,
+                      context: Any) -> admin_pb2.GetGameResponse:
+        """One stored game with its events and actions."""
+        async def call() -> admin_pb2.GetGameResponse:
+            game = self.management.game(request.game_id)
+            response = admin_pb2.GetGameResponse(
+                summary=summary_info(game), rules_json=json.dumps(game.rules), seed=game.seed)
+            for event in game.events:
+                json_format.ParseDict(event, response.events.add())
+            for action in game.actions:
+                if "forfeit" not in action:
+                    json_format.ParseDict(action, response.actions.add())
+            return response
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
+                               context: Any) -> admin_pb2.TournamentInfo:
+        """Create a tournament with its schedule."""
+        async def call() -> admin_pb2.TournamentInfo:
+            settings = _json_table(request.settings_json, "settings")
+            if request.rules_json.strip():
+                settings["rules"] = _json_table(request.rules_json, "rules")
+            tournament = self.management.create_tournament(request.name, list(request.bots),
+                                                           settings)
+            return self._tournament_info(tournament)
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
+                              context: Any) -> admin_pb2.ListTournamentsResponse:
+        """Every tournament."""
+        return admin_pb2.ListTournamentsResponse(tournaments=[
+            self._tournament_info(t) for t in self.management.store.list_tournaments()])
+
+    async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
+                          context: Any) -> admin_pb2.GetScheduleResponse:
+        """A tournament's schedule and where it stands."""
+        async def call() -> admin_pb2.GetScheduleResponse:
+            store = self.management.store
+            tournament = store.tournament(request.tournament)
+            response = admin_pb2.GetScheduleResponse(tournament=self._tournament_info(tournament))
+            for game in store.scheduled_games(tournament.id):
+                teams = [0] * len(game.seats)
+                for team, seats in enumerate(game.teams or ()):
+                    for seat in seats:
+                        teams[seat] = team
+                response.games.add(round=game.round, table=game.table,
+                                   game_index=game.game_index, seats=list(game.seats),
+                                   seed=game.seed, status=game.status.value,
+                                   teams=teams if game.teams else [],
+                                   game_id=game.game_id or 0)
+            return response
+        return await _answer(context, call)  # type: ignore[no-any-return]
+
+    async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
+                            context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Run (or resume) a tournament, streaming progress."""
+        def start(listener: ProgressListener) -> Awaitable[int]:
+            return self.management.run_tournament(
+                request.tournament, request.concurrency, request.remote_wait_seconds or 30.0,
+                listener)
+
+        async for update in _progress_stream(context, start):
+            yield update
+
+    def _tournament_info(self, tournament: Tournament) -> admin_pb2.TournamentInfo:
+        scheduled = self.management.store.scheduled_games(tournament.id)
+        return admin_pb2.TournamentInfo(
+            name=tournament.name, format=tournament.format, status=tournament.status.value,
+            settings_json=json.dumps(tournament.settings), rules_json=json.dumps(tournament.rules),
+            games_total=len(scheduled),
+            games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
+            created_at=tournament.created_at.isoformat(timespec="seconds"),
+            bots=list(tournament.settings.get("bots", [])))
+
+    async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
+                        context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Play an ad-hoc match, streaming progress."""
+        rules = rules_from_json(request.rules_json)
+
+        def start(listener: ProgressListener) -> Awaitable[int]:
+            return self.management.play_match(
+                list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
+                request.concurrency or 1, request.remote_wait_seconds or 30.0, listener)
+
+        async for update in _progress_stream(context, start):
+            yield update
+
+
+def _json_table(text: str, what: str) -> dict[str, Any]:
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ManagementError(f"{what}: not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ManagementError(f"{what}: must be a JSON object")
+    return value
+
+
+async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
+                           ) -> AsyncIterator[admin_pb2.RunProgress]:
+    """Run `start` as a task and stream its progress; errors become a gRPC status."""
+    updates: asyncio.Queue[Progress] = asyncio.Queue()
+    task = asyncio.ensure_future(start(updates.put_nowait))
+    last = Progress(0, 0)
+    try:
+        while not task.done() or not updates.empty():
+            getter = asyncio.ensure_future(updates.get())
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                last = p = getter.result()
+                yield admin_pb2.RunProgress(done=p.done, total=p.total,
+                                            last_game_id=p.last_game_id, status=p.status)
+            else:
+                getter.cancel()
+        task.result()
+    except (StoreError, ValueError) as exc:
+        await context.abort(status_for(exc), str(exc))
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, GameAbortedError):
+                await task
+    status = "finished" if last.done >= last.total else "stopped"
+    yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status)
