@@ -36,7 +36,7 @@ EventsHook = Callable[[Table, list[Event]], None]
 GameEndHook = Callable[[Table, Outcome], None]
 """Called with the table and its outcome when a game ends."""
 
-log = logging.getLogger("arena.client")
+_log = logging.getLogger("arena.client")
 
 
 class Bot:
@@ -67,7 +67,7 @@ class Bot:
 
     def on_error(self, error: ServerError, table: Table | None) -> None:
         """The server reported an in-band error (the stream goes on). Logs it by default."""
-        log.warning("server error %s%s: %s", error.code,
+        _log.warning("server error %s%s: %s", error.code,
                     f" in game {error.game_id}" if error.game_id else "", error.message)
 
     def run(self, **options: Any) -> ExitReason:

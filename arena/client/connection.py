@@ -49,7 +49,7 @@ from arena.client.model import passive_index
 from arena.client.table import Table
 from arena.v1 import bot_pb2, bot_pb2_grpc, uno_pb2
 
-log = logging.getLogger("arena.client")
+_log = logging.getLogger("arena.client")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 """Where a bot connects when neither an argument nor ARENA_SERVER says otherwise."""
@@ -138,7 +138,7 @@ class Client:
     def run(self) -> ExitReason:
         """Connect, play, reconnect when the stream drops; return why it stopped."""
         if not self.token:
-            log.warning("no token: set ARENA_TOKEN or pass token=...")
+            _log.warning("no token: set ARENA_TOKEN or pass token=...")
         delays = self.backoff.delays()
         last_contact = time.monotonic()
         while True:
@@ -153,11 +153,11 @@ class Client:
                 last_contact = time.monotonic()
             elif (self.give_up_after is not None
                   and time.monotonic() - last_contact >= self.give_up_after):
-                log.error("giving up: no connection to %s for %.0f s",
+                _log.error("giving up: no connection to %s for %.0f s",
                           self.server, self.give_up_after)
                 return ExitReason.GAVE_UP
             delay = next(delays)
-            log.info("reconnecting to %s in %.1f s", self.server, delay)
+            _log.info("reconnecting to %s in %.1f s", self.server, delay)
             if self._stopping.wait(delay):
                 return ExitReason.STOPPED
 
@@ -181,7 +181,7 @@ class Client:
         outbox: queue.Queue[bot_pb2.BotMessage | None] = queue.Queue()
         outbox.put(hello_to_proto(self.bot_version, self.max_tables, self.auto_single_action,
                                   self.events_in_requests))
-        log.info("connecting to %s", self.server)
+        _log.info("connecting to %s", self.server)
         with grpc.insecure_channel(self.server) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
             call = stub.Connect(_outgoing(outbox),
@@ -200,7 +200,7 @@ class Client:
                 outbox.put(None)
                 with self._lock:
                     self._cancel = None
-        log.warning("the server closed the stream")
+        _log.warning("the server closed the stream")
         return None
 
     def _ended_by(self, error: grpc.RpcError) -> ExitReason | None:
@@ -209,12 +209,12 @@ class Client:
         if self._stopping.is_set():
             return ExitReason.STOPPED
         if code is grpc.StatusCode.UNAUTHENTICATED:
-            log.error("the server rejected the token (%s); check ARENA_TOKEN", details)
+            _log.error("the server rejected the token (%s); check ARENA_TOKEN", details)
             return ExitReason.UNAUTHENTICATED
         if code in _FATAL:
-            log.error("%s: %s %s", _FATAL[code], code.name, details)
+            _log.error("%s: %s %s", _FATAL[code], code.name, details)
             return ExitReason.REJECTED
-        log.warning("connection lost: %s %s", code.name, details)
+        _log.warning("connection lost: %s %s", code.name, details)
         return None
 
     def _handle(self, message: bot_pb2.ServerMessage,
@@ -231,18 +231,18 @@ class Client:
         elif kind == "welcome":
             self.connections += 1
             self.bot_name = message.welcome.bot_name
-            log.info("welcomed as %s by %s (max_tables %d)", message.welcome.bot_name,
+            _log.info("welcomed as %s by %s (max_tables %d)", message.welcome.bot_name,
                      message.welcome.server_version or "the server", message.welcome.max_tables)
         elif kind == "error":
             error = error_from_proto(message.error)
             self._hook(self.bot.on_error, error, self.tables.get(error.game_id))
         else:
-            log.debug("ignoring an unknown server message %r", kind)
+            _log.debug("ignoring an unknown server message %r", kind)
 
     def _table(self, game_id: str, seat: int = -1) -> Table:
         table = self.tables.get(game_id)
         if table is None:
-            log.warning("game %s was never started on this connection; tracking it anyway",
+            _log.warning("game %s was never started on this connection; tracking it anyway",
                         game_id)
             table = self.tables[game_id] = Table(game_id=game_id, seat=seat)
         return table
@@ -250,7 +250,7 @@ class Client:
     def _game_start(self, start: bot_pb2.GameStart) -> None:
         rejoined = start.game_id in self.tables
         table = self.tables[start.game_id] = table_from_proto(start)
-        log.info("game %s: %s seat %d of %s", table.game_id,
+        _log.info("game %s: %s seat %d of %s", table.game_id,
                  "back in" if rejoined else "taking", table.seat,
                  ", ".join(p.name for p in table.players))
         self._hook(self.bot.on_game_start, table)
@@ -275,12 +275,12 @@ class Client:
         try:
             choice = self.bot.decide(view, legal)
         except Exception:
-            log.exception("decide() raised in game %s; answering with the fallback", table.game_id)
+            _log.exception("decide() raised in game %s; answering with the fallback", table.game_id)
             return decision_to_proto(request.request_id, passive_index(legal))
         index = resolve_choice(choice, legal)
         if index is None:
             fallback = passive_index(legal)
-            log.error("decide() returned %r, which is not one of the %d legal actions; "
+            _log.error("decide() returned %r, which is not one of the %d legal actions; "
                       "answering %s", choice, len(legal), legal[fallback] if legal else fallback)
             index = fallback
         return decision_to_proto(request.request_id, index)
@@ -291,7 +291,7 @@ class Client:
         self.games_played += 1
         rank = (table.outcome.ranks[table.seat]
                 if 0 <= table.seat < len(table.outcome.ranks) else None)
-        log.info("game %s over (%s): rank %s, scores %s", end.game_id,
+        _log.info("game %s over (%s): rank %s, scores %s", end.game_id,
                  end.reason or table.outcome.termination, rank, list(table.outcome.scores))
         try:
             self._hook(self.bot.on_game_end, table, table.outcome)
@@ -302,7 +302,7 @@ class Client:
         try:
             hook(*args)
         except Exception:
-            log.exception("%s raised", getattr(hook, "__name__", "a hook"))
+            _log.exception("%s raised", getattr(hook, "__name__", "a hook"))
 
 
 # ------------------------------------------------------------------ entry
@@ -349,7 +349,7 @@ def _stop_on_signals(client: Client) -> Iterator[None]:
         return
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        log.info("%s: stopping", signal.Signals(signum).name)
+        _log.info("%s: stopping", signal.Signals(signum).name)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C is abrupt
         client.stop()
 
