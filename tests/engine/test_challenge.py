@@ -1,14 +1,14 @@
 """RULES.md section 5: challenging a Wild Draw Four.
 
-The engine never offers a Wild Draw Four while the player holds the active
-colour (section 3), so a challenge of a legal play always fails. The guilty
-branch is shown with `bluff`, which lets one illegal Wild Draw Four through, as
-a table player could physically play it; it is what a challenge is for.
+By default (`draw_four_bluffing = true`) a player may play a Wild Draw Four while
+holding a card of the active colour, a bluff, and only a challenge enforces
+section 3's colour condition: the bluff is guilty. A Wild Draw Four the
+condition allows is not guilty. With bluffing off, only those are ever played.
 """
 
 from __future__ import annotations
 
-from unittest import mock
+import pytest
 
 from arena.engine import (
     ACCEPT,
@@ -16,28 +16,16 @@ from arena.engine import (
     CHALLENGE,
     DRAW,
     PASS,
-    Action,
-    Game,
     Phase,
     catch,
     events,
     play,
 )
-from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
+from tests.engine.helpers import BLUE, GREEN, RED, card, hand, of_type, rules, table
 
 FILL = "Y1 Y2 Y3"
 DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8"
 SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"   # 71 and 79 points
-
-
-def bluff(game: Game, action: Action) -> list[events.Event]:
-    """Play a Wild Draw Four the legal actions do not offer (the player holds the
-    active colour), as a bluffing table player would."""
-    with mock.patch.object(Game, "_may_play_draw_four", return_value=True):
-        game._legal = None
-        out = game.apply(action)
-    game._legal = None
-    return out
 
 
 def test_only_the_player_who_would_draw_the_four_may_challenge() -> None:
@@ -93,24 +81,109 @@ def test_cards_matching_only_by_number_or_wilds_do_not_make_a_draw_four_guilty()
     assert of_type(evs, events.ChallengeResolved)[0].guilty is False
 
 
-def test_guilty_the_player_of_the_draw_four_draws_four_instead() -> None:
-    game = table("W+4 R1 G2", FILL, FILL, starter="R7", draw=DRAWS)
-    bluff(game, play(card("W+4"), BLUE))
+def test_a_bluffed_wild_draw_four_challenged_is_guilty_and_its_player_draws_four() -> None:
+    # Seat 0 holds R1, a card of the active colour: the Wild Draw Four is a bluff.
+    game = table("W+4 R1 G2", "B9 R9 Y9", FILL, starter="R7", draw=DRAWS)
+    assert play(card("W+4"), BLUE) in game.legal_actions()
+    game.apply(play(card("W+4"), BLUE))
     evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.HandRevealed) == [
+        events.HandRevealed(0, 1, (card("R1"), card("G2")))
+    ]
     assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, True)]
     assert of_type(evs, events.CardsDrawn) == [
         events.CardsDrawn(0, 4, events.DrawReason.CHALLENGE_GUILTY)
     ]
     assert hand(game, 0) == "R1 G2 B1 B2 B3 B4"
+    # The challenger draws nothing and takes the turn, under the declared colour.
+    assert hand(game, 1) == "B9 R9 Y9" and not of_type(evs, events.TurnSkipped)
+    assert game.decider == 1 and game.phase is Phase.PLAY and game.active_color is BLUE
 
 
 def test_guilty_the_challenger_draws_nothing_and_plays_under_the_declared_colour() -> None:
     game = table("W+4 R1 G2", "B9 R9 Y9", FILL, starter="R7", draw=DRAWS)
-    bluff(game, play(card("W+4"), BLUE))
+    game.apply(play(card("W+4"), BLUE))
     game.apply(CHALLENGE)
     assert hand(game, 1) == "B9 R9 Y9"
     assert game.decider == 1 and game.phase is Phase.PLAY and game.active_color is BLUE
     assert {a.card.short() for a in game.legal_actions() if a.card} == {"B9"}
+
+
+def test_guilt_counts_a_bluff_that_declares_the_colour_already_active() -> None:
+    game = table("W+4 R1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), RED))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved)[0].guilty is True
+    assert game.decider == 1 and game.active_color is RED
+
+
+def test_a_bluff_is_guilty_of_the_colour_a_wild_declared_not_the_wilds_own() -> None:
+    # Blue was declared by seat 0's Wild; seat 1 bluffs holding blue.
+    game = table("W G1 G2", "W+4 B3 Y4", FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W"), BLUE))
+    game.apply(play(card("W+4"), GREEN))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(2, 1, True)]
+    assert len(game.hands[1]) == 6 and game.decider == 2
+
+
+@pytest.mark.parametrize(("rule", "guilty"), [("no_active_color", False),
+                                              ("no_color_or_number", True)])
+def test_holding_the_top_cards_number_is_guilty_only_under_the_colour_or_number_decision(
+        rule: str, guilty: bool) -> None:
+    # Seat 0 holds no red, but holds G7, the number of the R7 the Wild Draw Four went on.
+    game = table("W+4 G7 B5", FILL, FILL, starter="R7", draw=DRAWS,
+                 rule_set=rules(wild_draw_four_rule=rule))
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, guilty)]
+    drawer = 0 if guilty else 1
+    assert of_type(evs, events.CardsDrawn)[0].seat == drawer
+
+
+def test_the_colour_or_number_decision_counts_the_number_not_a_symbol() -> None:
+    # A Skip on a Skip matches by symbol, not number: not guilty under either decision.
+    game = table("W+4 GS B5", FILL, FILL, starter="RS", draw=DRAWS, dealer=1,
+                 rule_set=rules(wild_draw_four_rule="no_color_or_number"))
+    assert game.decider == 0
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved)[0].guilty is False
+
+
+def test_a_bluffed_drawn_wild_draw_four_challenged_is_guilty() -> None:
+    game = table("R2 G3", FILL, FILL, starter="R7", draw="W+4 " + DRAWS)
+    game.apply(DRAW)
+    assert game.phase is Phase.PLAY_DRAWN
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.HandRevealed) == [
+        events.HandRevealed(0, 1, (card("R2"), card("G3")))
+    ]
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, True)]
+    assert hand(game, 0) == "R2 G3 B1 B2 B3 B4" and game.decider == 1
+
+
+def test_a_bluff_accepted_stands_and_the_next_player_draws_four() -> None:
+    game = table("W+4 R1 G2", FILL, FILL, starter="R7", draw=DRAWS)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(ACCEPT)
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 4, events.DrawReason.DRAW_FOUR)
+    ]
+    assert not of_type(evs, events.HandRevealed)
+    assert game.decider == 2 and game.active_color is BLUE
+
+
+def test_without_bluffing_no_challenge_can_be_guilty() -> None:
+    # Seat 0 holds red: the Wild Draw Four is not offered, so it cannot be played.
+    rule_set = rules(draw_four_bluffing=False)
+    game = table("W+4 R1 G2", FILL, FILL, starter="R7", draw=DRAWS, rule_set=rule_set)
+    assert all(a.card != card("W+4") for a in game.legal_actions())
+    game = table("W+4 G1 G2", FILL, FILL, starter="R7", draw=DRAWS, rule_set=rule_set)
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, False)]
 
 
 def test_two_players_a_failed_challenge_lets_the_player_of_the_draw_four_play_again() -> None:
@@ -122,7 +195,7 @@ def test_two_players_a_failed_challenge_lets_the_player_of_the_draw_four_play_ag
 
 def test_two_players_a_guilty_challenge_gives_the_challenger_the_turn() -> None:
     game = table("W+4 R1 G2", FILL, starter="R7", draw=DRAWS)
-    bluff(game, play(card("W+4"), BLUE))
+    game.apply(play(card("W+4"), BLUE))
     game.apply(CHALLENGE)
     assert len(game.hands[0]) == 6 and game.decider == 1
 
@@ -166,13 +239,18 @@ def test_a_going_out_wild_draw_four_cannot_be_challenged() -> None:
     assert not of_type(evs, events.ChallengeResolved) and game.is_over
 
 
-def test_a_going_out_wild_draw_four_may_be_challenged_when_configured() -> None:
+def test_a_going_out_wild_draw_four_challenged_when_configured_is_never_guilty() -> None:
+    # Even with bluffing, the hand judged is the one kept after the play, and a
+    # going-out Wild Draw Four keeps none: it cannot be a bluff, so the challenge fails.
     rule_set = rules(target_score=None, going_out_draw_four_challengeable=True)
+    assert rule_set.draw_four_bluffing
     game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4 B5 B6",
                  rule_set=rule_set)
     game.apply(play(card("W+4"), BLUE))
     assert game.phase is Phase.CHALLENGE and game.legal_actions() == [CHALLENGE, ACCEPT]
-    evs = game.apply(CHALLENGE)   # the player held nothing else: never guilty
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.HandRevealed) == [events.HandRevealed(0, 1, ())]
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, False)]
     assert of_type(evs, events.CardsDrawn) == [
         events.CardsDrawn(1, 6, events.DrawReason.CHALLENGE_FAILED)
     ]

@@ -27,7 +27,6 @@ from tests.engine.helpers import (
     snapshot,
     table,
 )
-from tests.engine.test_challenge import bluff
 
 FILL = "Y1 Y2 Y3"
 DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8 B9 B1 B2 B3"
@@ -108,14 +107,30 @@ def test_progressive_never_mixes_a_wild_draw_four_on_a_draw_two() -> None:
     assert len(game.hands[1]) == 5 and game.decider == 2   # drew 2 at once
 
 
-def test_progressive_a_stacked_wild_draw_four_must_itself_be_legal() -> None:
+def test_progressive_a_stacked_wild_draw_four_must_itself_be_legal_when_bluffing_is_off() -> None:
     # Seat 1 holds blue, the colour the first Wild Draw Four declared.
+    game = table("W+4 G1 G2", "W+4 B1 Y2", FILL, starter="R7", draw=DRAWS,
+                 rule_set=PROGRESSIVE.with_changes(draw_four_bluffing=False))
+    game.apply(play(card("W+4"), BLUE))
+    assert game.legal_actions() == [CHALLENGE, ACCEPT]
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError):
+        game.apply(play(card("W+4"), RED))
+    assert snapshot(game) == before
+
+
+def test_progressive_a_stacked_wild_draw_four_may_be_bluffed() -> None:
+    # Seat 1 holds blue, the colour the first Wild Draw Four declared: by default
+    # it may stack anyway, and only a challenge judges it.
     game = table("W+4 G1 G2", "W+4 B1 Y2", FILL, starter="R7", draw=DRAWS,
                  rule_set=PROGRESSIVE)
     game.apply(play(card("W+4"), BLUE))
-    assert game.legal_actions() == [CHALLENGE, ACCEPT]
-    with pytest.raises(IllegalActionError):
-        game.apply(play(card("W+4"), RED))
+    legal = game.legal_actions()
+    assert legal[:2] == [CHALLENGE, ACCEPT]
+    assert {a.color for a in legal[2:]} == {RED, YELLOW, GREEN, BLUE}
+    game.apply(play(card("W+4"), RED))
+    assert game.phase is Phase.CHALLENGE and game.decider == 2
+    assert game.view(2).pending_draw == 8
 
 
 def test_progressive_a_player_may_stack_or_challenge_but_not_both() -> None:
@@ -145,18 +160,37 @@ def test_progressive_a_failed_challenge_costs_the_stacked_total_plus_two() -> No
     assert game.decider == 0
 
 
-def test_progressive_a_guilty_stacked_wild_draw_four_makes_the_accused_draw_the_total() -> None:
-    # Seat 1 stacks while holding green, the colour seat 0 declared: a bluff.
-    game = table("W+4 G1 G2", "W+4 G3 Y2", FILL, starter="R7", draw=DRAWS,
+def test_progressive_a_stacked_wild_draw_four_bluff_challenged_is_guilty_of_the_total() -> None:
+    # Seat 1 stacks while holding green, the colour seat 0 declared: a bluff. The
+    # accused draws the whole pending total; the challenger draws nothing and plays.
+    game = table("W+4 G1 G2", "W+4 G3 Y2", "B9 R9 Y9", starter="R7", draw=DRAWS,
                  rule_set=PROGRESSIVE)
     game.apply(play(card("W+4"), GREEN))
-    bluff(game, play(card("W+4"), BLUE))
+    game.apply(play(card("W+4"), BLUE))
     evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.HandRevealed) == [
+        events.HandRevealed(1, 2, (card("G3"), card("Y2")))
+    ]
     assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(2, 1, True)]
     assert of_type(evs, events.CardsDrawn) == [
         events.CardsDrawn(1, 8, events.DrawReason.CHALLENGE_GUILTY)
     ]
-    assert game.decider == 2 and game.active_color is BLUE
+    assert hand(game, 2) == "B9 R9 Y9" and game.view(2).pending_draw == 0
+    assert game.decider == 2 and game.phase is Phase.PLAY and game.active_color is BLUE
+
+
+def test_progressive_a_stacked_wild_draw_four_is_judged_on_the_colour_declared_before_it() -> None:
+    # Seat 1 holds red, the colour active before seat 0's Wild Draw Four, but not
+    # green, the colour seat 0 declared: its stacked Wild Draw Four is not guilty.
+    game = table("W+4 G1 G2", "W+4 R3 Y2", FILL, starter="R7", draw=DRAWS,
+                 rule_set=PROGRESSIVE)
+    game.apply(play(card("W+4"), GREEN))
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(2, 1, False)]
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(2, 10, events.DrawReason.CHALLENGE_FAILED)
+    ]
 
 
 def test_progressive_going_out_on_a_stacked_draw_two_the_next_player_draws_the_total() -> None:

@@ -26,6 +26,7 @@ def test_the_defaults_are_the_official_rules_and_decisions() -> None:
     assert r.wild_draw_four_rule is WildDrawFourRule.NO_ACTIVE_COLOR   # section 3
     assert r.reverse_first_card is ReverseFirstCard.DEALER     # section 2
     assert r.going_out_draw_four_challengeable is False        # section 7
+    assert r.draw_four_bluffing is True                        # sections 3 and 5
     assert r.scoring is Scoring.STANDARD and r.target_score == 500
     assert r.shuffle_hands_card is ShuffleHandsCard.SHUFFLE
     assert r.house_rules() == []

@@ -3,14 +3,21 @@
 Each game is played by seeded random policies. After every action the checks
 are: the deck is conserved; every seat's view holds exactly its own hand and
 nothing hidden from it; every event has the right audience; the legal actions
-are exactly what the rules allow; a few actions that are not legal raise
-`IllegalActionError` and change nothing; and every game ends in bounded steps.
+are exactly what the rules allow; every challenge's verdict is the one the
+colour condition gives for the hand as it was (recomputed from the events); a
+few actions that are not legal raise `IllegalActionError` and change nothing;
+and every game ends in bounded steps.
+
+Every rule set is simulated twice: with Wild Draw Four bluffing (the default:
+every Wild Draw Four held is offered, and only a challenge enforces the colour
+condition) and without it (a Wild Draw Four is offered only under the condition).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import pytest
 
@@ -25,6 +32,7 @@ from arena.engine import (
     Action,
     ActionKind,
     Card,
+    Color,
     Game,
     IllegalActionError,
     Phase,
@@ -36,13 +44,14 @@ from arena.engine import (
     events,
     play,
 )
-from tests.engine.helpers import rules, snapshot
+from tests.engine.helpers import of_type, rules, snapshot
 
 Policy = Callable[[Game, random.Random], Action]
 
 PRIVATE = (events.CardsReceived, events.HandReplaced, events.HandRevealed)
 ALL_CARDS = sorted(set(deck_2018()), key=lambda c: (c.rank.value, str(c.color)))
 MAX_STEPS = 60_000
+WILD_DRAW_FOUR = Card(Rank.WILD_DRAW_FOUR)
 
 
 def random_policy(game: Game, rng: random.Random) -> Action:
@@ -76,6 +85,19 @@ def sensible_policy(game: Game, rng: random.Random) -> Action:
 # ------------------------------------------------------------------ oracles
 
 
+def breaks_colour_condition(rule_set: RuleSet, hand: Iterable[Card], color: Color | None,
+                            top: Card | None) -> bool:
+    """RULES.md section 3: a Wild Draw Four may be played only while holding no card
+    of the active colour (and, under the colour-or-number decision, none of the top
+    card's number either). True when `hand` breaks that condition."""
+    hand = list(hand)
+    if any(c.color is not None and c.color == color for c in hand):
+        return True
+    return (rule_set.wild_draw_four_rule.value == "no_color_or_number"
+            and top is not None and top.is_number
+            and any(c.number == top.number for c in hand if c.is_number))
+
+
 def expected_playable(game: Game, seat: int, card: Card) -> bool:
     """RULES.md section 3 and the house rules, written independently of the engine."""
     r = game.rules
@@ -87,11 +109,10 @@ def expected_playable(game: Game, seat: int, card: Card) -> bool:
     ):
         return False
     if card.rank is Rank.WILD_DRAW_FOUR:
-        if any(c.color == game.active_color for c in hand):
-            return False
-        if r.wild_draw_four_rule.value == "no_color_or_number" and top.is_number:
-            return not any(c.rank is top.rank for c in hand)
-        return True
+        # With bluffing every Wild Draw Four held is offered (a challenge judges it);
+        # without, only one the colour condition allows.
+        return r.draw_four_bluffing or not breaks_colour_condition(
+            r, hand, game.active_color, top)
     if card.is_wild:
         return True
     return card.color == game.active_color or (not top.is_wild and card.rank is top.rank)
@@ -113,8 +134,9 @@ def expected_variants(game: Game, seat: int, card: Card) -> set[Action]:
     return {play(card, c, target=t, uno=u) for c in colors for t in targets for u in unos}
 
 
-def expected_legal(game: Game) -> set[Action] | None:
-    """The legal actions RULES.md allows in the phases we model (None: not modelled)."""
+def expected_legal(game: Game, accused: DrawFourPlay | None) -> set[Action]:
+    """The legal actions RULES.md allows in every phase of a game in progress;
+    `accused` is the Wild Draw Four a challenge would judge."""
     seat = game.decider
     assert seat is not None
     hand = game.hands[seat]
@@ -150,10 +172,43 @@ def expected_legal(game: Game) -> set[Action] | None:
         if not (game.rules.last_card_no_action and len(hand) == 1 and top.is_action):
             out |= expected_variants(game, seat, top)
         return out
-    return None
+    if game.phase is Phase.CHALLENGE:
+        # Challenge or draw; under Progressive, or stack a Wild Draw Four (held, and
+        # with bluffing off allowed by the colour the previous one declared), except
+        # on a going-out Wild Draw Four, which ends the hand whatever is answered.
+        assert accused is not None and accused.seat != seat
+        out = {CHALLENGE, ACCEPT}
+        going_out = not game.hands[accused.seat]
+        if game.rules.progressive and not going_out:
+            for c in set(hand):
+                if c.rank is Rank.WILD_DRAW_FOUR and expected_playable(game, seat, c):
+                    out |= expected_variants(game, seat, c)
+        return out
+    if game.phase is Phase.STACK:
+        # Progressive: answer a Draw Two with any Draw Two, or draw the total.
+        assert game.rules.progressive
+        out = {ACCEPT}
+        if not (game.rules.last_card_no_action and len(hand) == 1):
+            for c in set(hand):
+                if c.rank is Rank.DRAW_TWO:
+                    out |= expected_variants(game, seat, c)
+        return out
+    raise AssertionError(f"phase {game.phase} is not modelled")
 
 
 # ------------------------------------------------------------------ checks
+
+
+@dataclass(frozen=True)
+class DrawFourPlay:
+    """A Wild Draw Four as the events showed it: who played it, the hand they kept,
+    the colour and top card it was played on, and the colour it declared."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    color_before: Color | None
+    top_before: Card | None
+    declared: Color
 
 
 class Checker:
@@ -167,11 +222,21 @@ class Checker:
         # Each seat's hand as that seat can follow it from the events it may see.
         self.tracked: list[list[Card]] = [[] for _ in range(game.num_players)]
         self.totals = [0] * game.num_players
+        # The active colour and top card, followed from the public events.
+        self.color: Color | None = None
+        self.top: Card | None = None
+        self.draw_four: DrawFourPlay | None = None
+        # What a challenge now would be about: the pending draw and the cards to draw.
+        self.pending = 0
+        self.drawable = 0
+        # Every challenge judged: the Wild Draw Four, the total at stake, the verdict.
+        self.verdicts: list[tuple[DrawFourPlay, int, bool]] = []
 
     def check(self, rng: random.Random) -> None:
         game = self.game
         assert game.card_count() == self.deck_size
         self.check_events()
+        assert (self.color, self.top) == (game.active_color, game.top_card)
         self.check_views()
         if game.is_over:
             assert game.phase is Phase.GAME_OVER and game.legal_actions() == []
@@ -198,6 +263,7 @@ class Checker:
             if isinstance(e, events.ChallengeResolved):
                 self.challenges.setdefault(e.challenger, set()).add(e.accused)
                 assert isinstance(new[i - 1], events.HandRevealed)
+                self.check_verdict(e, new[i - 1], new[i + 1:])
             if isinstance(e, events.CardsDrawn) and e.count:
                 follow = new[i + 1]
                 assert isinstance(follow, events.CardsReceived)
@@ -229,25 +295,76 @@ class Checker:
         assert list(e.totals) == self.totals
 
     def track(self, e: events.Event) -> None:
-        """Follow every hand through the events its own seat is shown."""
+        """Follow every hand through the events its own seat is shown, and the
+        active colour and top card through the public ones."""
         if isinstance(e, events.HandStarted):
             self.tracked = [[] for _ in self.tracked]
+            self.color = self.top = self.draw_four = None
         elif isinstance(e, events.CardsReceived):
             self.tracked[e.seat].extend(e.cards)
         elif isinstance(e, events.HandReplaced):
             self.tracked[e.seat] = list(e.cards)
+        elif isinstance(e, events.FirstCard):
+            self.color, self.top = e.card.color, e.card
+        elif isinstance(e, events.ColorChosen):
+            self.color = e.color
         elif isinstance(e, events.CardPlayed):
             self.tracked[e.seat].remove(e.card)
+            if e.card.rank is Rank.WILD_DRAW_FOUR:
+                self.draw_four = DrawFourPlay(e.seat, tuple(self.tracked[e.seat]),
+                                              self.color, self.top, e.color)
+            self.color, self.top = e.color, e.card
+
+    def check_verdict(self, e: events.ChallengeResolved, shown: events.Event,
+                      after: list[events.Event]) -> None:
+        """RULES.md section 5, recomputed: guilty exactly when the hand the accused
+        kept when playing the Wild Draw Four broke the colour condition (under the
+        configured decision) for the colour and top card it was played on."""
+        rule_set = self.game.rules
+        accused = self.draw_four
+        assert accused is not None and e.accused == accused.seat
+        assert isinstance(shown, events.HandRevealed)
+        assert (shown.seat, shown.to_seat, shown.cards) == (accused.seat, e.challenger,
+                                                            accused.hand)
+        guilty = breaks_colour_condition(rule_set, accused.hand, accused.color_before,
+                                         accused.top_before)
+        assert e.guilty == guilty, (accused, e)
+        if not rule_set.draw_four_bluffing:
+            assert not guilty, "without bluffing only a legal Wild Draw Four is played"
+        self.verdicts.append((accused, self.pending, guilty))
+        # Guilty: the accused draws the pending total and the challenger plays on,
+        # under the declared colour. Not guilty: the challenger draws the total
+        # plus the extra penalty and loses the turn.
+        drawer, total, reason = (
+            (e.accused, self.pending, events.DrawReason.CHALLENGE_GUILTY) if guilty else
+            (e.challenger, self.pending + rule_set.challenge_extra_penalty,
+             events.DrawReason.CHALLENGE_FAILED))
+        drawn = of_type(after, events.CardsDrawn)
+        assert drawn and drawn[0] == events.CardsDrawn(drawer, min(total, self.drawable),
+                                                       reason)
+        skipped = of_type(after, events.TurnSkipped)
+        if of_type(after, events.HandEnded):
+            return
+        game = self.game
+        if guilty:
+            assert not skipped
+            assert (game.phase, game.decider) == (Phase.PLAY, e.challenger)
+            assert game.active_color is accused.declared
+        else:
+            assert skipped and skipped[0] == events.TurnSkipped(e.challenger)
 
     def check_views(self) -> None:
         game = self.game
+        hand_sizes = tuple(len(h) for h in game.hands)
+        discard_pile = tuple(game.discard_pile)
+        draw_pile_size = len(game.draw_pile)
         for seat in range(game.num_players):
             v = game.view(seat)
             assert v.seat == seat
             assert v.hand == tuple(game.hands[seat])
-            assert v.hand_sizes == tuple(len(h) for h in game.hands)
-            assert v.discard_pile == tuple(game.discard_pile)
-            assert v.draw_pile_size == len(game.draw_pile)
+            assert v.hand_sizes == hand_sizes
+            assert v.discard_pile == discard_pile
+            assert v.draw_pile_size == draw_pile_size
             if v.drawn_card is not None:
                 assert v.decider == seat and v.drawn_card in game.hands[seat]
             for accused, _ in v.revealed:
@@ -262,10 +379,14 @@ class Checker:
         assert legal, "a game in progress always has a legal action"
         assert len(set(legal)) == len(legal), "no action listed twice"
         assert game.decider in game.active_seats
-        expected = expected_legal(game)
-        if expected is not None:
-            assert set(legal) == expected, (game.phase, sorted(map(str, legal)),
-                                            sorted(map(str, expected)))
+        if game.phase is Phase.CHALLENGE:
+            # What a challenge would be about, from what the challenger may see.
+            view = game.view(game.decider)
+            self.pending = view.pending_draw
+            self.drawable = view.draw_pile_size + len(view.discard_pile) - 1
+        expected = expected_legal(game, self.draw_four)
+        assert set(legal) == expected, (game.phase, sorted(map(str, legal)),
+                                        sorted(map(str, expected)))
 
     def check_illegal(self, rng: random.Random) -> None:
         game = self.game
@@ -278,16 +399,31 @@ class Checker:
                 target=rng.randrange(game.num_players) if rng.random() < 0.3 else None,
                 uno=rng.random() < 0.5,
             ))
+        # A Wild Draw Four the decider holds: illegal without bluffing when the
+        # colour condition fails, and outside the decisions that may play it.
+        assert game.decider is not None
+        if WILD_DRAW_FOUR in game.hands[game.decider]:
+            candidates.append(play(WILD_DRAW_FOUR, rng.choice(COLORS)))
         illegal = [a for a in candidates if not game.is_legal(a)]
+        before = snapshot(game)
         for action in rng.sample(illegal, min(3, len(illegal))):
-            before = snapshot(game)
-            with pytest.raises(IllegalActionError):
+            try:
                 game.apply(action)
-            assert snapshot(game) == before
+            except IllegalActionError:
+                continue
+            raise AssertionError(f"{action} was applied but is not legal")
+        # The logs only grow, so one comparison after the attempts sees any change.
+        assert snapshot(game) == before
 
 
 def simulate(rule_set: RuleSet, players: int, seed: int, policy: Policy = random_policy) -> Game:
     """Play one seeded game to the end, checking every step."""
+    return simulate_checked(rule_set, players, seed, policy).game
+
+
+def simulate_checked(rule_set: RuleSet, players: int, seed: int,
+                     policy: Policy = random_policy) -> Checker:
+    """`simulate`, returning the checker and what it saw."""
     game = Game.new(rule_set, players, seed)
     rng = random.Random(seed * 7919 + players)
     checker = Checker(game)
@@ -303,7 +439,7 @@ def simulate(rule_set: RuleSet, players: int, seed: int, policy: Policy = random
     assert game.is_over, "every game ends"
     assert isinstance(game.events[-1], events.GameEnded)
     check_outcome(game)
-    return game
+    return checker
 
 
 def check_outcome(game: Game) -> None:
@@ -331,7 +467,19 @@ def check_outcome(game: Game) -> None:
 # ------------------------------------------------------------------ rule sets
 
 SHORT = {"target_score": 150, "max_hands": 6}
-CONFIGS: dict[str, RuleSet] = {
+
+
+def both_bluffing_settings(configs: dict[str, RuleSet]) -> dict[str, RuleSet]:
+    """Each rule set as given (Wild Draw Four bluffing on, the default) and with
+    bluffing off (`<name>_no_bluff`)."""
+    out = dict(configs)
+    for name, rule_set in configs.items():
+        assert rule_set.draw_four_bluffing
+        out[f"{name}_no_bluff"] = rule_set.with_changes(draw_four_bluffing=False)
+    return out
+
+
+CONFIGS: dict[str, RuleSet] = both_bluffing_settings({
     "official": rules(**SHORT),
     "deck_2018_shuffle": rules(deck="2018", **SHORT),
     "deck_2018_swap": rules(deck="2018", shuffle_hands_card="swap", **SHORT),
@@ -354,20 +502,22 @@ CONFIGS: dict[str, RuleSet] = {
     "every_house_rule": rules(progressive=True, seven_o=True, jump_in=True,
                               draw_to_match=True, force_play=True,
                               last_card_no_action=True, deck="2018", **SHORT),
-}
-FOUR_ONLY: dict[str, RuleSet] = {
+})
+FOUR_ONLY: dict[str, RuleSet] = both_bluffing_settings({
     "partners": rules(scoring="partners", **SHORT),
     "individual": rules(scoring="individual", individual_hands=4),
     "partners_house_rules": rules(scoring="partners", progressive=True, jump_in=True,
                                   seven_o=True, **SHORT),
-}
+})
 
 
+@pytest.mark.parametrize("name", ["official", "official_no_bluff"])
 @pytest.mark.parametrize("players", range(2, 11))
-def test_official_rules_hold_at_every_step_for_every_player_count(players: int) -> None:
+def test_official_rules_hold_at_every_step_for_every_player_count(players: int,
+                                                                  name: str) -> None:
     for seed in range(2):
-        simulate(CONFIGS["official"], players, seed, random_policy)
-        simulate(CONFIGS["official"], players, 100 + seed, sensible_policy)
+        simulate(CONFIGS[name], players, seed, random_policy)
+        simulate(CONFIGS[name], players, 100 + seed, sensible_policy)
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -414,6 +564,27 @@ def test_simulated_games_reach_the_interesting_situations() -> None:
                  events.DeckReshuffled):
         assert kind in seen, kind
     reasons = {reason for reason, _ in drawn}
-    assert {"uno_penalty", "challenge_failed", "draw_two", "draw_four"} <= reasons
+    assert {"uno_penalty", "challenge_failed", "challenge_guilty", "draw_two",
+            "draw_four"} <= reasons
     assert any(reason == "draw_two" and count >= 4 for reason, count in drawn)  # stacked
     assert jumped
+
+
+def test_simulated_challenges_reach_every_kind_of_verdict() -> None:
+    """With bluffing, challenges find bluffs guilty and legal plays not guilty, a
+    stacked bluff costs the whole total, and under the colour-or-number decision a
+    hand with no card of the colour is guilty of holding the number. Without
+    bluffing, challenges happen and always fail."""
+    def verdicts(name: str, players: int, seed: int,
+                 policy: Policy) -> list[tuple[DrawFourPlay, int, bool]]:
+        return simulate_checked(CONFIGS[name], players, seed, policy).verdicts
+
+    official = verdicts("official", 3, 2, random_policy)
+    assert {guilty for _, _, guilty in official} == {True, False}
+    stacked = verdicts("progressive", 4, 0, random_policy)
+    assert any(guilty and total >= 8 for _, total, guilty in stacked)
+    by_number = verdicts("wd4_color_or_number", 4, 4, sensible_policy)
+    assert any(guilty and not any(c.color == d4.color_before for c in d4.hand)
+               for d4, _, guilty in by_number)
+    no_bluff = verdicts("official_no_bluff", 3, 1, random_policy)
+    assert no_bluff and not any(guilty for _, _, guilty in no_bluff)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import (
+    CHALLENGE,
     DRAW,
     KEEP,
     Game,
@@ -98,40 +99,73 @@ def test_a_coloured_card_played_with_a_colour_is_illegal() -> None:
         game.apply(play(card("R2"), BLUE))
 
 
-def test_wild_draw_four_is_illegal_while_holding_the_active_colour() -> None:
+# RULES.md section 3's colour condition. By default a Wild Draw Four may be
+# bluffed: every one held is offered and only a challenge enforces the condition
+# (test_challenge.py). With `draw_four_bluffing = false` the condition is a
+# condition of legality, as these tests show.
+
+NO_BLUFFING = rules(draw_four_bluffing=False)
+
+
+def test_a_wild_draw_four_may_be_bluffed_while_holding_the_active_colour() -> None:
     game = table("W+4 R3 G5", "Y1", starter="R7")
-    assert "W+4" not in playable(game)
-    with pytest.raises(IllegalActionError):
-        game.apply(play(card("W+4"), BLUE))
+    assert playable(game) == {"W+4", "R3"}
+    assert {a.color for a in game.legal_actions() if a.card == card("W+4")} == {
+        RED, YELLOW, GREEN, BLUE
+    }
+    game.apply(play(card("W+4"), BLUE))
+    assert game.phase is Phase.CHALLENGE and game.decider == 1 and game.active_color is BLUE
 
 
-def test_wild_draw_four_is_legal_holding_only_number_or_symbol_matches() -> None:
-    game = table("W+4 G7 YR", "Y1", starter="RR", dealer=0)  # a Reverse: the dealer starts
-    assert playable(game) == {"W+4", "YR"}
-    game = table("W+4 G7 B5", "Y1", starter="R7")
+def test_a_wild_draw_four_may_be_bluffed_holding_the_colour_a_wild_declared() -> None:
+    game = table("W B1 B2", "W+4 B2 R3", "Y1", starter="R7")
+    game.apply(play(card("W"), BLUE))
+    assert playable(game) == {"W+4", "B2"}
+
+
+def test_a_wild_draw_four_may_be_bluffed_under_the_colour_or_number_decision() -> None:
+    game = table("W+4 G7 B5", "Y1", starter="R7",
+                 rule_set=rules(wild_draw_four_rule="no_color_or_number"))
     assert playable(game) == {"W+4", "G7"}
 
 
-def test_wild_cards_do_not_count_as_the_active_colour_for_wild_draw_four() -> None:
-    game = table("W+4 W G5", "Y1", starter="R7")
+def test_wild_draw_four_is_illegal_while_holding_the_active_colour_when_bluffing_is_off() -> None:
+    game = table("W+4 R3 G5", "Y1", starter="R7", rule_set=NO_BLUFFING)
+    assert playable(game) == {"R3"}
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError):
+        game.apply(play(card("W+4"), BLUE))
+    assert snapshot(game) == before
+
+
+def test_number_or_symbol_matches_allow_a_wild_draw_four_when_bluffing_is_off() -> None:
+    game = table("W+4 G7 YR", "Y1", starter="RR", dealer=0,  # a Reverse: the dealer starts
+                 rule_set=NO_BLUFFING)
+    assert playable(game) == {"W+4", "YR"}
+    game = table("W+4 G7 B5", "Y1", starter="R7", rule_set=NO_BLUFFING)
+    assert playable(game) == {"W+4", "G7"}
+
+
+def test_wild_cards_do_not_count_as_the_active_colour_when_bluffing_is_off() -> None:
+    game = table("W+4 W G5", "Y1", starter="R7", rule_set=NO_BLUFFING)
     assert playable(game) == {"W+4", "W"}
 
 
-def test_wild_draw_four_checks_the_colour_a_wild_declared() -> None:
-    game = table("W B1 B2", "W+4 B2 R3", "Y1", starter="R7")
+def test_wild_draw_four_checks_the_colour_a_wild_declared_when_bluffing_is_off() -> None:
+    game = table("W B1 B2", "W+4 B2 R3", "Y1", starter="R7", rule_set=NO_BLUFFING)
     game.apply(play(card("W"), BLUE))
     assert "W+4" not in playable(game)
-    game = table("W B1 B2", "W+4 G2 R3", "Y1", starter="R7")
+    game = table("W B1 B2", "W+4 G2 R3", "Y1", starter="R7", rule_set=NO_BLUFFING)
     game.apply(play(card("W"), BLUE))
     assert "W+4" in playable(game)
 
 
-def test_wild_draw_four_under_the_colour_or_number_decision_also_needs_no_number_match() -> None:
-    rule_set = rules(wild_draw_four_rule="no_color_or_number")
+def test_colour_or_number_decision_also_needs_no_number_match_when_bluffing_is_off() -> None:
+    rule_set = rules(wild_draw_four_rule="no_color_or_number", draw_four_bluffing=False)
     game = table("W+4 G7 B5", "Y1", starter="R7", rule_set=rule_set)
-    assert "W+4" not in playable(game)
+    assert playable(game) == {"G7"}
     game = table("W+4 G6 B5", "Y1", starter="R7", rule_set=rule_set)
-    assert "W+4" in playable(game)
+    assert playable(game) == {"W+4"}
 
 
 def test_a_player_may_draw_while_holding_a_playable_card() -> None:
@@ -175,11 +209,25 @@ def test_after_drawing_no_other_card_may_be_played_that_turn() -> None:
         game.apply(play(card("R2")))
 
 
-def test_a_drawn_wild_draw_four_obeys_the_colour_condition() -> None:
-    game = table("R2", "Y1", starter="R7", draw="W+4")
+def test_a_drawn_wild_draw_four_may_be_bluffed() -> None:
+    game = table("R2", "Y1", starter="R7", draw="W+4 B1 B2 B3 B4")
+    game.apply(DRAW)
+    assert game.phase is Phase.PLAY_DRAWN and game.decider == 0   # holds red: a bluff
+    assert {a.color for a in game.legal_actions() if a.card == card("W+4")} == {
+        RED, YELLOW, GREEN, BLUE
+    }
+    assert KEEP in game.legal_actions()
+    game.apply(play(card("W+4"), GREEN, uno=True))
+    assert game.phase is Phase.CHALLENGE and game.decider == 1
+    evs = game.apply(CHALLENGE)
+    assert of_type(evs, events.ChallengeResolved) == [events.ChallengeResolved(1, 0, True)]
+
+
+def test_a_drawn_wild_draw_four_obeys_the_colour_condition_when_bluffing_is_off() -> None:
+    game = table("R2", "Y1", starter="R7", draw="W+4", rule_set=NO_BLUFFING)
     game.apply(DRAW)
     assert game.phase is Phase.PLAY and game.decider == 1  # held red: not playable
-    game = table("G2", "Y1", starter="R7", draw="W+4")
+    game = table("G2", "Y1", starter="R7", draw="W+4", rule_set=NO_BLUFFING)
     game.apply(DRAW)
     assert game.phase is Phase.PLAY_DRAWN
     assert {a.color for a in game.legal_actions() if a.card == card("W+4")} == {
