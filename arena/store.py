@@ -398,6 +398,9 @@ class Store:
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA busy_timeout = 5000")
         self._conn.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode a commit survives a killed process either way; NORMAL only
+        # lets a power cut undo the latest commits, never half of one.
+        self._conn.execute("PRAGMA synchronous = NORMAL")
         self._migrate(MIGRATIONS if migrations is None else migrations)
 
     @classmethod
@@ -684,6 +687,17 @@ class Store:
     def pending_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The scheduled games not yet recorded, by game index."""
         return self._scheduled(tournament, pending_only=True)
+
+    def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
+        """(games done, games scheduled) for a tournament."""
+        with self._lock:
+            tournament_id = int(self._tournament_row(self._conn, tournament)["id"])
+            row = self._conn.execute(
+                "SELECT COALESCE(SUM(status = 'done'), 0), COUNT(*)"
+                " FROM scheduled_games WHERE tournament_id = ?",
+                (tournament_id,),
+            ).fetchone()
+        return int(row[0]), int(row[1])
 
     def _scheduled(self, tournament: str | int, *, pending_only: bool) -> list[ScheduledGame]:
         query = "SELECT * FROM scheduled_games WHERE tournament_id = ?"

@@ -64,7 +64,7 @@ NEAR_WHIST_SIZES = [n for n in range(4, MAX_PARTNER_BOTS + 1) if n % 4 in (2, 3)
 def test_settings_round_trip_through_plain_values() -> None:
     settings = TournamentSettings(
         format=Format.GAUNTLET, table_size=3, rotations=False, deals_per_table=2,
-        duplicate=False, seed=99, max_tables=7, challenger="champ",
+        duplicate=False, seed=99, max_tables=7, challenger="champ", concurrency=2,
         rules=RuleSet(target_score=None),
     )
     assert TournamentSettings.from_dict(settings.to_dict()) == settings
@@ -93,6 +93,7 @@ def test_partner_formats_default_to_partner_scoring() -> None:
         ({"rotations": 1}, "rotations: must be true or false"),
         ({"deals_per_table": 0}, "deals_per_table: must be at least 1"),
         ({"max_tables": 0}, "max_tables: must be at least 1"),
+        ({"concurrency": 0}, "concurrency: must be at least 1"),
         ({"format": "partners", "table_size": 6}, "table_size: the partners format seats 4"),
         ({"format": "partners", "rules": {"scoring": "standard"}}, "needs scoring = 'partners'"),
         ({"format": "gauntlet"}, "challenger: a gauntlet needs"),

@@ -237,6 +237,7 @@ def test_tournament_keeps_settings_rules_and_schedule(store: Store) -> None:
         (e.game_index, e.seats, e.seed, e.teams) for e in games
     ]
     assert all(g.status is GameStatus.PENDING and g.game_id is None for g in scheduled)
+    assert store.schedule_progress("cup") == (0, 2)
 
 
 def test_duplicate_tournament_name_is_refused(store: Store) -> None:
@@ -291,6 +292,7 @@ def test_record_game_stores_the_replay_and_updates_ratings(store: Store) -> None
     assert game.started_at == START and game.tournament_id == scheduled.tournament_id
     assert game.scheduled_game_id == scheduled.id
     assert store.pending_games("cup") == []
+    assert store.schedule_progress("cup") == (1, 1)
     done = store.scheduled_games("cup")[0]
     assert done.status is GameStatus.DONE and done.game_id == game.id
     overall = {r.bot: r for r in store.ratings()}

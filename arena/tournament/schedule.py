@@ -84,6 +84,7 @@ class TournamentSettings:
       many tables, and a balanced subset beyond.
     - `teams`: the fixed pairs of the teams format.
     - `challenger`: the bot every gauntlet table includes.
+    - `concurrency`: how many tables play at once (it does not change the schedule).
     - `rules`: the rule set of every game.
     """
 
@@ -96,6 +97,7 @@ class TournamentSettings:
     max_tables: int = 200
     teams: tuple[tuple[str, str], ...] = ()
     challenger: str | None = None
+    concurrency: int = 4
     rules: RuleSet = field(default_factory=RuleSet)
 
     def __post_init__(self) -> None:
@@ -104,7 +106,7 @@ class TournamentSettings:
                 f"table_size: must be between {MIN_TABLE_SIZE} and {MAX_TABLE_SIZE}, "
                 f"got {self.table_size}"
             )
-        for name in ("deals_per_table", "max_tables"):
+        for name in ("deals_per_table", "max_tables", "concurrency"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name}: must be at least 1, got {getattr(self, name)}")
         if self.partnered:
@@ -152,6 +154,7 @@ class TournamentSettings:
             "max_tables": self.max_tables,
             "teams": [list(team) for team in self.teams],
             "challenger": self.challenger,
+            "concurrency": self.concurrency,
             "rules": self.rules.to_dict(),
         }
 
@@ -239,6 +242,7 @@ _PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "max_tables": _parse_int,
     "teams": _parse_teams,
     "challenger": _parse_challenger,
+    "concurrency": _parse_int,
 }
 
 

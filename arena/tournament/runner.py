@@ -1,0 +1,234 @@
+"""Running a tournament: play its pending games and record each one as it finishes.
+
+The runner knows nothing of gRPC. It is handed a `TableRunner` — anything that
+plays one scheduled game and returns a `PlayedGame` — and records every result
+through `Store.record_game`, which writes the game, marks it done and updates
+the ratings in one transaction. Games already recorded are skipped, so running
+a stopped or killed tournament again finishes it without playing any game
+twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from arena.engine.outcome import Outcome
+from arena.engine.rules import RuleSet
+from arena.store import (
+    AlreadyRecorded,
+    GameSummary,
+    ScheduledGame,
+    SeatTermination,
+    Store,
+    Tournament,
+    TournamentStatus,
+)
+from arena.tournament.schedule import TournamentSettings, build_schedule
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """What a table runner returns for one game.
+
+    `events` is the replay log as JSON objects, `actions` the decisions as JSON
+    values, `seat_terminations[seat]` how each seat's game ended. Timestamps
+    left out are taken by the runner around the call.
+    """
+
+    outcome: Outcome
+    events: Sequence[Mapping[str, Any]]
+    actions: Sequence[Any]
+    seat_terminations: Sequence[SeatTermination | str]
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class TableRunner(Protocol):
+    """Plays one scheduled game under a rule set; a plain or an async callable.
+
+    A plain callable runs in a worker thread, so several can play at once.
+    Raising stops the tournament (bot failures belong in `seat_terminations`).
+    """
+
+    def __call__(
+        self, game: ScheduledGame, rules: RuleSet, /
+    ) -> PlayedGame | Awaitable[PlayedGame]:
+        """Play `game` to its end and return the result."""
+
+
+Progress = Callable[[int, int], None]
+"""Called with (games done, games scheduled) at the start and after every game."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """How a run of a tournament ended: `played` counts the games this run recorded."""
+
+    tournament: str
+    status: TournamentStatus
+    done: int
+    total: int
+    played: int
+
+
+def create_tournament(
+    store: Store, name: str, settings: TournamentSettings, bots: Sequence[str]
+) -> Tournament:
+    """Build the schedule for `bots` and store the tournament with it, in one transaction."""
+    schedule = build_schedule(settings, bots)
+    stored_settings = {key: value for key, value in settings.to_dict().items() if key != "rules"}
+    return store.create_tournament(
+        name, settings.format.value, stored_settings, settings.rules.to_dict(), games=schedule
+    )
+
+
+def tournament_settings(tournament: Tournament) -> TournamentSettings:
+    """The settings a stored tournament was created with."""
+    return TournamentSettings.from_dict({**tournament.settings, "rules": tournament.rules})
+
+
+async def run_tournament(
+    store: Store,
+    tournament: str | int,
+    play: TableRunner,
+    *,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> RunSummary:
+    """Play every pending game of `tournament`, `concurrency` tables at once.
+
+    `concurrency` defaults to the tournament's setting. Setting `stop` lets
+    the games in play finish and starts no more; the tournament is then
+    'stopped' and a later run resumes it. If `play` raises, the games in play
+    are abandoned (they stay pending), the tournament is 'stopped' and the
+    error propagates. `on_game` sees each game as it is recorded.
+    """
+    stored = store.tournament(tournament)
+    tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
+    if tables < 1:
+        raise ValueError(f"concurrency must be at least 1, got {tables}")
+    run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event())
+    return await run.play_all(tables)
+
+
+def run_tournament_sync(
+    store: Store,
+    tournament: str | int,
+    play: TableRunner,
+    *,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+) -> RunSummary:
+    """`run_tournament` for callers without an event loop."""
+    return asyncio.run(run_tournament(
+        store, tournament, play, concurrency=concurrency, progress=progress, on_game=on_game
+    ))
+
+
+class _Run:
+    """One run of one tournament: a queue of pending games and the workers draining it."""
+
+    def __init__(
+        self,
+        store: Store,
+        tournament: Tournament,
+        play: TableRunner,
+        progress: Progress | None,
+        on_game: Callable[[GameSummary], None] | None,
+        stop: asyncio.Event,
+    ) -> None:
+        self.store = store
+        self.tournament = tournament
+        self.rules = RuleSet.from_dict(tournament.rules)
+        self.play = play
+        self.progress = progress
+        self.on_game = on_game
+        self.stop = stop
+        self.done, self.total = store.schedule_progress(tournament.id)
+        self.played = 0
+        self.queue: deque[ScheduledGame] = deque(store.pending_games(tournament.id))
+
+    async def play_all(self, concurrency: int) -> RunSummary:
+        self._report()
+        if self.queue:
+            self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
+            workers = [asyncio.create_task(self._worker())
+                       for _ in range(min(concurrency, len(self.queue)))]
+            try:
+                await asyncio.gather(*workers)
+            except BaseException:
+                await _cancel(workers)
+                self.store.set_tournament_status(self.tournament.id, TournamentStatus.STOPPED)
+                raise
+        status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
+        self.store.set_tournament_status(self.tournament.id, status)
+        return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
+
+    async def _worker(self) -> None:
+        while self.queue and not self.stop.is_set():
+            game = self.queue.popleft()
+            started = datetime.now(UTC)
+            played = await _call(self.play, game, self.rules)
+            finished = datetime.now(UTC)
+            summary = await asyncio.to_thread(self._record, game, played, started, finished)
+            self.done += 1
+            if summary is not None:
+                self.played += 1
+                if self.on_game is not None:
+                    self.on_game(summary)
+            self._report()
+
+    def _record(
+        self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime
+    ) -> GameSummary | None:
+        try:
+            return self.store.record_game(
+                seats=game.seats,
+                seed=game.seed,
+                rules=self.tournament.rules,
+                outcome=played.outcome,
+                seat_terminations=played.seat_terminations,
+                events=played.events,
+                actions=played.actions,
+                started_at=played.started_at or started,
+                finished_at=played.finished_at or finished,
+                scheduled_game_id=game.id,
+                teams=game.teams,
+            )
+        except AlreadyRecorded:
+            return None
+
+    def _report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+async def _call(play: TableRunner, game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+    if _is_async(play):
+        result = play(game, rules)
+    else:
+        result = await asyncio.to_thread(play, game, rules)
+    if inspect.isawaitable(result):
+        result = await result
+    if not isinstance(result, PlayedGame):
+        raise TypeError(f"the table runner returned {type(result).__name__}, not PlayedGame")
+    return result
+
+
+def _is_async(play: TableRunner) -> bool:
+    return inspect.iscoroutinefunction(play) or inspect.iscoroutinefunction(type(play).__call__)
+
+
+async def _cancel(tasks: Sequence[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
