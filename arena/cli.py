@@ -593,7 +593,8 @@ def _is_deal(events: list[ev.Event], event: ev.CardsReceived) -> bool:
 def _message_dict(message: Any) -> dict[str, Any]:
     from google.protobuf import json_format
 
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+    return json_format.MessageToDict(message, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=True)
 
 
 def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -> None:
