@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import pytest
 
 from arena.engine.rules import RuleSet, Scoring
+from arena.rating import PARTNER_TEAMS
 from arena.tournament.schedule import (
     MAX_PARTNER_BOTS,
-    PARTNER_TEAMS,
     SCHEDULE_HEADERS,
     Format,
     ScheduledTable,

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from arena.tournament.runner import (
+    PlayedGame,
+    Progress,
+    RunSummary,
+    TableRunner,
+    create_tournament,
+    run_tournament,
+    run_tournament_sync,
+    tournament_settings,
+)
 from arena.tournament.schedule import (
     Format,
     Schedule,
@@ -15,6 +25,8 @@ from arena.tournament.schedule import (
 )
 
 __all__ = [
-    "Format", "Schedule", "ScheduleError", "ScheduledTable", "SettingsError",
-    "TournamentSettings", "build_schedule", "describe", "schedule_rows",
+    "Format", "PlayedGame", "Progress", "RunSummary", "Schedule", "ScheduleError",
+    "ScheduledTable", "SettingsError", "TableRunner", "TournamentSettings", "build_schedule",
+    "create_tournament", "describe", "run_tournament", "run_tournament_sync", "schedule_rows",
+    "tournament_settings",
 ]

@@ -39,12 +39,11 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from arena.engine.rules import RuleSet, RuleSetError, Scoring
+from arena.rating import PARTNER_TEAMS
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 10
 PARTNER_TABLE_SIZE = 4
-PARTNER_TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
-"""The seats of each team at a partner table."""
 MAX_PARTNER_BOTS = 24
 """The largest field the partner format schedules."""
 MAX_COMBINATIONS_SEARCHED = 200_000
