@@ -437,7 +437,9 @@ class Game:
         if phase is Phase.PLAY_DRAWN:
             assert self._drawn is not None
             plays = self._play_variants(seat, self._drawn)
-            return list(plays) if self.rules.force_play else plays + [KEEP]
+            if self.rules.force_play and self._playable(seat, self._drawn, strict=True):
+                return list(plays)
+            return plays + [KEEP]
         if phase is Phase.CHOOSE_COLOR:
             return list(_CHOOSE_COLOR)
         if phase is Phase.CHALLENGE:
@@ -509,10 +511,15 @@ class Game:
         return not (self.rules.last_card_no_action and len(self.hands[seat]) == 1
                     and card.is_action)
 
-    def _playable(self, seat: int, card: Card) -> bool:
+    def _playable(self, seat: int, card: Card, strict: bool = False) -> bool:
+        """Whether `card` may be played now; `strict` leaves out a bluffed Wild Draw Four
+        (what draw-to-match stops at and force play forces must really be playable)."""
         if not self._may_end_with(seat, card):
             return False
         if card.rank is Rank.WILD_DRAW_FOUR:
+            if strict:
+                return self._draw_four_allowed(self.hands[seat], self.active_color,
+                                               self.top_card)
             return self._may_play_draw_four(seat)
         if card.color is None or card.color is self.active_color:
             return True
@@ -532,10 +539,9 @@ class Game:
         no_color_or_number decision, none of the top card's number)."""
         if any(c.color is color for c in hand):
             return False
-        if self.rules.wild_draw_four_rule is WildDrawFourRule.NO_COLOR_OR_NUMBER:
-            if top is not None and top.is_number and any(c.rank is top.rank for c in hand):
-                return False
-        return True
+        return not (self.rules.wild_draw_four_rule is WildDrawFourRule.NO_COLOR_OR_NUMBER
+                    and top is not None and top.is_number
+                    and any(c.rank is top.rank for c in hand))
 
     def _play_variants(self, seat: int, card: Card) -> list[Action]:
         """Every way to play `card`: declared colours, targets, and the UNO call."""
@@ -629,7 +635,7 @@ class Game:
             if not got:
                 break
             drawn = self.hands[seat][-1]
-            if self._playable(seat, drawn) or not self.rules.draw_to_match:
+            if self._playable(seat, drawn, strict=True) or not self.rules.draw_to_match:
                 break
         if drawn is not None and self._playable(seat, drawn):
             self._drawn = drawn

@@ -356,6 +356,13 @@ def test_without_draw_to_match_a_player_draws_one_card() -> None:
     assert hand(game, 0) == "G1 G2 B1" and game.decider == 1
 
 
+def test_draw_to_match_does_not_stop_at_a_wild_draw_four_that_would_be_a_bluff() -> None:
+    game = table("R1 G2", FILL, starter="R7", draw="W+4 B2 R9", rule_set=DRAW_TO_MATCH)
+    game.apply(DRAW)
+    assert hand(game, 0) == "R1 G2 W+4 B2 R9"
+    assert game.phase is Phase.PLAY_DRAWN and game.view(0).drawn_card == card("R9")
+
+
 # ------------------------------------------------------------------ force play
 
 FORCE_PLAY = rules(force_play=True)
@@ -373,6 +380,14 @@ def test_force_play_a_drawn_unplayable_card_just_ends_the_turn() -> None:
     game = table("G1 G2", FILL, starter="R7", draw="B9", rule_set=FORCE_PLAY)
     game.apply(DRAW)
     assert game.decider == 1
+
+
+def test_force_play_never_forces_a_bluffed_wild_draw_four() -> None:
+    game = table("R1 G2", FILL, starter="R7", draw="W+4", rule_set=FORCE_PLAY)
+    game.apply(DRAW)
+    assert game.phase is Phase.PLAY_DRAWN
+    assert KEEP in game.legal_actions()
+    assert {a.card for a in game.legal_actions() if a.card} == {card("W+4")}
 
 
 def test_force_play_with_draw_to_match_plays_the_card_drawn_at_last() -> None:

@@ -154,7 +154,10 @@ def expected_legal(game: Game, accused: DrawFourPlay | None) -> set[Action]:
         assert drawn is not None and drawn in hand
         assert expected_playable(game, seat, drawn)
         out = expected_variants(game, seat, drawn)
-        if not game.rules.force_play:
+        # Force play forces only a card that is really playable, never a bluff.
+        bluff = drawn.rank is Rank.WILD_DRAW_FOUR and breaks_colour_condition(
+            game.rules, hand, game.active_color, game.top_card)
+        if not game.rules.force_play or bluff:
             out.add(KEEP)
         return out
     if game.phase is Phase.CHOOSE_COLOR:
