@@ -21,6 +21,9 @@ from pathlib import Path
 
 ExitListener = Callable[[str, int], None]
 
+TOKEN_REFUSED = 2
+"""The exit status of a sample bot whose token the server refused: restarting cannot help."""
+
 
 class ManagedBotError(RuntimeError):
     """A managed bot could not be started (bad command, missing program)."""
@@ -127,7 +130,7 @@ class BotSupervisor:
             running.exits.append(code)
             if self.on_exit is not None:
                 self.on_exit(running.bot.name, code)
-            if self._stopping or running.restarts >= self.max_restarts:
+            if self._stopping or running.restarts >= self.max_restarts or code == TOKEN_REFUSED:
                 return
             await asyncio.sleep(self.backoff * (2 ** min(running.restarts, 5)))
             running.restarts += 1
