@@ -401,7 +401,11 @@ class Store:
         # In WAL mode a commit survives a killed process either way; NORMAL only
         # lets a power cut undo the latest commits, never half of one.
         self._conn.execute("PRAGMA synchronous = NORMAL")
-        self._migrate(MIGRATIONS if migrations is None else migrations)
+        try:
+            self._migrate(MIGRATIONS if migrations is None else migrations)
+        except BaseException:
+            self._conn.close()
+            raise
 
     @classmethod
     def open(

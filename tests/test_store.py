@@ -301,6 +301,9 @@ def test_record_game_stores_the_replay_and_updates_ratings(store: Store) -> None
     assert in_cup["alpha"].mu == pytest.approx(29.396, abs=1e-3)
     assert (overall["alpha"].games, overall["alpha"].wins, overall["alpha"].points) == (1, 1, 50)
     assert (overall["beta"].games, overall["beta"].wins, overall["beta"].points) == (1, 0, 0)
+    board = rating.leaderboard(store.ratings())
+    assert [(row.place, row.bot, row.win_rate) for row in board] == [(1, "alpha", 1.0),
+                                                                    (2, "beta", 0.0)]
 
 
 def test_recording_a_done_scheduled_game_again_is_refused_and_changes_nothing(
