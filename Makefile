@@ -48,7 +48,7 @@ bots: node-bot cpp-bot
 
 node-bot:
 	@if command -v npm >/dev/null 2>&1 && [ -f $(NODE_BOT)/package.json ]; then \
-		cd $(NODE_BOT) && npm install --silent --no-audit --no-fund; \
+		cd $(NODE_BOT) && npm ci --silent --no-audit --no-fund; \
 	else echo "node-bot: npm not found, the Node bot is not built"; fi
 
 cpp-bot:
