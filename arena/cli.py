@@ -603,10 +603,8 @@ def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -
     rules = RuleSet.from_json(response.rules_json)
     actions = [wire.action_from_proto(a) for a in response.actions]
     game = replay_game(rules, len(response.summary.seats), response.seed, actions)
-    if game.outcome is None and response.summary.termination == "forfeit":
-        losers = [s for s, r in enumerate(response.summary.ranks)
-                  if r == max(response.summary.ranks)]
-        game.forfeit(losers[0])
+    if response.HasField("forfeited_seat"):
+        game.forfeit(response.forfeited_seat)
     if game.events != events:
         raise click.ClickException(
             f"game {response.summary.game_id} does not replay: its stored events differ")

@@ -12,6 +12,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,6 @@ from arena.server.policy import BotPolicy
 from arena.server.result import GameAbortedError, GameResult
 from arena.server.server import ArenaServer
 from arena.store import (
-    AlreadyRecorded,
     Bot,
     BotKind,
     DuplicateName,
@@ -36,15 +36,22 @@ from arena.store import (
     GameStatus,
     GameSummary,
     InvalidInput,
+    ScheduledGame,
     Store,
     StoreError,
     Tournament,
-    TournamentStatus,
     UnknownBot,
     UnknownGame,
     UnknownTournament,
 )
-from arena.tournament.schedule import ScheduleError, TournamentSettings, build_schedule
+from arena.tournament import (
+    PlayedGame,
+    ScheduleError,
+    TournamentSettings,
+    create_tournament,
+    run_tournament,
+    tournament_settings,
+)
 from arena.v1 import admin_pb2
 
 ProgressListener = Callable[["Progress"], None]
@@ -63,16 +70,6 @@ class Progress:
     last_game_id: int = 0
     status: str = "running"
     message: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GameJob:
-    """One game to play and record: seats, seed, teams, and its schedule entry if any."""
-
-    seats: tuple[str, ...]
-    seed: int
-    teams: tuple[tuple[int, ...], ...] | None = None
-    scheduled_game_id: int | None = None
 
 
 class Management:
@@ -152,132 +149,60 @@ class Management:
 
     # --------------------------------------------------------------- playing
 
-    async def play_jobs(self, jobs: Sequence[GameJob], rules: RuleSet, policy: BotPolicy,
-                        concurrency: int, tournament_total: int | None = None,
-                        already_done: int = 0,
-                        progress: ProgressListener | None = None) -> int:
-        """Play `jobs`, `concurrency` at a time, recording each as it ends; return how many.
-
-        A game that is aborted (the server stopping) is not recorded; a game whose
-        schedule entry was recorded meanwhile is not counted twice.
-        """
-        total = tournament_total if tournament_total is not None else len(jobs)
-        done = already_done
-        queue: asyncio.Queue[GameJob] = asyncio.Queue()
-        for job in jobs:
-            queue.put_nowait(job)
-
-        async def worker() -> None:
-            nonlocal done
-            while True:
-                try:
-                    job = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
-                result = await self.server.play_game(list(job.seats), rules, job.seed, policy)
-                summary = await asyncio.to_thread(self.record, result, job)
-                if summary is not None:
-                    done += 1
-                    if progress is not None:
-                        progress(Progress(done, total, summary.id))
-
-        workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
-        try:
-            await asyncio.gather(*workers)
-        finally:
-            for task in workers:
-                task.cancel()
-            for task in workers:
-                with contextlib.suppress(asyncio.CancelledError, GameAbortedError):
-                    await task
-        return done - already_done
-
-    def record(self, result: GameResult, job: GameJob) -> GameSummary | None:
-        """Store a finished game with its replay log and rating update, in one transaction."""
-        actions: list[Any] = [json.loads(wire.action_to_json(a)) for a in result.actions]
-        if result.forfeited_seat is not None:
-            actions.append({"forfeit": result.forfeited_seat})
-        events = [json_format.MessageToDict(wire.event_to_proto(e),
-                                            preserving_proto_field_name=True)
-                  for e in result.events]
-        try:
-            return self.store.record_game(
-                seats=result.players, seed=result.seed, rules=result.rules.to_dict(),
-                outcome=result.outcome,
-                seat_terminations=[t.value for t in result.seat_terminations],
-                events=events, actions=actions, started_at=result.started,
-                finished_at=result.finished, scheduled_game_id=job.scheduled_game_id,
-                teams=job.teams,
-            )
-        except AlreadyRecorded:
-            return None
-
     async def play_match(self, bots: Sequence[str], games: int, seed: int, rules: RuleSet,
                          policy: BotPolicy, concurrency: int, wait_seconds: float,
                          progress: ProgressListener | None = None) -> int:
-        """Play `games` rated games between `bots`, rotating the seats each game."""
+        """Play rated games between `bots`: a one-table tournament of its own.
+
+        Each deal is played in every seat rotation (duplicate deals), so the
+        number of games is `games` rounded up to a multiple of the table size.
+        """
         if games < 1:
             raise ManagementError("a match needs at least one game")
-        if len(set(bots)) != len(bots):
-            raise ManagementError(f"a bot may take only one seat: {', '.join(bots)}")
-        for name in bots:
-            self.store.bot(name)
-        rules.check_players(len(bots))
-        await self.ensure_bots(bots, wait_seconds)
-        n = len(bots)
-        jobs = [GameJob(tuple(bots[(i + k) % n] for k in range(n)), seed * 1_000_003 + i)
-                for i in range(games)]
-        teams = ((0, 2), (1, 3)) if rules.scoring.value == "partners" else None
-        jobs = [GameJob(j.seats, j.seed, teams) for j in jobs]
-        return await self.play_jobs(jobs, rules, policy, concurrency, progress=progress)
+        deals = -(-games // len(bots))
+        name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+        self.create_tournament(name, bots, {
+            "format": "round_robin", "table_size": len(bots), "deals_per_table": deals,
+            "seed": seed, "concurrency": concurrency, "rules": rules.to_dict(),
+            "policy": policy.to_dict()})
+        return await self.run_tournament(name, concurrency, wait_seconds, progress)
 
     # ----------------------------------------------------------- tournaments
 
     def create_tournament(self, name: str, bots: Sequence[str],
                           settings: Mapping[str, Any]) -> Tournament:
-        """Create a tournament and its whole schedule, so it can be checked before play.
-
-        `settings` are `TournamentSettings` plus the run options `policy` (a
-        `BotPolicy` table) and `concurrency` (tables at once).
-        """
-        tournament_settings, policy, concurrency = split_settings(settings)
+        """Create a tournament and its whole schedule, so it can be checked before play."""
+        tournament_settings = TournamentSettings.from_dict(settings)
+        bot_policy(tournament_settings)
         for bot in bots:
             self.store.bot(bot)
-        schedule = build_schedule(tournament_settings, list(bots))
-        stored = {**tournament_settings.to_dict(), "policy": policy.to_dict(),
-                  "concurrency": concurrency, "bots": list(bots)}
-        return self.store.create_tournament(
-            name, tournament_settings.format.value, stored,
-            tournament_settings.rules.to_dict(), schedule)
+        return create_tournament(self.store, name, tournament_settings, list(bots))
 
     async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
                              progress: ProgressListener | None = None) -> int:
         """Play every pending game of a tournament; a stopped run resumes where it ended."""
         tournament = self.store.tournament(name)
-        settings, policy, default_concurrency = split_settings(tournament.settings)
-        scheduled = self.store.scheduled_games(name)
-        pending = [g for g in scheduled if g.status is GameStatus.PENDING]
-        done = len(scheduled) - len(pending)
-        if progress is not None:
-            progress(Progress(done, len(scheduled)))
-        if not pending:
-            self.store.set_tournament_status(name, TournamentStatus.FINISHED)
-            return 0
+        policy = bot_policy(tournament_settings(tournament))
+        pending = self.store.pending_games(tournament.id)
         await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
-        self.store.set_tournament_status(name, TournamentStatus.RUNNING)
-        jobs = [GameJob(g.seats, g.seed, g.teams, g.id) for g in pending]
-        try:
-            played = await self.play_jobs(jobs, settings.rules, policy,
-                                          concurrency or default_concurrency,
-                                          tournament_total=len(scheduled), already_done=done,
-                                          progress=progress)
-        except BaseException:
-            self.store.set_tournament_status(name, TournamentStatus.STOPPED)
-            raise
-        left = self.store.pending_games(name)
-        self.store.set_tournament_status(
-            name, TournamentStatus.STOPPED if left else TournamentStatus.FINISHED)
-        return played
+        last_game = 0
+
+        async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+            result = await self.server.play_game(list(game.seats), rules, game.seed, policy)
+            return played_game(result)
+
+        def on_game(summary: GameSummary) -> None:
+            nonlocal last_game
+            last_game = summary.id
+
+        def on_progress(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress(done, total, last_game))
+
+        summary = await run_tournament(self.store, tournament.id, play,
+                                       concurrency=concurrency or None,
+                                       progress=on_progress, on_game=on_game)
+        return summary.played
 
     # -------------------------------------------------------------- games
 
@@ -291,25 +216,28 @@ class Management:
         return self.store.get_game(game_id)
 
 
-DEFAULT_CONCURRENCY = 2
-"""Tables a tournament plays at once unless its settings say otherwise."""
-
-
-def split_settings(data: Mapping[str, Any]) -> tuple[TournamentSettings, BotPolicy, int]:
-    """Tournament settings, bot policy and concurrency from one settings table."""
-    values = dict(data)
-    policy_data = values.pop("policy", None) or {}
-    concurrency = values.pop("concurrency", DEFAULT_CONCURRENCY)
-    values.pop("bots", None)
-    if not isinstance(policy_data, Mapping):
-        raise ManagementError("policy: must be a table of bot policy settings")
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-        raise ManagementError(f"concurrency: must be a whole number >= 1, got {concurrency!r}")
+def bot_policy(settings: TournamentSettings) -> BotPolicy:
+    """The bot policy a tournament's settings ask for; a bad one is a `ManagementError`."""
     try:
-        policy = BotPolicy.from_dict(policy_data)
+        return BotPolicy.from_dict(settings.policy)
     except (TypeError, ValueError) as exc:
         raise ManagementError(f"policy: {exc}") from None
-    return TournamentSettings.from_dict(values), policy, concurrency
+
+
+def played_game(result: GameResult) -> PlayedGame:
+    """A server result as the tournament runner records it: JSON events and actions.
+
+    A forfeit is kept as a last `{"forfeit": seat}` entry of the actions, so that
+    a replay ends the game the same way.
+    """
+    actions: list[Any] = [json.loads(wire.action_to_json(a)) for a in result.actions]
+    if result.forfeited_seat is not None:
+        actions.append({"forfeit": result.forfeited_seat})
+    events = [json_format.MessageToDict(wire.event_to_proto(e), preserving_proto_field_name=True)
+              for e in result.events]
+    return PlayedGame(result.outcome, events, actions,
+                      [t.value for t in result.seat_terminations], result.started,
+                      result.finished)
 
 
 # --------------------------------------------------------------------- servicer
@@ -427,7 +355,9 @@ class ManagedAdmin(AdminService):
             for event in game.events:
                 json_format.ParseDict(event, response.events.add())
             for action in game.actions:
-                if "forfeit" not in action:
+                if "forfeit" in action:
+                    response.forfeited_seat = int(action["forfeit"])
+                else:
                     json_format.ParseDict(action, response.actions.add())
             return response
         return await _answer(context, call)  # type: ignore[no-any-return]
@@ -489,7 +419,7 @@ class ManagedAdmin(AdminService):
             games_total=len(scheduled),
             games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
             created_at=tournament.created_at.isoformat(timespec="seconds"),
-            bots=list(tournament.settings.get("bots", [])))
+            bots=sorted({bot for game in scheduled for bot in game.seats}))
 
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
                         context: Any) -> AsyncIterator[admin_pb2.RunProgress]:

@@ -84,6 +84,8 @@ class TournamentSettings:
     - `teams`: the fixed pairs of the teams format.
     - `challenger`: the bot every gauntlet table includes.
     - `concurrency`: how many tables play at once (it does not change the schedule).
+    - `policy`: the bot policy every table applies (timeouts, strikes, forfeit),
+      as a plain table the server checks; it does not change the schedule.
     - `rules`: the rule set of every game.
     """
 
@@ -97,6 +99,7 @@ class TournamentSettings:
     teams: tuple[tuple[str, str], ...] = ()
     challenger: str | None = None
     concurrency: int = 4
+    policy: Mapping[str, Any] = field(default_factory=dict)
     rules: RuleSet = field(default_factory=RuleSet)
 
     def __post_init__(self) -> None:
@@ -154,6 +157,7 @@ class TournamentSettings:
             "teams": [list(team) for team in self.teams],
             "challenger": self.challenger,
             "concurrency": self.concurrency,
+            "policy": dict(self.policy),
             "rules": self.rules.to_dict(),
         }
 
@@ -177,6 +181,12 @@ class TournamentSettings:
                 values[name] = _PARSERS[name](name, value)
         values["rules"] = _parse_rules(data.get("rules", {}), values.get("format"))
         return cls(**values)
+
+
+def _parse_table(name: str, value: object) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise SettingsError(f"{name}: must be a table of settings, got {value!r}")
+    return dict(value)
 
 
 def _parse_format(name: str, value: object) -> Format:
@@ -242,6 +252,7 @@ _PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "teams": _parse_teams,
     "challenger": _parse_challenger,
     "concurrency": _parse_int,
+    "policy": _parse_table,
 }
 
 

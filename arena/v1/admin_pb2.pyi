@@ -258,18 +258,20 @@ class GetGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
-    __slots__ = ("summary", "rules_json", "seed", "events", "actions")
+    __slots__ = ("summary", "rules_json", "seed", "events", "actions", "forfeited_seat")
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_SEAT_FIELD_NUMBER: _ClassVar[int]
     summary: GameSummaryInfo
     rules_json: str
     seed: int
     events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
     actions: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Action]
-    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., rules_json: _Optional[str] = ..., seed: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ...) -> None: ...
+    forfeited_seat: int
+    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., rules_json: _Optional[str] = ..., seed: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ..., forfeited_seat: _Optional[int] = ...) -> None: ...
 
 class ListConnectedBotsRequest(_message.Message):
     __slots__ = ()
