@@ -574,8 +574,8 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
     _check_replay(response, events)
     names = list(response.summary.seats)
     color = use_color()
-    for event in events:
-        if hands and isinstance(event, ev.CardsReceived) and _is_deal(events, event):
+    for event, dealt in zip(events, _deal_flags(events), strict=True):
+        if hands and dealt and isinstance(event, ev.CardsReceived):
             click.echo(f"  {names[event.seat]}: {render.cards_text(event.cards, color)}")
         if event.audience is None:
             line = render.describe(event, names, color)
@@ -585,9 +585,20 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
             click.pause("press any key for the next hand")
 
 
-def _is_deal(events: list[ev.Event], event: ev.CardsReceived) -> bool:
-    index = events.index(event)
-    return any(isinstance(e, ev.HandStarted) for e in events[max(0, index - 12):index])
+def _deal_flags(events: list[ev.Event]) -> list[bool]:
+    """For each event, whether it is part of a deal: the cards received right after a hand starts.
+
+    A later draw is not a deal, even when it comes a few events after the hand started.
+    """
+    flags: list[bool] = []
+    dealing = False
+    for event in events:
+        if isinstance(event, ev.HandStarted):
+            dealing = True
+        elif not isinstance(event, ev.CardsReceived):
+            dealing = False
+        flags.append(dealing and isinstance(event, ev.CardsReceived))
+    return flags
 
 
 def _message_dict(message: Any) -> dict[str, Any]:
