@@ -231,7 +231,13 @@ def serve(context: Context, host: str, port: int) -> None:
 
 @main.group()
 def bot() -> None:
-    """Register, list and remove bots."""
+    """Register, list and remove bots.
+
+    \b
+    Example:
+      arena bot add greedy --command "python sample_bots/python/greedy_bot.py"
+      arena bot list
+    """
 
 
 @bot.command("add")
@@ -330,7 +336,13 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
 
 @main.group()
 def tournament() -> None:
-    """Create, inspect and run tournaments."""
+    """Create, inspect and run tournaments.
+
+    \b
+    Example:
+      arena tournament create spring greedy counter random --table-size 3
+      arena tournament run spring
+    """
 
 
 @tournament.command("create")
