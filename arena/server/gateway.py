@@ -49,10 +49,25 @@ class BotGateway:
 
     async def connect(self, requests: AsyncIterator[bot_pb2.BotMessage], context: Context) -> None:
         """Serve one bot's stream until it ends."""
-        name = await self._authenticate(context)
-        hello = await self._read_hello(context)
-        if hello is None:
+        token = bearer_token(_metadata(context))
+        name = None if token is None else self._authenticator.bot_name(token)
+        # The first message is read even from a bot that will be refused: a client
+        # still writing it when the call ends may report INTERNAL instead of the
+        # status the server sent (grpc/grpc#36066).
+        first = await self._read_first(context)
+        if name is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token" if token else
+                                "missing 'authorization: Bearer <token>' metadata")
+        if first is None:
             return
+        if isinstance(first, tuple):
+            await context.abort(*first)
+        if first.WhichOneof("kind") != "hello":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                "the first message must be a Hello")
+        await self._serve(name, BotHello.from_proto(first.hello), context)
+
+    async def _serve(self, name: str, hello: BotHello, context: Context) -> None:
         connection = BotConnection(name, hello, context.peer(), self._max_outbox)
         connection.send(bot_pb2.ServerMessage(welcome=bot_pb2.Welcome(
             bot_name=name, server_version=self._server_version, max_tables=hello.max_tables)))
@@ -63,32 +78,16 @@ class BotGateway:
             self._on_disconnect(connection)
         await _end_call(connection, context)
 
-    async def _authenticate(self, context: Context) -> str:
-        token = bearer_token(_metadata(context))
-        if token is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "missing 'authorization: Bearer <token>' metadata")
-        name = self._authenticator.bot_name(token)
-        if name is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
-        return name
-
-    async def _read_hello(self, context: Context) -> BotHello | None:
-        """The bot's Hello; None if the stream ended first. Anything else aborts the call."""
+    async def _read_first(self, context: Context) -> (
+            bot_pb2.BotMessage | tuple[grpc.StatusCode, str] | None):
+        """The first message; None if the stream ended first; (code, details) if it is bad."""
         try:
             message: Any = await asyncio.wait_for(context.read(), self._hello_timeout)
         except TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                f"no Hello within {self._hello_timeout:g} s")
+            return grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {self._hello_timeout:g} s"
         except DecodeError:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a "
-                                "BotMessage")
-        if not isinstance(message, bot_pb2.BotMessage):
-            return None
-        if message.WhichOneof("kind") != "hello":
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                "the first message must be a Hello")
-        return BotHello.from_proto(message.hello)
+            return grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage"
+        return message if isinstance(message, bot_pb2.BotMessage) else None
 
 
 def _metadata(context: Context) -> list[tuple[str, str | bytes]]:
