@@ -25,7 +25,7 @@ import grpc
 from tabulate import tabulate
 
 from arena import render, wire
-from arena.engine import RuleSet, RuleSetError
+from arena.engine import IllegalActionError, RuleSet, RuleSetError
 from arena.engine import events as ev
 from arena.session import DEFAULT_DB, Session, admin_session
 from arena.v1 import admin_pb2
@@ -625,12 +625,15 @@ def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -
 
     rules = RuleSet.from_json(response.rules_json)
     actions = [wire.action_from_proto(a) for a in response.actions]
-    game = replay_game(rules, len(response.summary.seats), response.seed, actions)
+    failure = f"game {response.summary.game_id} does not replay"
+    try:
+        game = replay_game(rules, len(response.summary.seats), response.seed, actions)
+    except IllegalActionError as exc:
+        raise click.ClickException(f"{failure}: a stored action is not legal: {exc}") from None
     if response.HasField("forfeited_seat"):
         game.forfeit(response.forfeited_seat)
     if game.events != events:
-        raise click.ClickException(
-            f"game {response.summary.game_id} does not replay: its stored events differ")
+        raise click.ClickException(f"{failure}: its stored events differ")
 
 
 @main.command()
