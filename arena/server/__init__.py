@@ -4,14 +4,14 @@ The tournament layer uses `ArenaServer` (start, wait for bots, `play_game`,
 stop) and never talks gRPC itself; `run_server` serves until a signal.
 """
 
-from arena.server.app import run_server, serve
+from arena.server.app import DEFAULT_PORT, run_server, serve, serve_until_stopped
 from arena.server.auth import Authenticator, TokenError, TokenTable, bearer_token
 from arena.server.policy import BotPolicy, SeatTermination, passive_action
 from arena.server.result import GameAbortedError, GameResult
 from arena.server.server import MAX_MESSAGE_BYTES, ArenaServer
 
 __all__ = [
-    "MAX_MESSAGE_BYTES", "ArenaServer", "Authenticator", "BotPolicy", "GameAbortedError",
-    "GameResult", "SeatTermination", "TokenError", "TokenTable", "bearer_token",
-    "passive_action", "run_server", "serve",
+    "DEFAULT_PORT", "MAX_MESSAGE_BYTES", "ArenaServer", "Authenticator", "BotPolicy",
+    "GameAbortedError", "GameResult", "SeatTermination", "TokenError", "TokenTable", "bearer_token",
+    "passive_action", "run_server", "serve", "serve_until_stopped",
 ]

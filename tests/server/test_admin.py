@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -150,13 +151,10 @@ def test_stopping_the_server_aborts_games_in_play_and_tells_the_bots() -> None:
                                                     BotPolicy(decision_timeout=10), "g"))
         await gate.wait()
         await server.stop(grace=1)
-        try:
+        with pytest.raises(GameAbortedError):
             await game
-        except GameAbortedError:
-            aborted = True
         await alice.wait_ended()
         await bob.wait_ended()
-        assert aborted
         for bot in (alice, bob):
             end = bot.games["g"].end
             assert end is not None and end.reason.startswith("aborted")
@@ -185,6 +183,24 @@ def test_serve_runs_until_told_to_stop() -> None:
         await asyncio.wait_for(serving, 5)
         await bot.wait_ended()
         await bot.close()
+
+    asyncio.run(scenario())
+
+
+def test_serve_takes_a_server_built_beforehand_but_not_with_an_authenticator_too() -> None:
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        built = ArenaServer(TokenTable(TOKENS))
+        started: list[ArenaServer] = []
+        serving = asyncio.create_task(serve("127.0.0.1", 0, server=built, grace=0.5,
+                                            ready=started.append, stop=stop))
+        while not started:
+            await asyncio.sleep(0.01)
+        assert started == [built] and built.port
+        stop.set()
+        await asyncio.wait_for(serving, 5)
+        with pytest.raises(ValueError, match="either a server"):
+            await serve("127.0.0.1", 0, TokenTable(TOKENS), server=built)
 
     asyncio.run(scenario())
 
