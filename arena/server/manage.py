@@ -408,7 +408,8 @@ class ManagedAdmin(AdminService):
                 request.tournament, request.concurrency, request.remote_wait_seconds or 30.0,
                 listener)
 
-        async for update in _progress_stream(context, start):
+        resume = f"run `arena tournament run {request.tournament}` again to resume"
+        async for update in _progress_stream(context, start, resume):
             yield update
 
     def _tournament_info(self, tournament: Tournament) -> admin_pb2.TournamentInfo:
@@ -448,10 +449,16 @@ def _json_table(text: str, what: str) -> dict[str, Any]:
 
 
 async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
-                           ) -> AsyncIterator[admin_pb2.RunProgress]:
-    """Run `start` as a task and stream its progress; errors become a gRPC status."""
+                           resume: str = "") -> AsyncIterator[admin_pb2.RunProgress]:
+    """Run `start` as a task and stream its progress; errors become a gRPC status.
+
+    A run cut short by the server stopping (its games in play aborted) ends
+    with ABORTED and how far it came, plus the `resume` hint; the run's own
+    error is always retrieved, even when the caller has gone away.
+    """
     updates: asyncio.Queue[Progress] = asyncio.Queue()
     task = asyncio.ensure_future(start(updates.put_nowait))
+    getter: asyncio.Future[Progress] | None = None
     last = Progress(0, 0)
     try:
         while not task.done() or not updates.empty():
@@ -464,12 +471,20 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
             else:
                 getter.cancel()
         task.result()
+    except GameAbortedError:
+        hint = f"; {resume}" if resume else ""
+        await context.abort(grpc.StatusCode.ABORTED,
+                            f"the server stopped: {last.done} of {last.total} games done{hint}")
     except (StoreError, ValueError) as exc:
         await context.abort(status_for(exc), str(exc))
     finally:
+        if getter is not None:
+            getter.cancel()
         if not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, GameAbortedError):
                 await task
+        elif not task.cancelled():
+            task.exception()  # reported above, or nobody is left to tell
     status = "finished" if last.done >= last.total else "stopped"
     yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status)
