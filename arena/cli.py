@@ -637,6 +637,24 @@ def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -
 
 
 @main.command()
+@output_format
+@pass_context
+def tables(context: Context, fmt: str) -> None:
+    """List the games being played on a server right now, to `watch` one.
+
+    \b
+    Example:
+      arena --server 127.0.0.1:50051 tables
+    """
+    async def body(session: Session) -> admin_pb2.ListTablesResponse:
+        return await session.admin.ListTables(admin_pb2.ListTablesRequest())
+
+    rows = [{"game": t.game_id, "players": " ".join(t.players), "hand": t.hand_number,
+             "decisions": t.decisions} for t in context.run(body).tables]
+    emit(rows, fmt, "no games being played")
+
+
+@main.command()
 @click.argument("game_id")
 @pass_context
 def watch(context: Context, game_id: str) -> None:
