@@ -130,6 +130,7 @@ class Game:
         self._legal: list[Action] | None = None
         self._out: list[ev.Event] = []
         self._target_ranks = _target_ranks(rules)
+        self._last_hand_left = [0] * num_players
 
     # ----------------------------------------------------------------- creation
 
@@ -852,6 +853,7 @@ class Game:
         self._drawn = None
         self._queue = []
         left = [sum(c.points for c in self.hands[s]) for s in range(self.num_players)]
+        self._last_hand_left = left
         points = self._score_hand(winner, left)
         for seat in range(self.num_players):
             self.totals[seat] += points[seat]
@@ -921,7 +923,13 @@ class Game:
             return float(self.totals[seat])
         if scoring is Scoring.INDIVIDUAL:
             return -1e6 * self._contests_won(seat) - self.totals[seat]
-        return float(-self.totals[seat])
+        if scoring is Scoring.PARTNERS:
+            return float(-self.totals[seat])
+        # Below the top score, equal totals (every loser of a single hand has 0) are
+        # told apart by the points left in hand when the last hand ended: fewer is better.
+        total = self.totals[seat]
+        tiebreak = self._last_hand_left[seat] if total < max(self.totals) else 0
+        return -1e6 * total + tiebreak
 
     def _contests_won(self, seat: int) -> int:
         pp = self.pair_points

@@ -67,7 +67,15 @@ def test_the_first_player_to_reach_the_target_wins_and_the_target_is_configurabl
     assert game.outcome is not None
     assert game.outcome.termination is Termination.TARGET_REACHED
     assert game.outcome.winners == (0,) and game.outcome.scores == (150, 0, 0)
-    assert game.outcome.ranks == (0, 1, 1)
+    assert game.outcome.ranks == (0, 1, 2)
+
+
+def test_players_below_the_top_score_rank_by_fewer_points_left_in_hand() -> None:
+    game = table("R1", "B9 W+4 G+2", "Y1 YS W", starter="R7",
+                 rule_set=rules(target_score=None))
+    game.apply(play(card("R1")))
+    assert game.outcome is not None and game.outcome.scores == (150, 0, 0)
+    assert game.outcome.ranks == (0, 2, 1)
 
 
 def test_the_default_target_is_500() -> None:
