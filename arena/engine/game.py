@@ -131,6 +131,8 @@ class Game:
         self._out: list[ev.Event] = []
         self._target_ranks = _target_ranks(rules)
         self._last_hand_left = [0] * num_players
+        self._teams = (tuple(seat % 2 for seat in range(num_players))
+                       if rules.scoring is Scoring.PARTNERS else None)
 
     # ----------------------------------------------------------------- creation
 
@@ -226,7 +228,8 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """Exactly what `seat` may know now."""
-        revealed = self._revealed.get(seat, {})
+        revealed = self._revealed.get(seat)
+        discard = self.discard_pile
         return SeatView(
             seat=seat,
             num_players=self.num_players,
@@ -234,29 +237,27 @@ class Game:
             decider=self.decider,
             turn=self.turn,
             hand=tuple(self.hands[seat]),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            top_card=self.top_card,
+            hand_sizes=tuple([len(h) for h in self.hands]),
+            top_card=discard[-1] if discard else None,
             active_color=self.active_color,
             direction=self.direction,
             dealer=self.dealer,
             hand_number=self.hand_number,
             draw_pile_size=len(self.draw_pile),
-            discard_pile=tuple(self.discard_pile),
+            discard_pile=tuple(discard),
             scores=tuple(self.totals),
             active_seats=tuple(self.active_seats),
             pending_draw=self._pending_draw,
             drawn_card=self._drawn if self.decider == seat else None,
             uno_offender=self._uno_offender,
-            revealed=tuple(sorted(revealed.items())),
-            teams=self.teams,
+            revealed=tuple(sorted(revealed.items())) if revealed else (),
+            teams=self._teams,
         )
 
     @property
     def teams(self) -> tuple[int, ...] | None:
         """Team of each seat under partner scoring (seats 0 and 2 are team 0), else None."""
-        if self.rules.scoring is Scoring.PARTNERS:
-            return tuple(seat % 2 for seat in range(self.num_players))
-        return None
+        return self._teams
 
     def card_count(self) -> int:
         """Cards in hands, draw pile and discard pile (the deck size, at any moment)."""

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from arena.engine.actions import Phase
 from arena.engine.cards import Card, Color
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """One seat's view of a game in progress.
 
     It holds the seat's own hand, public facts (card counts, the discard pile,
