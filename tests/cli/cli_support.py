@@ -1,0 +1,144 @@
+"""Helpers for the CLI tests: run `arena` in-process or as a real process, and look at its files.
+
+Everything is real: commands start the gRPC server on 127.0.0.1, the database
+is an SQLite file under the test's tmp_path, and managed bots are the Python
+sample bots run as subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import socket
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing, contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON_BOTS = ROOT / "sample_bots" / "python"
+
+ARENA = [sys.executable, "-c", "from arena.cli import main; main(prog_name='arena')"]
+"""The `arena` command as a real process, independent of where the console script lives."""
+
+ONE_HAND = {"target_score": None}
+"""Rules for single hands, the shortest games (TOML cannot say null, so these go in JSON)."""
+
+
+def bot_command(script: str) -> str:
+    """The managed-bot command of a Python sample bot (`random`, `greedy` or `counter`)."""
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(PYTHON_BOTS / f'{script}_bot.py'))}"
+
+
+def invoke(*args: str, env: Mapping[str, str | None] | None = None) -> Result:
+    """Run `arena ARGS` through click's CliRunner; exceptions other than exits propagate."""
+    return CliRunner(env=dict(env or {})).invoke(main, list(args), catch_exceptions=False)
+
+
+def arena(db: Path, *args: str, env: Mapping[str, str | None] | None = None) -> Result:
+    """Run `arena --db DB ARGS` through click's CliRunner."""
+    return invoke("--db", str(db), *args, env=env)
+
+
+def ok(db: Path, *args: str) -> Result:
+    """Like `arena`, and the command must succeed."""
+    result = arena(db, *args)
+    assert result.exit_code == 0, (args, result.output)
+    return result
+
+
+def add_bots(db: Path, bots: Mapping[str, str]) -> dict[str, str]:
+    """Register managed sample bots (name → script); return name → token."""
+    return {name: ok(db, "bot", "add", name, "--command", bot_command(script)).stdout.strip()
+            for name, script in bots.items()}
+
+
+def write_json(path: Path, data: Any) -> Path:
+    """Write `data` as JSON to `path` and return the path."""
+    path.write_text(json.dumps(data))
+    return path
+
+
+def read_only(db: Path) -> sqlite3.Connection:
+    """A read-only connection to a database another process may be writing."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    connection.row_factory = sqlite3.Row
+    return connection
+
+
+def query(db: Path, sql: str, *params: Any) -> list[sqlite3.Row]:
+    """Rows of one read-only query."""
+    with closing(read_only(db)) as connection:
+        return connection.execute(sql, params).fetchall()
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str,
+               interval: float = 0.01) -> None:
+    """Poll `condition` until it holds; fail with `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+# ------------------------------------------------------------- processes
+
+def processes_marked(marker: str) -> list[int]:
+    """Pids of live processes whose environment holds MARK=`marker` (Linux /proc)."""
+    needle = f"ARENA_TEST_MARK={marker}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in environ.split(b"\0") and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def kill_marked(marker: str) -> list[int]:
+    """SIGKILL the process group of every process marked with `marker`; return their pids."""
+    pids = processes_marked(marker)
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    return pids
+
+
+@contextmanager
+def marked_env(marker: str) -> Iterator[dict[str, str]]:
+    """An environment that tags a process and its children with `marker`.
+
+    Whatever is still alive with the tag when the block ends is killed, so a
+    test never leaves a bot behind (managed bots run in sessions of their own).
+    """
+    env = dict(os.environ, ARENA_TEST_MARK=marker, NO_COLOR="1")
+    env.pop("ARENA_DB", None)
+    try:
+        yield env
+    finally:
+        kill_marked(marker)

@@ -1,0 +1,33 @@
+"""`arena demo`: the whole journey on a fresh database, with the sample bots as real processes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import invoke, ok
+
+from arena.demo import sample_bots
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_demo_registers_the_sample_bots_plays_a_round_robin_and_ranks_them(
+        tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    result = invoke("demo", "--games", "1", "--seed", "3", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    names = [bot.name for bot in sample_bots()[0]]
+    assert {"random", "greedy", "counter"} <= set(names)
+    out = result.stdout
+    assert "registered sample bots: " + ", ".join(names) in out
+    assert "TrueSkill rankings (ordered by the conservative rating μ−3σ):" in out
+    table = [line for line in out.split("TrueSkill rankings", 1)[1].splitlines()[1:] if line]
+    assert table[0].split()[:2] == ["rank", "bot"]
+    ranked = {line.split()[1]: int(line.split()[5]) for line in table[2:]}
+    assert set(ranked) == set(names)
+    table_size = min(4, len(names))
+    [status] = json.loads(ok(db, "tournament", "status", "demo", "--format", "json").stdout)
+    assert status["status"] == "finished" and status["done"] == status["games"] > 0
+    assert sum(ranked.values()) == status["games"] * table_size, "every seat of every game rated"

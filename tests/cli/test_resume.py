@@ -1,0 +1,190 @@
+"""A tournament stopped mid-run resumes without losing or double-counting a game.
+
+`arena tournament run` runs as a real process on a real SQLite file; each test
+watches the database read-only until some games are recorded, then stops the
+run one way — SIGKILL to the CLI's whole process group (its managed bots, in
+sessions of their own, are killed after it), Ctrl-C, or SIGTERM to the
+`arena serve` a remote run talks to — and runs the same command again to the end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from cli_support import (
+    ARENA,
+    ONE_HAND,
+    add_bots,
+    free_port,
+    kill_marked,
+    marked_env,
+    ok,
+    processes_marked,
+    query,
+    wait_until,
+    write_json,
+)
+
+from arena.store import Store
+
+pytestmark = pytest.mark.timeout(60)
+
+BOTS = {"greedy": "greedy", "rnd": "random", "counter": "counter"}
+DEALS = 12
+TOTAL = DEALS * 3  # one table of three, played in its three seat rotations
+
+
+def _done(db: Path) -> int:
+    if not db.exists():
+        return 0
+    rows = query(db, "SELECT count(*) AS n FROM scheduled_games s JOIN tournaments t "
+                     "ON t.id = s.tournament_id WHERE t.name = 'long' AND s.status = 'done'")
+    return int(rows[0]["n"])
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A database with three managed sample bots and tournament 'long' of TOTAL single hands."""
+    db = tmp_path / "arena.db"
+    add_bots(db, BOTS)
+    settings = write_json(tmp_path / "settings.json", {"rules": ONE_HAND, "concurrency": 2})
+    ok(db, "tournament", "create", "long", *BOTS, "--table-size", "3", "--deals", str(DEALS),
+       "--settings", str(settings))
+    return db
+
+
+def _default_sigint() -> None:
+    # A test runner started in the background ignores SIGINT, and its children
+    # would inherit that; the CLI must see Ctrl-C as a terminal would send it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _start_run(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([*ARENA, *args, "tournament", "run", "long"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=_default_sigint)
+
+
+def _wait_for_first_game(db: Path, cli: subprocess.Popen[bytes]) -> None:
+    wait_until(lambda: _done(db) >= 1 or cli.poll() is not None, timeout=30,
+               what="the first recorded game", interval=0.005)
+    assert cli.poll() is None, "the run ended before it could be interrupted"
+
+
+def _resume_and_check_every_game_recorded_once(db: Path) -> None:
+    """Run 'long' again to its end; every scheduled game is then recorded exactly once."""
+    rankings = ok(db, "tournament", "run", "long").stdout
+    assert {line.split()[1]: line.split()[5] for line in rankings.splitlines()[2:]} == \
+        {bot: str(TOTAL) for bot in BOTS}
+
+    scheduled = query(db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "
+                          "ON t.id = s.tournament_id WHERE t.name = 'long'")
+    games = query(db, "SELECT g.id, g.seed FROM games g JOIN tournaments t "
+                      "ON t.id = g.tournament_id WHERE t.name = 'long'")
+    assert len(scheduled) == TOTAL
+    assert len(games) == TOTAL, "no game lost, none recorded twice"
+    assert len(query(db, "SELECT id FROM games")) == TOTAL, "no stray game outside the schedule"
+    assert {row["status"] for row in scheduled} == {"done"}
+    game_ids = [row["game_id"] for row in scheduled]
+    assert sorted(game_ids) == sorted(row["id"] for row in games), "each game linked once"
+    seeds = {row["id"]: row["seed"] for row in games}
+    assert all(seeds[row["game_id"]] == row["seed"] for row in scheduled)
+    assert len(query(db, "SELECT game_id FROM game_seats")) == TOTAL * 3
+
+    store = Store.open(db)
+    try:
+        assert store.tournament("long").status.value == "finished"
+        seats = Counter(bot for game in store.scheduled_games("long") for bot in game.seats)
+        per_tournament = {r.bot: r for r in store.ratings("long")}
+        overall = {r.bot: r for r in store.ratings()}
+        wins = Counter(g.seats[g.outcome.ranks.index(0)]
+                       for g in store.games(tournament="long", limit=None))
+    finally:
+        store.close()
+    assert {bot: r.games for bot, r in per_tournament.items()} == dict(seats)
+    assert sum(r.games for r in per_tournament.values()) == TOTAL * 3
+    assert {bot: r.wins for bot, r in per_tournament.items()} == {b: wins[b] for b in BOTS}
+    assert {bot: (r.games, r.wins, r.points) for bot, r in overall.items()} == \
+        {bot: (r.games, r.wins, r.points) for bot, r in per_tournament.items()}
+    history = query(db, "SELECT game_id, bot_id, tournament_id FROM rating_history")
+    assert len(history) == len({tuple(row) for row in history}), "no rating update twice"
+    assert len({row["game_id"] for row in history}) == TOTAL
+
+
+def test_a_killed_tournament_resumes_and_records_every_game_exactly_once(db: Path) -> None:
+    with marked_env(f"kill-{os.getpid()}-{db.parent.name}") as env:
+        marker = env["ARENA_TEST_MARK"]
+        cli = _start_run(["--db", str(db)], env)
+        try:
+            _wait_for_first_game(db, cli)
+        finally:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.communicate()
+        assert cli.returncode == -signal.SIGKILL
+        orphans = kill_marked(marker)
+        assert len(orphans) <= 3, "at most the three managed bots outlived the run"
+        wait_until(lambda: processes_marked(marker) == [], timeout=5, what="the bots to die")
+
+    assert 0 < _done(db) < TOTAL, "killed part way through"
+    _resume_and_check_every_game_recorded_once(db)
+
+
+def test_ctrl_c_stops_a_run_cleanly_and_it_resumes(db: Path) -> None:
+    with marked_env(f"int-{os.getpid()}-{db.parent.name}") as env:
+        marker = env["ARENA_TEST_MARK"]
+        cli = _start_run(["--db", str(db)], env)
+        try:
+            _wait_for_first_game(db, cli)
+            cli.send_signal(signal.SIGINT)
+            _, err = cli.communicate(timeout=20)
+        finally:
+            if cli.poll() is None:
+                os.killpg(cli.pid, signal.SIGKILL)
+                cli.communicate()
+        stderr = err.decode()
+        assert cli.returncode == 130, (cli.returncode, _done(db), stderr)
+        assert stderr.endswith("\nstopped; run the same command again to resume.\n"), stderr
+        assert "Traceback" not in stderr and "Task exception" not in stderr, stderr
+        assert processes_marked(marker) == [], "the run stopped its managed bots"
+
+    assert 0 < _done(db) < TOTAL, "stopped part way through"
+    _resume_and_check_every_game_recorded_once(db)
+
+
+def test_a_run_whose_server_stops_says_so_and_resumes(db: Path) -> None:
+    port = free_port()
+    with marked_env(f"stop-{os.getpid()}-{db.parent.name}") as env:
+        server = subprocess.Popen([*ARENA, "--db", str(db), "serve", "--port", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        cli: subprocess.Popen[bytes] | None = None
+        try:
+            assert server.stderr is not None
+            assert b"arena serving on" in server.stderr.readline()
+            cli = _start_run(["--server", f"127.0.0.1:{port}"], env)
+            _wait_for_first_game(db, cli)
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=10) == 0
+            _, err = cli.communicate(timeout=20)
+        finally:
+            for process in (server, cli):
+                if process is not None and process.poll() is None:
+                    process.kill()
+                    process.communicate()
+            if server.stderr is not None:
+                server.stderr.close()
+        assert cli.returncode == 1
+        last = err.decode().splitlines()[-1]
+        assert last.startswith("Error: the server stopped: "), err.decode()
+        assert last.endswith(f" of {TOTAL} games done; "
+                             "run `arena tournament run long` again to resume")
+        assert processes_marked(env["ARENA_TEST_MARK"]) == [], "the server stopped its bots"
+
+    assert 0 < _done(db) < TOTAL, "stopped part way through"
+    [status] = query(db, "SELECT status FROM tournaments WHERE name = 'long'")
+    assert status["status"] == "stopped"
+    _resume_and_check_every_game_recorded_once(db)

@@ -1,0 +1,445 @@
+"""Tournaments and matches end to end: the CLI, real gRPC on 127.0.0.1, SQLite, bot processes.
+
+The bots are the Python sample bots, launched by arena as managed bots. Games
+are single hands (rules `target_score = null`) to keep the run short.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pty
+import select
+import shlex
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from cli_support import (
+    ARENA,
+    ONE_HAND,
+    add_bots,
+    bot_command,
+    free_port,
+    invoke,
+    marked_env,
+    ok,
+    processes_marked,
+    query,
+    read_only,
+    write_json,
+)
+from click.testing import Result
+from google.protobuf import json_format
+
+from arena import wire
+from arena.engine import RuleSet
+from arena.engine import replay as replay_game
+from arena.store import GameRecord, Store
+from arena.v1 import admin_pb2, admin_pb2_grpc, uno_pb2
+
+pytestmark = pytest.mark.timeout(60)
+
+BOTS = {"greedy": "greedy", "rnd": "random", "counter": "counter"}
+RANKING_KEYS = ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points"]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A round robin of 3 bots at tables of 3, 2 deals: 6 games, played through the CLI."""
+
+    db: Path
+    schedule_before: str
+    run: Result
+    schedule_after: str
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    tmp = tmp_path_factory.mktemp("round-robin")
+    db = tmp / "arena.db"
+    add_bots(db, BOTS)
+    settings = write_json(tmp / "settings.json", {"rules": ONE_HAND})
+    ok(db, "tournament", "create", "t1", "greedy", "rnd", "counter", "--table-size", "3",
+       "--deals", "2", "--seed", "11", "--settings", str(settings))
+    before = ok(db, "tournament", "schedule", "t1", "--format", "csv").stdout
+    run = ok(db, "tournament", "run", "t1")
+    after = ok(db, "tournament", "schedule", "t1", "--format", "csv").stdout
+    return Played(db, before, run, after)
+
+
+def _csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _records(db: Path, tournament: str) -> list[GameRecord]:
+    store = Store.open(db)
+    try:
+        return [store.get_game(s.game_id) for s in store.scheduled_games(tournament)
+                if s.game_id is not None]
+    finally:
+        store.close()
+
+
+# ------------------------------------------------------------- round robin
+
+def test_the_schedule_is_there_before_play_and_every_game_of_it_is_played(played: Played) -> None:
+    before, after = _csv(played.schedule_before), _csv(played.schedule_after)
+    assert len(before) == 6
+    assert {row["status"] for row in before} == {"pending"}
+    assert "game_id" not in before[0]
+    strip = ("status", "game_id")
+    assert [{k: v for k, v in row.items() if k not in strip} for row in after] == \
+        [{k: v for k, v in row.items() if k not in strip} for row in before]
+    assert {row["status"] for row in after} == {"done"}
+    assert sorted(int(row["game_id"]) for row in after) == list(range(1, 7))
+
+
+def test_every_scheduled_game_is_recorded_exactly_once_as_scheduled(played: Played) -> None:
+    scheduled = query(played.db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "
+                                 "ON t.id = s.tournament_id WHERE t.name = 't1'")
+    games = query(played.db, "SELECT g.* FROM games g JOIN tournaments t "
+                             "ON t.id = g.tournament_id WHERE t.name = 't1'")
+    assert len(scheduled) == len(games) == 6
+    assert sorted(row["game_id"] for row in scheduled) == sorted(row["id"] for row in games)
+    by_id = {row["id"]: row for row in games}
+    for entry in scheduled:
+        assert entry["status"] == "done"
+        assert by_id[entry["game_id"]]["seed"] == entry["seed"]
+    for record in _records(played.db, "t1"):
+        assert record.outcome.termination.value == "single_hand"
+        assert sorted(record.outcome.ranks)[0] == 0
+        assert list(record.seat_terminations) == ["normal"] * 3
+
+
+def test_the_run_ends_with_the_rankings_and_the_tournament_is_finished(played: Played) -> None:
+    lines = played.run.stdout.splitlines()
+    assert lines[0].split() == ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win",
+                                "rate", "avg", "points"]
+    assert sorted(line.split()[1] for line in lines[2:]) == ["counter", "greedy", "rnd"]
+    assert {line.split()[5] for line in lines[2:]} == {"6"}
+    [status] = json.loads(ok(played.db, "tournament", "status", "t1", "--format", "json").stdout)
+    assert (status["status"], status["done"], status["games"]) == ("finished", 6, 6)
+
+
+def test_ratings_count_every_seat_played_and_every_win(played: Played) -> None:
+    standings = json.loads(ok(played.db, "tournament", "standings", "t1",
+                              "--format", "json").stdout)
+    overall = json.loads(ok(played.db, "rankings", "--format", "json").stdout)
+    assert standings == overall, "the only games played are the tournament's"
+    assert list(standings[0]) == RANKING_KEYS
+    header = ok(played.db, "rankings", "--format", "csv").stdout.splitlines()[0]
+    assert header == ",".join(RANKING_KEYS)
+    assert [row["rank"] for row in standings] == sorted(row["rank"] for row in standings)
+    assert {row["bot"]: row["games"] for row in standings} == {b: 6 for b in BOTS}
+    winners = Counter(r.seats[r.outcome.ranks.index(0)] for r in _records(played.db, "t1"))
+    assert {row["bot"]: row["wins"] for row in standings} == {b: winners[b] for b in BOTS}
+    for row in standings:
+        assert row["μ-3σ"] == pytest.approx(row["μ"] - 3 * row["σ"], abs=0.03)  # all rounded
+
+
+def test_games_lists_the_tournament_newest_first(played: Played) -> None:
+    rows = json.loads(ok(played.db, "games", "--tournament", "t1", "--format", "json").stdout)
+    assert [row["game"] for row in rows] == list(range(6, 0, -1))
+    assert list(rows[0]) == ["game", "seats", "scores", "winner", "ended", "finished"]
+    assert json.loads(ok(played.db, "games", "--bot", "rnd", "--limit", "2",
+                         "--format", "json").stdout) == rows[:2]
+
+
+def _engine_events(record: GameRecord) -> tuple[list[object], list[object]]:
+    """The stored events, and those of the engine re-playing the stored seed and actions."""
+    actions = [a for a in record.actions if not (isinstance(a, dict) and "forfeit" in a)]
+    game = replay_game(RuleSet.from_dict(record.rules), len(record.seats), record.seed,
+                       [wire.action_from_json(json.dumps(a)) for a in actions])
+    for action in record.actions:
+        if isinstance(action, dict) and "forfeit" in action:
+            game.forfeit(action["forfeit"])
+    stored = [wire.event_from_proto(json_format.ParseDict(e, uno_pb2.Event()))
+              for e in record.events]
+    assert game.outcome is not None
+    assert game.outcome.scores == record.outcome.scores
+    assert game.outcome.ranks == record.outcome.ranks
+    return stored, list(game.events)
+
+
+def test_every_stored_game_replays_in_the_engine_and_on_the_command_line(played: Played) -> None:
+    for record in _records(played.db, "t1"):
+        stored, replayed = _engine_events(record)
+        assert stored == replayed
+        result = ok(played.db, "replay", str(record.id))
+        lines = result.stdout.splitlines()
+        assert lines[1].startswith("── hand 1 ──")
+        assert "\x1b[" not in result.stdout, "no colours when stdout is not a terminal"
+        export = ok(played.db, "replay", str(record.id), "--export", "jsonl").stdout
+        assert len(export.splitlines()) == len(record.events)
+        assert all(len(json.loads(line)) == 1 for line in export.splitlines())
+
+
+def test_replay_hands_shows_each_seats_dealt_hand_and_no_draws(played: Played) -> None:
+    for record in _records(played.db, "t1"):
+        lines = ok(played.db, "replay", str(record.id), "--hands").stdout.splitlines()
+        shown = [line for line in lines if line.startswith("  ")]
+        assert sorted(line.split(":")[0].strip() for line in shown) == sorted(record.seats)
+        assert all(len(line.split(":")[1].split()) == 7 for line in shown)
+
+
+def _tampered_copy(db: Path, copy: Path, change: str) -> Path:
+    with closing(read_only(db)) as source, closing(sqlite3.connect(copy)) as target:
+        source.backup(target)
+        target.execute(change)
+        target.commit()
+    return copy
+
+
+def test_a_game_whose_events_were_altered_does_not_replay(played: Played, tmp_path: Path) -> None:
+    copy = _tampered_copy(played.db, tmp_path / "copy.db",
+                          "UPDATE games SET events = json_remove(events, '$[#-1]') WHERE id = 1")
+    result = invoke("--db", str(copy), "replay", "1")
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: game 1 does not replay: its stored events differ\n")
+
+
+def test_a_game_whose_seed_was_altered_does_not_replay(played: Played, tmp_path: Path) -> None:
+    copy = _tampered_copy(played.db, tmp_path / "copy.db",
+                          "UPDATE games SET seed = seed + 1 WHERE id = 1")
+    result = invoke("--db", str(copy), "replay", "1")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: game 1 does not replay: "), result.stderr
+    assert result.stdout == ""
+
+
+def _read_terminal(argv: list[str], env: dict[str, str]) -> str:
+    """Run a command on a pseudo-terminal and return what it printed."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=terminal, env=env)
+    os.close(terminal)
+    chunks = []
+    deadline = time.monotonic() + 20
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(controller, 65536)
+                except OSError:  # the terminal closed: the command ended
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            elif process.poll() is not None:
+                break
+        assert process.wait(timeout=10) == 0, b"".join(chunks)
+    finally:
+        os.close(controller)
+        if process.poll() is None:
+            process.kill()
+    return b"".join(chunks).decode()
+
+
+def test_replay_is_coloured_on_a_terminal_unless_no_color(played: Played) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    argv = [*ARENA, "--db", str(played.db), "replay", "1"]
+    coloured = _read_terminal(argv, env)
+    plain = _read_terminal(argv, {**env, "NO_COLOR": "1"})
+    assert "\x1b[" in coloured
+    assert "\x1b[" not in plain
+    assert "── hand 1 ──" in plain
+
+
+# ------------------------------------------------------------ partners
+
+def test_a_partner_tournament_records_teams_and_scores_partners_together(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"a": "greedy", "b": "random", "c": "counter", "d": "greedy"})
+    settings = write_json(tmp_path / "settings.json", {"rules": ONE_HAND})
+    ok(db, "tournament", "create", "pairs", "a", "b", "c", "d", "--format", "partners",
+       "--settings", str(settings))
+    ok(db, "tournament", "run", "pairs")
+    [status] = json.loads(ok(db, "tournament", "status", "pairs", "--format", "json").stdout)
+    assert (status["format"], status["status"], status["done"], status["games"]) == \
+        ("partners", "finished", 12, 12)
+    records = _records(db, "pairs")
+    assert len(records) == 12
+    partners: Counter[frozenset[str]] = Counter()
+    for record in records:
+        assert record.rules["scoring"] == "partners"
+        assert record.teams == ((0, 2), (1, 3))
+        ranks = record.outcome.ranks
+        assert ranks[0] == ranks[2] and ranks[1] == ranks[3] and ranks[0] != ranks[1]
+        partners.update(frozenset(record.seats[s] for s in team) for team in record.teams)
+        stored, replayed = _engine_events(record)
+        assert stored == replayed
+    assert len(partners) == 6 and set(partners.values()) == {4}, "every pair partners once"
+    standings = json.loads(ok(db, "tournament", "standings", "pairs", "--format", "json").stdout)
+    assert {row["bot"]: row["games"] for row in standings} == {b: 12 for b in "abcd"}
+
+
+# --------------------------------------------------------------- match
+
+def test_a_match_plays_rated_games_in_every_seat(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, BOTS)
+    rules = write_json(tmp_path / "one-hand.json", ONE_HAND)
+    result = ok(db, "match", "greedy", "rnd", "counter", "--games", "3", "--seed", "4",
+                "--rules", str(rules))
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["rank", "bot"]
+    assert {line.split()[1]: line.split()[5] for line in lines[2:]} == {b: "3" for b in BOTS}
+    games = query(db, "SELECT id FROM games")
+    assert len(games) == 3
+    store = Store.open(db)
+    try:
+        records = [store.get_game(row["id"]) for row in games]
+    finally:
+        store.close()
+    for seat in range(3):
+        assert sorted(r.seats[seat] for r in records) == sorted(BOTS), "every bot in every seat"
+    for record in records:
+        assert record.rules["target_score"] is None
+        stored, replayed = _engine_events(record)
+        assert stored == replayed
+
+
+# ------------------------------------------------------- arena serve
+
+def _wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) -> str:
+    assert process.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 0.1)
+        if ready:
+            chunk = os.read(process.stderr.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+            if text.encode() in seen:
+                return seen.decode()
+    raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")
+
+
+def _first_live_game(address: str) -> admin_pb2.TableInfo:
+    """The first table the server at `address` lists as playing."""
+    with grpc.insecure_channel(address) as channel:
+        admin = admin_pb2_grpc.ArenaAdminStub(channel)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            tables = admin.ListTables(admin_pb2.ListTablesRequest()).tables
+            if tables:
+                return tables[0]
+            time.sleep(0.01)
+    raise AssertionError("no game started")
+
+
+def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    db = tmp_path / "served.db"
+    with marked_env(f"serve-{port}") as env:
+        server = subprocess.Popen([*ARENA, "--db", str(db), "serve", "--port", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+            assert f"arena serving on {address} (database {db})" in said
+            remote = ("--server", address)
+            for name, script in (("greedy", "greedy"), ("rnd", "random")):
+                added = invoke(*remote, "bot", "add", name, "--command", bot_command(script))
+                assert added.exit_code == 0, added.output
+            listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
+            assert [(b["name"], b["connected"]) for b in listed] == \
+                [("greedy", False), ("rnd", False)]
+            rules = tmp_path / "short.toml"
+            rules.write_text("[rules]\ntarget_score = 150\n")
+            match = subprocess.Popen([*ARENA, *remote, "match", "greedy", "rnd", "--games", "2",
+                                      "--concurrency", "1", "--rules", str(rules)], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                live = _first_live_game(address)
+                watched = invoke(*remote, "watch", live.game_id)
+                _, match_err = match.communicate(timeout=30)
+            finally:
+                if match.poll() is None:
+                    match.kill()
+                    match.communicate()
+            assert match.returncode == 0, match_err
+            assert watched.exit_code == 0, watched.output
+            replayed = invoke(*remote, "replay", "1")
+            assert list(live.players) == json.loads(invoke(
+                *remote, "games", "--format", "json").stdout)[-1]["seats"].split()
+            assert watched.stdout == replayed.stdout, "watching live shows what replay shows"
+            assert watched.stdout.splitlines()[-1].startswith("game over (target reached): ")
+            listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
+            assert [(b["name"], b["connected"]) for b in listed] == \
+                [("greedy", True), ("rnd", True)], "managed bots stay up with the server"
+            games = json.loads(invoke(*remote, "games", "--format", "json").stdout)
+            assert len(games) == 2
+            bots = [pid for pid in processes_marked(f"serve-{port}") if pid != server.pid]
+            assert len(bots) == 2, "two managed bot processes"
+
+            started = time.monotonic()
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=10) == 0
+            assert time.monotonic() - started < 5
+            assert processes_marked(f"serve-{port}") == [], "the server stopped its bots"
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+            assert server.stderr is not None
+            server.stderr.close()
+    assert len(query(db, "SELECT id FROM games")) == 2, "the games are in the server's database"
+
+
+# -------------------------------------------------------------- forfeits
+
+CRASHING_BOT = """
+import os
+
+from arena.client import run
+
+
+def decide(view, legal):
+    os._exit(3)
+
+
+if __name__ == "__main__":
+    raise SystemExit(run(decide, name="crasher").exit_code)
+"""
+
+
+def test_a_bot_that_crashes_forfeits_and_the_forfeit_replays(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    crasher = tmp_path / "crashing_bot.py"
+    crasher.write_text(CRASHING_BOT)
+    ok(db, "bot", "add", "crasher", "--command", f"{shlex.quote(sys.executable)} {crasher}")
+    add_bots(db, {"greedy": "greedy"})
+    settings = write_json(tmp_path / "settings.json",
+                          {"rules": ONE_HAND, "policy": {"on_violation": "forfeit"}})
+    ok(db, "tournament", "create", "f", "crasher", "greedy", "--table-size", "2",
+       "--settings", str(settings))
+    ok(db, "tournament", "run", "f")
+    records = _records(db, "f")
+    assert len(records) == 2
+    for record in records:
+        seat = record.seats.index("crasher")
+        assert record.outcome.termination.value == "forfeit"
+        assert record.seat_terminations[seat] in ("crash", "disconnect")
+        assert record.seat_terminations[1 - seat] == "normal"
+        assert record.outcome.ranks[seat] == 1 and record.outcome.ranks[1 - seat] == 0
+        assert record.actions[-1] == {"forfeit": seat}
+        stored, replayed = _engine_events(record)
+        assert stored == replayed
+        lines = ok(db, "replay", str(record.id)).stdout.splitlines()
+        assert lines[-1] == "game over (forfeit): greedy wins"
+    rows = json.loads(ok(db, "games", "--format", "json").stdout)
+    assert [(row["winner"], row["ended"]) for row in rows] == [("greedy", "forfeit")] * 2
