@@ -302,7 +302,8 @@ def bot_remove(context: Context, name: str) -> None:
 
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True,
+              help="Games to play, rounded up to a multiple of the number of BOTS.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False),
               help="Rule set file (TOML or JSON); the official rules otherwise.")
@@ -314,7 +315,10 @@ def bot_remove(context: Context, name: str) -> None:
 @_interruptible
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float) -> None:
-    """Play rated games between BOTS (seats rotate each game), then show the rankings.
+    """Play rated games between BOTS, then show the rankings.
+
+    Each deal is played once in every seat rotation, so every bot holds every
+    hand; the match is stored as a tournament of its own (match-DATE-TIME).
 
     \b
     Example:
