@@ -286,12 +286,16 @@ def test_a_partner_tournament_records_teams_and_scores_partners_together(tmp_pat
 
 # --------------------------------------------------------------- match
 
-def test_a_match_plays_rated_games_in_every_seat(tmp_path: Path) -> None:
+def test_a_match_plays_each_deal_in_every_seat_rotation(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db, BOTS)
     rules = write_json(tmp_path / "one-hand.json", ONE_HAND)
-    result = ok(db, "match", "greedy", "rnd", "counter", "--games", "3", "--seed", "4",
+    result = ok(db, "match", "greedy", "rnd", "counter", "--games", "2", "--seed", "4",
                 "--rules", str(rules))
+    [match] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
+    assert match["name"].startswith("match-")
+    assert (match["status"], match["done"], match["games"]) == ("finished", 3, 3), \
+        "2 games round up to one deal in each of the 3 rotations"
     lines = result.stdout.splitlines()
     assert lines[0].split()[:2] == ["rank", "bot"]
     assert {line.split()[1]: line.split()[5] for line in lines[2:]} == {b: "3" for b in BOTS}
