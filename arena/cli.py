@@ -80,14 +80,16 @@ def output_format(function: Callable[..., Any]) -> Callable[..., Any]:
                         show_default=True, help="Output format.")(function)
 
 
-def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show") -> None:
-    """Print rows as a table, JSON or CSV."""
+def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show",
+         columns: Sequence[str] = ()) -> None:
+    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone."""
     if fmt == "json":
         click.echo(json.dumps(list(rows), indent=2))
     elif fmt == "csv":
         buffer = io.StringIO()
-        if rows:
-            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        fieldnames = list(rows[0]) if rows else list(columns)
+        if fieldnames:
+            writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
         click.echo(buffer.getvalue(), nl=False)
@@ -279,7 +281,8 @@ def bot_list(context: Context, fmt: str) -> None:
 
     rows = [{"name": b.name, "kind": b.kind, "command": b.command, "connected": b.connected,
              "created": b.created_at} for b in context.run(body).bots]
-    emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`")
+    emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`",
+         ["name", "kind", "command", "connected", "created"])
 
 
 @bot.command("remove")
@@ -420,7 +423,7 @@ def tournament_schedule(context: Context, name: str, fmt: str) -> None:
         if g.game_id:
             row["game_id"] = g.game_id
         rows.append(row)
-    emit(rows, fmt, "the schedule is empty")
+    emit(rows, fmt, "the schedule is empty", ["game", "round", "table", "seats", "seed", "status"])
 
 
 @tournament.command("list")
@@ -437,7 +440,8 @@ def tournament_list(context: Context, fmt: str) -> None:
         return await session.admin.ListTournaments(admin_pb2.ListTournamentsRequest())
 
     emit([_tournament_row(t) for t in context.run(body).tournaments], fmt,
-         "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`")
+         "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`",
+         TOURNAMENT_COLUMNS)
 
 
 @tournament.command("status")
@@ -517,7 +521,11 @@ def _print_rankings(context: Context, tournament: str, fmt: str) -> None:
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
             tournament=tournament))
 
-    emit(_ranking_rows(context.run(body).rows), fmt, "no rated games yet")
+    emit(_ranking_rows(context.run(body).rows), fmt, "no rated games yet", RANKING_COLUMNS)
+
+
+RANKING_COLUMNS = ("rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points")
+TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
 
 
 def _ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
@@ -557,7 +565,7 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
              "winner": " ".join(g.seats[i] for i, r in enumerate(g.ranks) if r == 0),
              "ended": g.termination, "finished": g.finished_at}
             for g in context.run(body).games]
-    emit(rows, fmt, "no games yet")
+    emit(rows, fmt, "no games yet", ["game", "seats", "scores", "winner", "ended", "finished"])
 
 
 @main.command()
@@ -655,7 +663,7 @@ def tables(context: Context, fmt: str) -> None:
 
     rows = [{"game": t.game_id, "players": " ".join(t.players), "hand": t.hand_number,
              "decisions": t.decisions} for t in context.run(body).tables]
-    emit(rows, fmt, "no games being played")
+    emit(rows, fmt, "no games being played", ["game", "players", "hand", "decisions"])
 
 
 @main.command()
