@@ -261,6 +261,18 @@ def test_listings_of_a_fresh_database(db: Path) -> None:
     assert json.loads(ok(db, "games", "--format", "json").stdout) == []
 
 
+@pytest.mark.parametrize(("command", "header"), [
+    (["bot", "list"], BOT_KEYS),
+    (["tournament", "list"], TOURNAMENT_KEYS),
+    (["rankings"], ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points"]),
+    (["games"], ["game", "seats", "scores", "winner", "ended", "finished"]),
+    (["tables"], ["game", "players", "hand", "decisions"]),
+])
+def test_an_empty_csv_listing_is_its_header_alone(
+        db: Path, command: list[str], header: list[str]) -> None:
+    assert ok(db, *command, "--format", "csv").stdout == ",".join(header) + "\n"
+
+
 def test_replaying_a_game_that_does_not_exist_is_an_error(db: Path) -> None:
     result = arena(db, "replay", "999")
     assert (result.exit_code, result.stderr) == (1, "Error: no game 999\n")

@@ -23,7 +23,6 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-import grpc
 import pytest
 from cli_support import (
     ARENA,
@@ -46,7 +45,7 @@ from arena import wire
 from arena.engine import RuleSet
 from arena.engine import replay as replay_game
 from arena.store import GameRecord, Store
-from arena.v1 import admin_pb2, admin_pb2_grpc, uno_pb2
+from arena.v1 import uno_pb2
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -332,16 +331,15 @@ def _wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) 
     raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")
 
 
-def _first_live_game(address: str) -> admin_pb2.TableInfo:
-    """The first table the server at `address` lists as playing."""
-    with grpc.insecure_channel(address) as channel:
-        admin = admin_pb2_grpc.ArenaAdminStub(channel)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            tables = admin.ListTables(admin_pb2.ListTablesRequest()).tables
-            if tables:
-                return tables[0]
-            time.sleep(0.01)
+def _first_live_game(address: str) -> dict[str, object]:
+    """The first game `arena tables` lists as being played on the server at `address`."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        tables = json.loads(invoke("--server", address, "tables", "--format", "json").stdout)
+        if tables:
+            assert list(tables[0]) == ["game", "players", "hand", "decisions"]
+            return dict(tables[0])
+        time.sleep(0.01)
     raise AssertionError("no game started")
 
 
@@ -369,7 +367,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             try:
                 live = _first_live_game(address)
-                watched = invoke(*remote, "watch", live.game_id)
+                watched = invoke(*remote, "watch", str(live["game"]))
                 _, match_err = match.communicate(timeout=30)
             finally:
                 if match.poll() is None:
@@ -378,8 +376,8 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
             assert match.returncode == 0, match_err
             assert watched.exit_code == 0, watched.output
             replayed = invoke(*remote, "replay", "1")
-            assert list(live.players) == json.loads(invoke(
-                *remote, "games", "--format", "json").stdout)[-1]["seats"].split()
+            assert live["players"] == json.loads(invoke(
+                *remote, "games", "--format", "json").stdout)[-1]["seats"]
             assert watched.stdout == replayed.stdout, "watching live shows what replay shows"
             assert watched.stdout.splitlines()[-1].startswith("game over (target reached): ")
             listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
