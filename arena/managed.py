@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import shlex
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -118,6 +120,7 @@ class BotSupervisor:
                 running.process = await asyncio.create_subprocess_exec(
                     *argv, cwd=bot.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
                     stdout=log, stderr=log, start_new_session=True,
+                    preexec_fn=_terminate_with_parent,
                 )
             except OSError as exc:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
@@ -138,6 +141,19 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _terminate_with_parent() -> None:
+    """In the child, before exec: ask Linux to send SIGTERM when arena itself dies,
+    so a killed arena leaves no bot behind (a no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 async def _terminate(process: asyncio.subprocess.Process | None, timeout: float) -> None:

@@ -73,3 +73,35 @@ def test_missing_program_is_a_clear_error(tmp_path: Path) -> None:
         await supervisor.stop()
 
     run(scenario())
+
+
+def test_bots_die_with_a_killed_arena_process(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    parent_code = f"""
+import asyncio, sys, time
+from pathlib import Path
+from arena.managed import BotSupervisor, ManagedBot
+async def main():
+    s = BotSupervisor("127.0.0.1:1", Path({str(tmp_path)!r}))
+    await s.start(ManagedBot("sleeper", "{PY} -c 'import time; time.sleep(60)'", "t"))
+    print(s._bots["sleeper"].process.pid, flush=True)
+    await asyncio.sleep(60)
+asyncio.run(main())
+"""
+    parent = subprocess.Popen([PY, "-c", parent_code], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    bot_pid = int(parent.stdout.readline())
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    for _ in range(100):
+        try:
+            os.kill(bot_pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(bot_pid, signal.SIGKILL)
+    raise AssertionError("the bot outlived the arena process that launched it")

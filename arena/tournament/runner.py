@@ -166,8 +166,10 @@ class _Run:
             try:
                 await asyncio.gather(*workers)
             except BaseException:
-                await _cancel(workers)
+                # Marked stopped before the workers are cancelled: a second cancellation
+                # arriving during that await must not leave the tournament 'running'.
                 self.store.set_tournament_status(self.tournament.id, TournamentStatus.STOPPED)
+                await _cancel(workers)
                 raise
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
