@@ -1,10 +1,15 @@
 """Random: picks uniformly among the legal actions the server lists.
 
 Run: ``ARENA_SERVER=host:port ARENA_TOKEN=... python sample_bots/python/random_bot.py``
+
+``ARENA_AUTO_SINGLE_ACTION=1`` lets the server answer decisions with one legal
+action by itself; ``ARENA_EVENTS_IN_REQUESTS=0`` has events sent in messages of
+their own instead of inside the next request (the benchmarks measure both).
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 from arena.client import Action, View, run
@@ -15,5 +20,12 @@ def decide(view: View, legal: list[Action]) -> int:
     return random.randrange(len(legal))
 
 
+def _flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    return default if not value else value not in ("0", "false", "no", "off")
+
+
 if __name__ == "__main__":
-    raise SystemExit(run(decide, name="random", max_tables=8).exit_code)
+    raise SystemExit(run(decide, name="random", max_tables=8,
+                         auto_single_action=_flag("ARENA_AUTO_SINGLE_ACTION", False),
+                         events_in_requests=_flag("ARENA_EVENTS_IN_REQUESTS", True)).exit_code)

@@ -1,0 +1,422 @@
+"""Protocol benchmark: decisions/s and latency per decision over real gRPC, against raw gRPC.
+
+The server runs in this process; four Python random bots (the sample bot) run
+as subprocesses, each on its own connection, and every game seats all four, so
+each seat is a different bot. Games are single hands, played one or four at a
+time straight through `ArenaServer.play_game`.
+
+- Latency per decision is taken on the server: from the moment a table hands a
+  DecisionRequest to the connection (`BotConnection.ask`) to the moment the
+  answering Decision is read off the stream (`BotConnection.answer`). The two
+  methods are wrapped for the run; no server code changes.
+- The anchor, in the same run and process arrangement: a bare `grpc.aio`
+  bidirectional stream (a generic handler on raw bytes, no protobuf), one
+  stream per table, each from its own client subprocess. The server writes a
+  ping as large as the run's average DecisionRequest and waits for a pong as
+  large as its average Decision, then the next; its messages/s and p50/p99 are
+  what a round trip costs with nothing of arena in it.
+- Configurations: one and four tables; with `events_in_requests` (the SDK's
+  default; events ride inside the request) or without (a GameEvents message of
+  its own before each request); with `auto_single_action` (a decision with
+  exactly one legal action costs no round trip) or without.
+
+"round trips/s" counts the decisions a bot was asked; "decisions/s" every
+decision of the games, so with `auto_single_action` it includes those the
+server took alone. The "vs ping" ratios set round trips/s and p99 against the
+ping-pong of the same concurrency (goal: ≥ 0.8 and ≤ 1.2).
+
+"games/s" is what was measured, and random single hands vary wildly in length
+(from under a hundred decisions to thousands), far more than the few percent
+`auto_single_action` saves. "games/s at mean length" divides decisions/s by the
+mean decisions per game over every game of the run instead: the bots play the
+same way in every configuration, so it compares the configurations on equal
+games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
+SEATS = 4
+ECHO_METHOD = "/arena.bench.Echo/Ping"
+
+
+@dataclass(frozen=True)
+class Config:
+    """One measured configuration: how many tables at once and the bots' Hello options."""
+
+    tables: int
+    events_in_requests: bool
+    auto_single_action: bool
+
+    @property
+    def bot_set(self) -> tuple[bool, bool]:
+        """The Hello options, which pick the set of bot processes that plays it."""
+        return self.events_in_requests, self.auto_single_action
+
+
+CONFIGS = (
+    Config(1, True, False), Config(1, True, True), Config(1, False, False),
+    Config(4, True, False), Config(4, True, True), Config(4, False, False),
+)
+GAMES = {1: 8, 4: 16}
+"""Games per configuration at scale 1 (a random single hand takes some 800 decisions)."""
+PINGS = {1: 8000, 4: 4000}
+"""Round trips per ping-pong stream at scale 1."""
+
+
+# ------------------------------------------------------------------ probing
+
+
+@dataclass
+class Probe:
+    """Server-side timing of every decision request, by wrapping `BotConnection`."""
+
+    asked: dict[str, float] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    request_bytes: int = 0
+    decision_bytes: int = 0
+    requests: int = 0
+    answers: int = 0
+
+    def reset(self) -> None:
+        """Forget the latencies so far (the sizes are kept for the whole run)."""
+        self.asked.clear()
+        self.latencies = []
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[Probe]:
+        """Wrap `BotConnection.ask` and `.answer` while the block runs."""
+        from arena.server.connection import BotConnection
+
+        ask, answer = BotConnection.ask, BotConnection.answer
+        clock = time.perf_counter
+
+        def timed_ask(connection: BotConnection, request: Any, timeout: float) -> Any:
+            self.request_bytes += request.ByteSize()
+            self.requests += 1
+            self.asked[request.decision_request.request_id] = clock()
+            return ask(connection, request, timeout)
+
+        def timed_answer(connection: BotConnection, decision: Any) -> bool:
+            now = clock()
+            start = self.asked.pop(decision.request_id, None)
+            if start is not None:
+                self.latencies.append(now - start)
+                self.decision_bytes += decision.ByteSize() + 2  # in its BotMessage
+                self.answers += 1
+            return answer(connection, decision)
+
+        BotConnection.ask = timed_ask  # type: ignore[method-assign]
+        BotConnection.answer = timed_answer  # type: ignore[method-assign]
+        try:
+            yield self
+        finally:
+            BotConnection.ask = ask  # type: ignore[method-assign]
+            BotConnection.answer = answer  # type: ignore[method-assign]
+
+    @property
+    def request_size(self) -> int:
+        """The average serialized DecisionRequest (as a ServerMessage), in bytes."""
+        return round(self.request_bytes / self.requests) if self.requests else 512
+
+    @property
+    def decision_size(self) -> int:
+        """The average serialized Decision (as a BotMessage), in bytes."""
+        return round(self.decision_bytes / self.answers) if self.answers else 8
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The `q`-th percentile (0–100) of `values`, by linear interpolation."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    position = (len(ordered) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def _summary(latencies: list[float], seconds: float) -> dict[str, float]:
+    return {"round trips/s": len(latencies) / seconds,
+            "p50 ms": percentile(latencies, 50) * 1000,
+            "p99 ms": percentile(latencies, 99) * 1000}
+
+
+# -------------------------------------------------------------- processes
+
+
+@contextlib.asynccontextmanager
+async def _processes(commands: list[tuple[list[str], dict[str, str]]]
+                     ) -> AsyncIterator[list[asyncio.subprocess.Process]]:
+    """Start the commands (stderr to a temporary file), stop them on the way out."""
+    with tempfile.TemporaryFile() as log:
+        processes = [await asyncio.create_subprocess_exec(
+            *command, cwd=ROOT, env={**os.environ, **env},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=log)
+            for command, env in commands]
+        try:
+            yield processes
+        except BaseException:
+            _print_tail(log)
+            raise
+        finally:
+            for process in processes:
+                if process.returncode is None:
+                    process.terminate()
+            for process in processes:
+                try:
+                    await asyncio.wait_for(process.wait(), 5)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
+
+
+def _print_tail(log: IO[bytes]) -> None:
+    log.seek(0)
+    tail = log.read()[-4000:].decode(errors="replace")
+    if tail:
+        print(f"subprocess stderr (last lines):\n{tail}", file=sys.stderr)
+
+
+def _flag(value: bool) -> str:
+    return "1" if value else "0"
+
+
+# ------------------------------------------------------------------ arena
+
+
+def _bot_names(config: Config) -> list[str]:
+    events, auto = config.bot_set
+    prefix = f"random-{'ev' if events else 'noev'}-{'auto' if auto else 'ask'}"
+    return [f"{prefix}-{seat}" for seat in range(SEATS)]
+
+
+async def _play(server: Any, bots: list[str], tables: int, games: int, seed: int,
+                probe: Probe) -> dict[str, float]:
+    """Play `games` single hands, `tables` at a time; the figures of the run."""
+    from arena.engine import RuleSet
+    from arena.server.policy import BotPolicy
+
+    rules = RuleSet(target_score=None)
+    policy = BotPolicy(decision_timeout=5.0)
+    queue = list(range(games))
+    decisions = 0
+
+    async def worker() -> None:
+        nonlocal decisions
+        while queue:
+            index = queue.pop()
+            seats = [bots[(index + k) % len(bots)] for k in range(len(bots))]
+            result = await server.play_game(seats, rules, seed * 7919 + index, policy)
+            decisions += len(result.actions)
+
+    probe.reset()
+    requests_before, bytes_before = probe.requests, probe.request_bytes
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(tables)))
+    seconds = time.perf_counter() - start
+    asked = probe.requests - requests_before
+    return {"decisions": decisions, "decisions/s": decisions / seconds,
+            **_summary(probe.latencies, seconds), "games/s": games / seconds,
+            "request B": (probe.request_bytes - bytes_before) / max(1, asked)}
+
+
+# ----------------------------------------------------------- ping-pong
+
+
+class EchoServer:
+    """The server side of the ping-pong: each stream, once its client says it is ready,
+    takes a job (how many pings, of what size) and times each round trip."""
+
+    def __init__(self) -> None:
+        self.ready = 0
+        self.jobs: asyncio.Queue[tuple[int, bytes, list[float], asyncio.Future[None]]] = (
+            asyncio.Queue())
+
+    def handler(self) -> Any:
+        import grpc
+
+        method = grpc.stream_stream_rpc_method_handler(self._stream)
+        service, name = ECHO_METHOD.strip("/").split("/")
+        return grpc.method_handlers_generic_handler(service, {name: method})
+
+    async def _stream(self, requests: Any, context: Any) -> None:
+        from grpc.aio import EOF  # type: ignore[attr-defined]
+
+        if await context.read() is EOF:
+            return
+        self.ready += 1
+        try:
+            count, payload, latencies, done = await self.jobs.get()
+        finally:
+            self.ready -= 1
+        clock = time.perf_counter
+        try:
+            for _ in range(count):
+                start = clock()
+                await context.write(payload)
+                if await context.read() is EOF:
+                    break
+                latencies.append(clock() - start)
+        finally:
+            if not done.done():
+                done.set_result(None)
+
+    async def measure(self, streams: int, count: int, ping_size: int,
+                      pong_size: int) -> dict[str, float]:
+        """`count` round trips on each of `streams` streams at once."""
+        waited = 0.0
+        while self.ready < streams:
+            if waited > 30:
+                raise RuntimeError(f"{self.ready} of {streams} ping-pong clients are ready")
+            await asyncio.sleep(0.01)
+            waited += 0.01
+        payload = pong_size.to_bytes(2, "big") + bytes(max(0, ping_size - 2))
+        latencies: list[float] = []
+        loop = asyncio.get_running_loop()
+        done = [loop.create_future() for _ in range(streams)]
+        start = time.perf_counter()
+        for future in done:
+            self.jobs.put_nowait((count, payload, latencies, future))
+        await asyncio.gather(*done)
+        return _summary(latencies, time.perf_counter() - start)
+
+
+async def _echo_client(address: str) -> None:
+    """The client side: open a stream, say ready, answer each ping with a pong of the
+    size its first two bytes ask for; open the next stream when the server ends one."""
+    import grpc
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        ping = channel.stream_stream(ECHO_METHOD)
+        while True:
+            call = ping()
+            await call.write(b"ready")
+            while (message := await call.read()) is not grpc.aio.EOF:
+                await call.write(message[:int.from_bytes(message[:2], "big")])
+            await call.code()
+
+
+# ------------------------------------------------------------------- run
+
+
+async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, bool], list[dict]]:
+    import grpc
+
+    from arena.server.auth import TokenTable
+    from arena.server.server import ArenaServer
+
+    configs = CONFIGS
+    sets = {c.bot_set: _bot_names(c) for c in configs}
+    tokens = {name: secrets.token_hex(8) for names in sets.values() for name in names}
+    server = ArenaServer(TokenTable(tokens))
+    port = await server.start("127.0.0.1", 0)
+    echo = EchoServer()
+    echo_server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    echo_server.add_generic_rpc_handlers((echo.handler(),))
+    echo_port = echo_server.add_insecure_port("127.0.0.1:0")
+    await echo_server.start()
+    commands = [([sys.executable, str(RANDOM_BOT)],
+                 {"ARENA_SERVER": f"127.0.0.1:{port}", "ARENA_TOKEN": tokens[name],
+                  "ARENA_LOG_LEVEL": "WARNING", "ARENA_EVENTS_IN_REQUESTS": _flag(events),
+                  "ARENA_AUTO_SINGLE_ACTION": _flag(auto)})
+                for (events, auto), names in sets.items() for name in names]
+    streams = max(c.tables for c in configs)
+    commands += [([sys.executable, "-m", "benchmarks.protocol", "echo",
+                   f"127.0.0.1:{echo_port}"], {"PYTHONPATH": str(ROOT)})] * streams
+    figures: dict[tuple[str, int, bool, bool], list[dict]] = {}
+    probe = Probe()
+    try:
+        async with _processes(commands):
+            await server.wait_for_bots(list(tokens), timeout=60)
+            with probe.installed():
+                await asyncio.gather(*(  # warm up every connection
+                    _play(server, names, 1, 1, 999, probe) for names in sets.values()))
+                await echo.measure(streams, 100, probe.request_size, probe.decision_size)
+                for repeat in range(repeats):
+                    for config in configs:
+                        games = max(config.tables, round(GAMES[config.tables] * scale))
+                        run = await _play(server, sets[config.bot_set], config.tables, games,
+                                          repeat, probe)
+                        key = ("arena", config.tables, config.events_in_requests,
+                               config.auto_single_action)
+                        figures.setdefault(key, []).append({"games": games, **run})
+                    for tables in sorted({c.tables for c in configs}):
+                        count = max(50, round(PINGS[tables] * scale))
+                        ping = await echo.measure(tables, count, probe.request_size,
+                                                  probe.decision_size)
+                        figures.setdefault(("ping", tables, False, False), []).append(
+                            {**ping,
+                             "request B": probe.request_size})
+    finally:
+        await echo_server.stop(0)
+        await server.stop(0.5)
+    return figures
+
+
+def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
+    """Median over `repeats` runs of every configuration and of the ping-pong anchors."""
+    figures = asyncio.run(_measure(repeats, scale))
+    medians = {key: {name: statistics.median(r[name] for r in runs) for name in runs[0]}
+               for key, runs in figures.items()}
+    arena_runs = [r for (kind, *_), runs in figures.items() if kind == "arena" for r in runs]
+    mean_length = (sum(r["decisions"] for r in arena_runs)
+                   / sum(r["games"] for r in arena_runs))
+    rows: list[dict[str, object]] = []
+    for (kind, tables, events, auto), m in medians.items():
+        if kind != "arena":
+            continue
+        ping = medians[("ping", tables, False, False)]
+        rows.append({
+            "configuration": f"arena, {tables} table{'s' if tables > 1 else ''}",
+            "events in requests": "on" if events else "off",
+            "auto single action": "on" if auto else "off",
+            "games": round(m["games"]),
+            "decisions/s": round(m["decisions/s"]),
+            "round trips/s": round(m["round trips/s"]),
+            "p50 ms": round(m["p50 ms"], 3),
+            "p99 ms": round(m["p99 ms"], 3),
+            "games/s": round(m["games/s"], 2),
+            "games/s at mean length": round(m["decisions/s"] / mean_length, 2),
+            "request B": round(m["request B"]),
+            "round trips vs ping": round(m["round trips/s"] / ping["round trips/s"], 2),
+            "p99 vs ping": round(m["p99 ms"] / ping["p99 ms"], 2),
+        })
+    for (kind, tables, _, _), m in medians.items():
+        if kind != "ping":
+            continue
+        rows.append({
+            "configuration": f"grpc.aio ping-pong, {tables} stream{'s' if tables > 1 else ''}",
+            "events in requests": "", "auto single action": "", "games": "",
+            "decisions/s": "",
+            "round trips/s": round(m["round trips/s"]),
+            "p50 ms": round(m["p50 ms"], 3),
+            "p99 ms": round(m["p99 ms"], 3),
+            "games/s": "", "games/s at mean length": "",
+            "request B": round(m["request B"]),
+            "round trips vs ping": 1.0, "p99 vs ping": 1.0,
+        })
+    return rows
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["echo"] and len(sys.argv) == 3:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_echo_client(sys.argv[2]))
+    else:
+        sys.exit("usage: python -m benchmarks.protocol echo HOST:PORT "
+                 "(the ping-pong client; run the benchmark with python -m benchmarks protocol)")

@@ -1,0 +1,64 @@
+"""Smoke runs of every benchmark part at a tiny size: each returns rows of positive figures."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from benchmarks import engine, protocol, tournament
+
+
+def _numbers(row: dict[str, object]) -> dict[str, float]:
+    return {key: value for key, value in row.items()
+            if isinstance(value, int | float) and not isinstance(value, bool)}
+
+
+def _assert_positive(rows: list[dict[str, object]], *required: str) -> None:
+    assert rows
+    for row in rows:
+        numbers = _numbers(row)
+        assert all(value > 0 for value in numbers.values()), row
+        for key in required:
+            assert key in numbers, (key, row)
+
+
+def test_engine_benchmark() -> None:
+    if importlib.util.find_spec("rlcard") is not None:  # the `bench` extra is installed
+        rows = engine.run(repeats=1, scale=0.01)
+        assert {row["engine"] for row in rows} == {"arena", "rlcard"}
+        _assert_positive(rows, "games/s", "decisions/s", "decisions/game")
+        return
+    for policy in (engine.uniform, engine.forced_draw):
+        for players in (2, 4):
+            rate = engine.arena_games(players, 2, policy)
+            assert rate.games == 2
+            assert rate.decisions > 0
+            assert rate.games_per_s > 0 and rate.decisions_per_s > 0
+
+
+def test_protocol_benchmark() -> None:
+    rows = protocol.run(repeats=1, scale=0.01)
+    arena = [row for row in rows if str(row["configuration"]).startswith("arena")]
+    pings = [row for row in rows if "ping-pong" in str(row["configuration"])]
+    assert len(arena) == len(protocol.CONFIGS)
+    assert len(pings) == 2
+    _assert_positive(arena, "decisions/s", "round trips/s", "p50 ms", "p99 ms", "games/s",
+                     "request B", "round trips vs ping", "p99 vs ping")
+    _assert_positive(pings, "round trips/s", "p50 ms", "p99 ms", "request B")
+    for row in arena:  # a bot is asked at most every decision; auto_single_action fewer
+        assert isinstance(row["round trips/s"], int) and isinstance(row["decisions/s"], int)
+        assert row["round trips/s"] <= row["decisions/s"]
+        assert isinstance(row["p50 ms"], float) and isinstance(row["p99 ms"], float)
+        assert row["p50 ms"] <= row["p99 ms"]
+
+
+def test_tournament_benchmark() -> None:
+    rows = tournament.run(repeats=1, scale=0.01)
+    _assert_positive(rows, "decisions/s", "bound games/s", "tournament games/s", "vs bound")
+
+
+def test_percentile() -> None:
+    assert protocol.percentile([3.0, 1.0, 2.0], 50) == 2.0
+    assert protocol.percentile([0.0, 10.0], 99) == pytest.approx(9.9)
+    assert protocol.percentile([5.0], 99) == 5.0
