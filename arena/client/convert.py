@@ -67,10 +67,18 @@ def color_to_proto(color: Color | None) -> uno_pb2.Color:
 
 def card_from_proto(card: uno_pb2.Card) -> Card | None:
     """A protocol Card as ours; None for an empty card (RANK_UNSPECIFIED)."""
-    rank = _RANK_FROM.get(card.rank)
-    if rank is None:
-        return None
-    return Card(rank, color_from_proto(card.color))
+    key = (card.rank, card.color)
+    try:
+        return _CARDS[key]
+    except KeyError:
+        rank = _RANK_FROM.get(card.rank)
+        converted = None if rank is None else Card(rank, color_from_proto(card.color))
+        _CARDS[key] = converted
+        return converted
+
+
+_CARDS: dict[tuple[int, int], Card | None] = {}
+"""Converted cards by (rank, colour) number: a hand or discard pile converts in a lookup each."""
 
 
 def card_to_proto(card: Card) -> uno_pb2.Card:
@@ -80,7 +88,8 @@ def card_to_proto(card: Card) -> uno_pb2.Card:
 
 def cards_from_proto(items: Iterable[uno_pb2.Card]) -> tuple[Card, ...]:
     """Protocol cards as ours, empty cards dropped."""
-    return tuple(c for c in (card_from_proto(item) for item in items) if c is not None)
+    cards = [card_from_proto(item) for item in items]
+    return tuple(c for c in cards if c is not None)
 
 
 def _present_card(message: Any, name: str) -> Card | None:
