@@ -14,10 +14,14 @@ PARTS = ("engine", "protocol", "tournament")
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmark parts (all by default)."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("parts", nargs="*", choices=[*PARTS, []], default=list(PARTS))
+    parser.add_argument("parts", nargs="*", metavar="PART",
+                        help=f"which parts to run: {', '.join(PARTS)} (all by default)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     options = parser.parse_args(argv)
+    unknown = sorted(set(options.parts) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown part {unknown[0]!r} (choose from {', '.join(PARTS)})")
     for part in options.parts or PARTS:
         try:
             module = importlib.import_module(f"benchmarks.{part}")
