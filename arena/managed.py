@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import os
 import shlex
+import shutil
 import signal
 import sys
 import time
@@ -112,15 +112,18 @@ class BotSupervisor:
             raise ManagedBotError(message) from None
         if not argv:
             raise ManagedBotError(f"bot {bot.name}: empty command")
+        if shutil.which(argv[0], path=env.get("PATH")) is None:
+            raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
         with self.log_path(bot.name).open("ab") as log:
             log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} start: {bot.command}\n"
                       .encode())
             log.flush()
             try:
                 running.process = await asyncio.create_subprocess_exec(
-                    *argv, cwd=bot.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
-                    stdout=log, stderr=log, start_new_session=True,
-                    preexec_fn=_terminate_with_parent,
+                    sys.executable, "-m", "arena.launch", str(os.getpid()), *argv,
+                    cwd=bot.cwd, env=env,
+                    stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+                    start_new_session=True,
                 )
             except OSError as exc:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
@@ -141,19 +144,6 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
-
-
-def _terminate_with_parent() -> None:
-    """In the child, before exec: ask Linux to send SIGTERM when arena itself dies,
-    so a killed arena leaves no bot behind (a no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
-_PR_SET_PDEATHSIG = 1
 
 
 async def _terminate(process: asyncio.subprocess.Process | None, timeout: float) -> None:
