@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from arena.engine import Action, ActionKind, Game, RuleSet
 from benchmarks.stats import Rate, median_rate, timed
@@ -88,12 +89,12 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     rl: dict[int, Rate] = {}
     for players in (2, 4):
         n = max(1, int(sizes[players] * 4 * scale))
-        rl[players] = median_rate(lambda p=players, n=n: rlcard_games(p, n), repeats)
+        rl[players] = median_rate(partial(rlcard_games, players, n), repeats)
         rows.append(_row("rlcard", "uniform", players, rl[players], None))
     for name, policy in (("uniform", uniform), ("forced-draw", forced_draw)):
         for players, count in sizes.items():
             n = max(1, int(count * scale * (8 if name == "forced-draw" else 1)))
-            rate = median_rate(lambda p=players, n=n, pol=policy: arena_games(p, n, pol), repeats)
+            rate = median_rate(partial(arena_games, players, n, policy), repeats)
             rows.append(_row("arena", name, players, rate, rl.get(players)))
     return rows
 
