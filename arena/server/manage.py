@@ -159,6 +159,11 @@ class Management:
         """
         if games < 1:
             raise ManagementError("a match needs at least one game")
+        if len(bots) < 2:
+            raise ManagementError(f"a match needs at least 2 bots, got {len(bots)}")
+        for bot in bots:
+            self.store.bot(bot)
+        await self.ensure_bots(bots, wait_seconds)
         deals = -(-games // len(bots))
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
         self.create_tournament(name, bots, {

@@ -340,3 +340,11 @@ def test_no_colour_under_no_color_even_on_a_terminal(monkeypatch: pytest.MonkeyP
     assert not use_color(_Stream(tty=True))
     monkeypatch.setenv("NO_COLOR", "")
     assert not use_color(_Stream(tty=True)), "NO_COLOR counts when set, whatever its value"
+
+
+def test_a_match_needs_two_bots_and_leaves_nothing_behind(three_bots: Path) -> None:
+    result = arena(three_bots, "match", "greedy")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: a match needs at least 2 bots, got 1\n"
+    with Store.open(three_bots) as store:
+        assert store.list_tournaments() == []
