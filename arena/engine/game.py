@@ -131,6 +131,7 @@ class Game:
         self._out: list[ev.Event] = []
         self._target_ranks = _target_ranks(rules)
         self._last_hand_left = [0] * num_players
+        self._last_winner: int | None = None
         self._teams = (tuple(seat % 2 for seat in range(num_players))
                        if rules.scoring is Scoring.PARTNERS else None)
 
@@ -855,6 +856,7 @@ class Game:
         self._queue = []
         left = [sum(c.points for c in self.hands[s]) for s in range(self.num_players)]
         self._last_hand_left = left
+        self._last_winner = winner
         points = self._score_hand(winner, left)
         for seat in range(self.num_players):
             self.totals[seat] += points[seat]
@@ -926,11 +928,10 @@ class Game:
             return -1e6 * self._contests_won(seat) - self.totals[seat]
         if scoring is Scoring.PARTNERS:
             return float(-self.totals[seat])
-        # Below the top score, equal totals (every loser of a single hand has 0) are
-        # told apart by the points left in hand when the last hand ended: fewer is better.
-        total = self.totals[seat]
-        tiebreak = self._last_hand_left[seat] if total < max(self.totals) else 0
-        return -1e6 * total + tiebreak
+        # Equal totals (every player of a single hand can have 0) are ordered by the last
+        # hand: its winner first, then fewer points left in hand.
+        tiebreak = 0 if seat == self._last_winner else 1e6 + self._last_hand_left[seat]
+        return -1e9 * self.totals[seat] + tiebreak
 
     def _contests_won(self, seat: int) -> int:
         pp = self.pair_points

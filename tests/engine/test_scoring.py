@@ -70,6 +70,13 @@ def test_the_first_player_to_reach_the_target_wins_and_the_target_is_configurabl
     assert game.outcome.ranks == (0, 1, 2)
 
 
+def test_a_single_hand_won_with_zero_points_still_ranks_its_winner_first() -> None:
+    game = table("R5", "B0", starter="R3", rule_set=rules(target_score=None))
+    game.apply(play(card("R5")))
+    assert game.outcome is not None and game.outcome.scores == (0, 0)
+    assert game.outcome.ranks == (0, 1) and game.outcome.winners == (0,)
+
+
 def test_players_below_the_top_score_rank_by_fewer_points_left_in_hand() -> None:
     game = table("R1", "B9 W+4 G+2", "Y1 YS W", starter="R7",
                  rule_set=rules(target_score=None))

@@ -445,6 +445,18 @@ def simulate_checked(rule_set: RuleSet, players: int, seed: int,
     return checker
 
 
+def standard_winners(game: Game) -> set[int]:
+    """Standard scoring: the highest total; equal totals go to the last hand's winner,
+    else to the fewest points left in hand when it ended."""
+    totals = game.totals
+    leaders = {s for s in range(game.num_players) if totals[s] == max(totals)}
+    last = [e for e in game.events if isinstance(e, events.HandEnded)][-1]
+    if last.winner in leaders:
+        return {last.winner}
+    left = {s: sum(c.points for c in last.cards_left[s]) for s in leaders}
+    return {s for s in leaders if left[s] == min(left.values())}
+
+
 def check_outcome(game: Game) -> None:
     """The winners are who RULES.md sections 7 and 9 say they are."""
     outcome = game.outcome
@@ -453,9 +465,11 @@ def check_outcome(game: Game) -> None:
     term = outcome.termination.value
     if term == "target_reached":
         assert target is not None and max(totals) >= target
-    if mode in ("standard", "partners"):
+    if mode == "partners":
         assert set(outcome.winners) == {s for s in range(game.num_players)
                                          if totals[s] == max(totals)}
+    elif mode == "standard":
+        assert set(outcome.winners) == standard_winners(game)
     elif mode == "low_score":
         assert set(outcome.winners) == {s for s in range(game.num_players)
                                          if totals[s] == min(totals)}
