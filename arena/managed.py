@@ -84,9 +84,23 @@ class BotSupervisor:
         return list(self._bots[name].exits)
 
     def is_running(self, name: str) -> bool:
-        """Whether the bot's process is alive."""
+        """Whether the bot's process is alive (False for a bot never started here)."""
+        if name not in self._bots:
+            return False
         process = self._bots[name].process
         return process is not None and process.returncode is None
+
+    async def stop_bot(self, name: str, timeout: float = 3.0) -> None:
+        """Stop one bot for good (no restart); nothing happens for an unknown name."""
+        running = self._bots.pop(name, None)
+        if running is None:
+            return
+        if running.watcher is not None:
+            running.watcher.cancel()
+        await _terminate(running.process, timeout)
+        if running.watcher is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await running.watcher
 
     async def stop(self, timeout: float = 3.0) -> None:
         """Stop every bot: SIGTERM, then SIGKILL after `timeout` seconds."""

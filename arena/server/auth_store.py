@@ -41,6 +41,10 @@ class SessionTokens:
         """The bot a session token was minted for, or None."""
         return self._names.get(token)
 
+    def revoke(self, bot_name: str) -> None:
+        """Invalidate every session token minted for `bot_name`."""
+        self._names = {t: n for t, n in self._names.items() if n != bot_name}
+
 
 class AnyOf:
     """Accepts a token that any of several authenticators accepts (the first answer wins)."""

@@ -68,8 +68,6 @@ class Progress:
     done: int
     total: int
     last_game_id: int = 0
-    status: str = "running"
-    message: str = ""
 
 
 class Management:
@@ -83,7 +81,6 @@ class Management:
         self.log_dir = log_dir
         self._server_address = server_address
         self._supervisor: BotSupervisor | None = None
-        self._launched: set[str] = set()
 
     # ------------------------------------------------------------------ bots
 
@@ -96,9 +93,14 @@ class Management:
         connected = set(self.server.connected_bots())
         return [(bot, bot.name in connected) for bot in self.store.list_bots()]
 
-    def remove_bot(self, name: str) -> Bot:
-        """Remove a bot: its token stops working; its games and ratings stay."""
-        return self.store.remove_bot(name)
+    async def remove_bot(self, name: str) -> Bot:
+        """Remove a bot: its tokens stop working and a managed bot this server runs is
+        stopped; its games and ratings stay."""
+        bot = self.store.remove_bot(name)
+        self.session_tokens.revoke(name)
+        if self._supervisor is not None:
+            await self._supervisor.stop_bot(name)
+        return bot
 
     # -------------------------------------------------------------- rankings
 
@@ -113,13 +115,14 @@ class Management:
         connected = set(self.server.connected_bots())
         for name in dict.fromkeys(names):
             bot = self.store.bot(name)
-            if bot.kind is BotKind.MANAGED and name not in connected and name not in self._launched:
+            running = self._supervisor is not None and self._supervisor.is_running(name)
+            if bot.kind is BotKind.MANAGED and name not in connected and not running:
                 await self._launch(bot)
         try:
             await self.server.wait_for_bots(list(dict.fromkeys(names)), timeout=wait_seconds)
         except TimeoutError:
             missing = sorted(set(names) - set(self.server.connected_bots()))
-            hint = f" (see the logs in {self.log_dir})" if self._launched & set(missing) else ""
+            hint = f" (see the logs in {self.log_dir})" if self._supervisor is not None else ""
             raise ManagementError(
                 f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}{hint}"
             ) from None
@@ -134,7 +137,6 @@ class Management:
             await self._supervisor.start(ManagedBot(bot.name, bot.command, token))
         except ManagedBotError as exc:
             raise ManagementError(str(exc)) from None
-        self._launched.add(bot.name)
 
     def _bot_exited(self, name: str, code: int) -> None:
         if code != 0:
@@ -145,7 +147,6 @@ class Management:
         if self._supervisor is not None:
             await self._supervisor.stop()
             self._supervisor = None
-            self._launched.clear()
 
     # --------------------------------------------------------------- playing
 
@@ -326,7 +327,7 @@ class ManagedAdmin(AdminService):
                         context: Any) -> admin_pb2.RemoveBotResponse:
         """Remove a bot."""
         async def call() -> admin_pb2.RemoveBotResponse:
-            return admin_pb2.RemoveBotResponse(bot=bot_info(self.management.remove_bot(
+            return admin_pb2.RemoveBotResponse(bot=bot_info(await self.management.remove_bot(
                 request.name)))
         return await _answer(context, call)  # type: ignore[no-any-return]
 
@@ -430,10 +431,9 @@ class ManagedAdmin(AdminService):
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
                         context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
         """Play an ad-hoc match, streaming progress."""
-        rules = rules_from_json(request.rules_json)
-
-        def start(listener: ProgressListener) -> Awaitable[int]:
-            return self.management.play_match(
+        async def start(listener: ProgressListener) -> int:
+            rules = rules_from_json(request.rules_json)
+            return await self.management.play_match(
                 list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
                 request.concurrency or 1, request.remote_wait_seconds or 30.0, listener)
 
@@ -472,7 +472,7 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
             if getter.done():
                 last = p = getter.result()
                 yield admin_pb2.RunProgress(done=p.done, total=p.total,
-                                            last_game_id=p.last_game_id, status=p.status)
+                                            last_game_id=p.last_game_id, status="running")
             else:
                 getter.cancel()
         task.result()
