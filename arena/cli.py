@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import os
+import sqlite3
 import sys
 import time
 import tomllib
@@ -61,6 +62,8 @@ class Context:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:
             raise click.ClickException(_rpc_message(exc, self.server)) from None
+        except sqlite3.Error as exc:
+            raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
 
 
 def _rpc_message(exc: grpc.aio.AioRpcError, server: str | None) -> str:
@@ -87,7 +90,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
         click.echo(json.dumps(list(rows), indent=2))
     elif fmt == "csv":
         buffer = io.StringIO()
-        fieldnames = list(rows[0]) if rows else list(columns)
+        fieldnames = list(dict.fromkeys(k for row in rows for k in row)) or list(columns)
         if fieldnames:
             writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator="\n")
             writer.writeheader()
@@ -160,16 +163,18 @@ class _Rate:
         return f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
 
 
-def _interruptible(function: Callable[..., T]) -> Callable[..., T]:
-    """Ctrl-C ends the command with a short message instead of a traceback."""
-    @wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> T:
-        try:
-            return function(*args, **kwargs)
-        except KeyboardInterrupt:
-            click.echo("\nstopped; run the same command again to resume.", err=True)
-            raise SystemExit(130) from None
-    return wrapper
+def _interruptible(message: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Ctrl-C ends the command with `message` instead of a traceback."""
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        @wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> T:
+            try:
+                return function(*args, **kwargs)
+            except KeyboardInterrupt:
+                click.echo(f"\n{message}", err=True)
+                raise SystemExit(130) from None
+        return wrapper
+    return decorate
 
 
 # -------------------------------------------------------------------- group
@@ -214,7 +219,10 @@ def serve(context: Context, host: str, port: int) -> None:
     from arena.session import build_server, log_dir_for
     from arena.store import Store
 
-    store = Store.open(context.db)
+    try:
+        store = Store.open(context.db)
+    except sqlite3.Error as exc:
+        raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
 
     def ready(server: Any) -> None:
         click.echo(f"arena serving on {host}:{server.port} (database {context.db}); "
@@ -223,7 +231,7 @@ def serve(context: Context, host: str, port: int) -> None:
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready,
                                   server=build_server(store, log_dir_for(context.db))))
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
@@ -315,7 +323,8 @@ def bot_remove(context: Context, name: str) -> None:
 @click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect.")
 @pass_context
-@_interruptible
+@_interruptible("stopped; the games played so far are kept: `arena tournament list` shows "
+                "the match, `arena tournament run NAME` finishes it.")
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float) -> None:
     """Play rated games between BOTS, then show the rankings.
@@ -335,7 +344,7 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         await follow_progress(session.admin.PlayMatch(request), "match")
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest())
 
-    rows = [r for r in _ranking_rows(context.run(body).rows) if r["bot"] in bots]
+    rows = [r for r in ranking_rows(context.run(body).rows) if r["bot"] in bots]
     emit(rows, "table")
 
 
@@ -384,8 +393,6 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
                        ("deals_per_table", deals), ("seed", seed), ("challenger", challenger)):
         if value is not None:
             settings[key] = value
-    if settings.get("format") in ("partners", "teams"):
-        settings.setdefault("table_size", 4)
     request = admin_pb2.CreateTournamentRequest(name=name, bots=list(bots),
                                                 settings_json=json.dumps(settings),
                                                 rules_json=rules_json(rules_path))
@@ -468,7 +475,7 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 @click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect.")
 @pass_context
-@_interruptible
+@_interruptible("stopped; run the same command again to resume.")
 def tournament_run(context: Context, name: str, concurrency: int, wait: float) -> None:
     """Play a tournament's pending games; after Ctrl-C, run it again to resume.
 
@@ -483,7 +490,7 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float) -
         await follow_progress(session.admin.RunTournament(request), name)
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(tournament=name))
 
-    emit(_ranking_rows(context.run(body).rows), "table")
+    emit(ranking_rows(context.run(body).rows), "table")
 
 
 @tournament.command("standings")
@@ -521,14 +528,15 @@ def _print_rankings(context: Context, tournament: str, fmt: str) -> None:
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
             tournament=tournament))
 
-    emit(_ranking_rows(context.run(body).rows), fmt, "no rated games yet", RANKING_COLUMNS)
+    emit(ranking_rows(context.run(body).rows), fmt, "no rated games yet", RANKING_COLUMNS)
 
 
 RANKING_COLUMNS = ("rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points")
 TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
 
 
-def _ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
+def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
+    """Leaderboard rows as the CLI prints them."""
     return [{"rank": r.rank, "bot": r.bot, "μ-3σ": round(r.conservative, 2),
              "μ": round(r.mu, 2), "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
              "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}

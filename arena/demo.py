@@ -52,14 +52,20 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
     bots, notes = sample_bots()
     if len(bots) < 2:
         raise click.ClickException(f"no sample bots found in {SAMPLE_BOTS}")
-    with tempfile.TemporaryDirectory(prefix="arena-demo-") as tmp:
-        path = db_path or Path(tmp) / "demo.db"
-        asyncio.run(_journey(bots, notes, deals, seed, path))
+    if db_path is not None and db_path.exists():
+        raise click.ClickException(f"{db_path} already exists: the demo starts on a new database")
+    folder = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    try:
+        asyncio.run(_journey(bots, notes, deals, seed, db_path or folder / "demo.db"))
+    except BaseException:
+        click.echo(f"(the demo's database and bot logs are kept in {folder})", err=True)
+        raise
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,
                    db_path: Path) -> None:
-    from arena.cli import _ranking_rows, follow_progress
+    from arena.cli import follow_progress, ranking_rows
 
     async with admin_session(None, db_path) as session:
         click.echo(f"arena server started in-process on {session.address} "
@@ -82,7 +88,7 @@ async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: in
         rankings = await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
             tournament=name))
         click.echo("\nTrueSkill rankings (ordered by the conservative rating μ−3σ):\n")
-        click.echo(tabulate(_ranking_rows(rankings.rows), headers="keys", floatfmt=".2f"))
+        click.echo(tabulate(ranking_rows(rankings.rows), headers="keys", floatfmt=".2f"))
 
 
 async def _register(session: Session, bots: list[SampleBot]) -> None:

@@ -26,12 +26,10 @@ DEFAULT_DB = "arena.db"
 
 @dataclass
 class Session:
-    """An admin stub, and the in-process server behind it (None when remote)."""
+    """An admin stub, and the address of the server it talks to."""
 
     admin: admin_pb2_grpc.ArenaAdminAsyncStub
     address: str
-    server: ArenaServer | None = None
-    management: Management | None = None
 
 
 def log_dir_for(db_path: Path) -> Path:
@@ -61,13 +59,12 @@ async def admin_session(server_address: str | None, db_path: Path) -> AsyncItera
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
     store = Store.open(db_path)
-    holder: list[Management] = []
-    server = build_server(store, log_dir_for(db_path), holder.append)
+    server = build_server(store, log_dir_for(db_path))
     try:
         port = await server.start("127.0.0.1", 0)
         address = f"127.0.0.1:{port}"
         async with grpc.aio.insecure_channel(address) as channel:
-            yield Session(admin_pb2_grpc.ArenaAdminStub(channel), address, server, holder[0])
+            yield Session(admin_pb2_grpc.ArenaAdminStub(channel), address)
     finally:
         await server.stop(0.5)
         store.close()

@@ -348,3 +348,22 @@ def test_a_match_needs_two_bots_and_leaves_nothing_behind(three_bots: Path) -> N
     assert result.stderr == "Error: a match needs at least 2 bots, got 1\n"
     with Store.open(three_bots) as store:
         assert store.list_tournaments() == []
+
+
+def test_a_match_whose_bots_never_connect_leaves_no_match_behind(db: Path) -> None:
+    ok(db, "bot", "add", "far-a")
+    ok(db, "bot", "add", "far-b")
+    result = arena(db, "match", "far-a", "far-b", "--wait", "0.1")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: bots not connected after 0.1 s: far-a, far-b")
+    with Store.open(db) as store:
+        assert store.list_tournaments() == []
+
+
+def test_csv_columns_cover_every_row_even_when_the_first_lacks_some(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from arena.cli import emit
+
+    emit([{"game": 0}, {"game": 1, "game_id": 7}], "csv")
+    assert capsys.readouterr().out == "game,game_id\n0,\n1,7\n"
