@@ -601,7 +601,7 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
     events = [wire.event_from_proto(e) for e in response.events]
     if export == "jsonl":
         for message in response.events:
-            click.echo(json.dumps(_message_dict(message)))
+            click.echo(json.dumps(wire.message_to_dict(message, with_defaults=True)))
         return
     _check_replay(response, events)
     names = list(response.summary.seats)
@@ -631,13 +631,6 @@ def _deal_flags(events: list[ev.Event]) -> list[bool]:
             dealing = False
         flags.append(dealing and isinstance(event, ev.CardsReceived))
     return flags
-
-
-def _message_dict(message: Any) -> dict[str, Any]:
-    from google.protobuf import json_format
-
-    return json_format.MessageToDict(message, preserving_proto_field_name=True,
-                                     always_print_fields_with_no_presence=True)
 
 
 def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -> None:

@@ -6,14 +6,14 @@ hiding: they keep exactly the events whose `audience` includes a seat (or is
 None, for public events). Nothing here knows a rule of UNO; a message that does
 not describe a valid engine object raises `WireError`.
 
-The JSON helpers (`event_to_json`, `action_to_json`, …) are the storage format:
-the protobuf JSON mapping with the `.proto` field names.
+The JSON helpers (`event_to_dict`, `action_to_dict`, `event_to_json`, …) are the
+storage format: the protobuf JSON mapping with the `.proto` field names.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, TypeVar
@@ -33,6 +33,10 @@ __all__ = [
     "EVENT_CLASSES",
     "WireError",
     "action_from_json",
+    "action_to_dict",
+    "dict_into",
+    "event_to_dict",
+    "message_to_dict",
     "action_from_proto",
     "action_to_json",
     "action_to_proto",
@@ -65,6 +69,7 @@ class WireError(ValueError):
 # ------------------------------------------------------------------ enums
 
 _E = TypeVar("_E", bound=Enum)
+_M = TypeVar("_M", bound=Message)
 
 
 def _enum_table(engine_enum: type[_E], proto_enum: Any, prefix: str) -> tuple[
@@ -544,6 +549,31 @@ def _from_json(text: str, message: Message) -> None:
         json_format.Parse(text, message)
     except json_format.ParseError as exc:
         raise WireError(str(exc)) from None
+
+
+def message_to_dict(message: Message, *, with_defaults: bool = False) -> dict[str, Any]:
+    """A message as a JSON object (`with_defaults`: zero values written out too)."""
+    return json_format.MessageToDict(message, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=with_defaults)
+
+
+def dict_into(data: Mapping[str, Any], message: _M) -> _M:
+    """Fill `message` from a JSON object written by `message_to_dict`; return it."""
+    try:
+        json_format.ParseDict(dict(data), message)
+    except json_format.ParseError as exc:
+        raise WireError(str(exc)) from None
+    return message
+
+
+def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    """An event as a JSON object, for storage."""
+    return message_to_dict(event_to_proto(event))
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """An action as a JSON object, for storage."""
+    return message_to_dict(action_to_proto(action))
 
 
 def event_to_json(event: ev.Event) -> str:

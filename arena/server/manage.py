@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 
 from arena import wire
 from arena.engine.rules import RuleSet, RuleSetError
@@ -236,11 +235,10 @@ def played_game(result: GameResult) -> PlayedGame:
     A forfeit is kept as a last `{"forfeit": seat}` entry of the actions, so that
     a replay ends the game the same way.
     """
-    actions: list[Any] = [json.loads(wire.action_to_json(a)) for a in result.actions]
+    actions: list[Any] = [wire.action_to_dict(a) for a in result.actions]
     if result.forfeited_seat is not None:
         actions.append({"forfeit": result.forfeited_seat})
-    events = [json_format.MessageToDict(wire.event_to_proto(e), preserving_proto_field_name=True)
-              for e in result.events]
+    events = [wire.event_to_dict(e) for e in result.events]
     return PlayedGame(result.outcome, events, actions,
                       [t.value for t in result.seat_terminations], result.started,
                       result.finished)
@@ -359,12 +357,12 @@ class ManagedAdmin(AdminService):
             response = admin_pb2.GetGameResponse(
                 summary=summary_info(game), rules_json=json.dumps(game.rules), seed=game.seed)
             for event in game.events:
-                json_format.ParseDict(event, response.events.add())
+                wire.dict_into(event, response.events.add())
             for action in game.actions:
                 if "forfeit" in action:
                     response.forfeited_seat = int(action["forfeit"])
                 else:
-                    json_format.ParseDict(action, response.actions.add())
+                    wire.dict_into(action, response.actions.add())
             return response
         return await _answer(context, call)  # type: ignore[no-any-return]
 

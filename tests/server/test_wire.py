@@ -114,6 +114,8 @@ def test_every_event_class_has_a_message_and_round_trips() -> None:
             assert message.WhichOneof("kind") is not None
             assert wire.event_from_proto(message) == event
             assert wire.event_from_json(wire.event_to_json(event)) == event
+            stored = wire.event_to_dict(event)
+            assert wire.event_from_proto(wire.dict_into(stored, uno_pb2.Event())) == event
     every_class = set(wire.EVENT_CLASSES)
     assert len(every_class) == 24
     assert set(uno_pb2.Event.DESCRIPTOR.oneofs_by_name["kind"].fields) == set(
