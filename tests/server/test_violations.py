@@ -29,6 +29,12 @@ FORFEIT = BotPolicy(decision_timeout=0.5, on_violation="forfeit")
 QUICK = BotPolicy(decision_timeout=0.05, max_strikes=3)
 
 
+async def slow_first_action(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+    """Answers every request with its first action, 10 ms late."""
+    await asyncio.sleep(0.01)
+    return bot_pb2.Decision(request_id=request.request_id, action_index=0)
+
+
 def test_out_of_range_indexes_are_illegal_strikes_then_a_forfeit() -> None:
     async def scenario() -> None:
         async with running_server() as server:
@@ -240,15 +246,11 @@ def test_a_crashed_managed_bot_forfeits_as_a_crash() -> None:
 
 
 def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> None:
-    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
-        await asyncio.sleep(0.01)
-        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
-
     async def scenario() -> None:
         async with running_server() as server:
             port = server.port or 0
             first = await TestBot(port, TOKENS["alice"], never_answer).start()
-            opponent = await TestBot(port, TOKENS["bob"], slow).start()
+            opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
             policy = BotPolicy(decision_timeout=2, max_strikes=None)
             game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
                                                         policy, "g"))
@@ -451,16 +453,12 @@ def test_a_bot_that_never_reads_is_cut_off_without_hanging_the_server() -> None:
 
 
 def test_a_seat_moves_to_the_bot_s_other_open_connection_when_its_own_drops() -> None:
-    async def slow(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
-        await asyncio.sleep(0.01)
-        return bot_pb2.Decision(request_id=request.request_id, action_index=0)
-
     async def scenario() -> None:
         async with running_server() as server:
             port = server.port or 0
             first = await TestBot(port, TOKENS["alice"], never_answer).start()
             spare = await TestBot(port, TOKENS["alice"], first_legal).start()
-            opponent = await TestBot(port, TOKENS["bob"], slow).start()
+            opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
             policy = BotPolicy(decision_timeout=2, max_strikes=None)
             game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
                                                         policy, "g"))
