@@ -20,6 +20,7 @@ from pathlib import Path
 from arena.engine import RuleSet
 from arena.server.manage import Management
 from arena.server.policy import BotPolicy
+from arena.server.server import ArenaServer
 from arena.session import build_server
 from arena.store import Store
 from benchmarks.stats import median
@@ -50,10 +51,7 @@ async def _measure(games: int, seed: int) -> dict[str, float]:
             "vs bound": rate / bound["bound games/s"]}
 
 
-async def _decision_bound(server: object, games: int, seed: int) -> dict[str, float]:
-    from arena.server.server import ArenaServer
-
-    assert isinstance(server, ArenaServer)
+async def _decision_bound(server: ArenaServer, games: int, seed: int) -> dict[str, float]:
     policy = BotPolicy(decision_timeout=5.0)
     queue = list(range(games))
     decisions = 0
