@@ -63,10 +63,10 @@ from arena.client.model import (
     Rank,
     Rules,
     ServerError,
-    View,
     cards,
 )
 from arena.client.table import Table
+from arena.client.view import View
 
 __all__ = [
     "COLORS",

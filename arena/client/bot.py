@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.client.events import Event
-from arena.client.model import Action, Outcome, ServerError, View
+from arena.client.model import Action, Outcome, ServerError
 from arena.client.table import Table
+from arena.client.view import View
 from arena.v1 import uno_pb2
 
 if TYPE_CHECKING:

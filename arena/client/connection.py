@@ -6,14 +6,18 @@ results to the bot's hooks, and reconnects with exponential backoff when the
 stream breaks. It stops for good when the server rejects the token
 (UNAUTHENTICATED) or the first message (INVALID_ARGUMENT), when `stop` is
 called, or when no connection could be made for ``give_up_after`` seconds.
+
+The stream is a `grpc.aio` call driven by an event loop of the client's own,
+run by the blocking `Client.run`: one message is read, handled and answered
+before the next is read, so the bot's code runs on that one thread, in order.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
-import queue
 import random
 import signal
 import threading
@@ -43,16 +47,18 @@ from arena.client.convert import (
     legal_from_proto,
     outcome_from_proto,
     table_from_proto,
-    view_from_proto,
 )
 from arena.client.model import passive_index
 from arena.client.table import Table
-from arena.v1 import bot_pb2, bot_pb2_grpc, uno_pb2
+from arena.client.view import View
+from arena.v1 import bot_pb2, uno_pb2
 
 _log = logging.getLogger("arena.client")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 """Where a bot connects when neither an argument nor ARENA_SERVER says otherwise."""
+
+_CONNECT = "/" + bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name + "/Connect"
 
 _FATAL = {
     grpc.StatusCode.INVALID_ARGUMENT: "the server refused the stream",
@@ -95,11 +101,6 @@ class Backoff:
             delay = min(self.maximum, delay * self.factor)
 
 
-def _outgoing(outbox: queue.Queue[bot_pb2.BotMessage | None]) -> Iterator[bot_pb2.BotMessage]:
-    while (message := outbox.get()) is not None:
-        yield message
-
-
 class Client:
     """One bot's connection to an arena server. `run` blocks; `stop` may be called
     from any thread.
@@ -131,19 +132,51 @@ class Client:
         """How many games ended while this client played them."""
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self._cancel: Callable[[], object] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
+            None)
 
     # ------------------------------------------------------------ control
 
     def run(self) -> ExitReason:
-        """Connect, play, reconnect when the stream drops; return why it stopped."""
+        """Connect, play, reconnect when the stream drops; return why it stopped.
+
+        It runs an event loop of its own; called from a thread whose event loop
+        is running, it plays on a thread of its own and blocks until that ends.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self._run())
+        reasons: list[ExitReason] = []
+        worker = threading.Thread(target=lambda: reasons.append(asyncio.run(self._run())),
+                                  name="arena-client")
+        worker.start()
+        worker.join()
+        return reasons[0] if reasons else ExitReason.STOPPED
+
+    async def _run(self) -> ExitReason:
+        with self._lock:
+            self._loop = asyncio.get_running_loop()
+            self._wake = asyncio.Event()
+        try:
+            return await self._play()
+        finally:
+            with self._lock:
+                self._loop = None
+                self._wake = None
+
+    async def _play(self) -> ExitReason:
         if not self.token:
             _log.warning("no token: set ARENA_TOKEN or pass token=...")
         delays = self.backoff.delays()
         last_contact = time.monotonic()
         while True:
+            if self._stopping.is_set():
+                return ExitReason.STOPPED
             welcomed_before = self.connections
-            reason = self._session()
+            reason = await self._session()
             if reason is not None:
                 return reason
             if self._stopping.is_set():
@@ -158,16 +191,33 @@ class Client:
                 return ExitReason.GAVE_UP
             delay = next(delays)
             _log.info("reconnecting to %s in %.1f s", self.server, delay)
-            if self._stopping.wait(delay):
+            if await self._stopped_within(delay):
                 return ExitReason.STOPPED
 
+    async def _stopped_within(self, seconds: float) -> bool:
+        """Wait `seconds`; True as soon as `stop` is called."""
+        assert self._wake is not None
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+        except TimeoutError:
+            return self._stopping.is_set()
+        return True
+
     def stop(self) -> None:
-        """Close the stream and make `run` return STOPPED (safe from any thread)."""
+        """Close the stream and make `run` return STOPPED (safe from any thread,
+        and from a signal handler)."""
         self._stopping.set()
         with self._lock:
-            cancel = self._cancel
-        if cancel is not None:
-            cancel()
+            loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._interrupt)
+
+    def _interrupt(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+        if self._call is not None:
+            self._call.cancel()
 
     @property
     def stopping(self) -> bool:
@@ -176,30 +226,35 @@ class Client:
 
     # ------------------------------------------------------------ the stream
 
-    def _session(self) -> ExitReason | None:
+    async def _session(self) -> ExitReason | None:
         """One connection from Hello to its end: a final reason, or None to reconnect."""
-        outbox: queue.Queue[bot_pb2.BotMessage | None] = queue.Queue()
-        outbox.put(hello_to_proto(self.bot_version, self.max_tables, self.auto_single_action,
-                                  self.events_in_requests))
         _log.info("connecting to %s", self.server)
-        with grpc.insecure_channel(self.server) as channel:
-            stub = bot_pb2_grpc.BotServiceStub(channel)
-            call = stub.Connect(_outgoing(outbox),
-                                metadata=(("authorization", f"Bearer {self.token}"),))
-            cancel: Callable[[], object] = call.cancel
-            with self._lock:
-                self._cancel = cancel
-            if self._stopping.is_set():
-                cancel()
+        async with grpc.aio.insecure_channel(self.server) as channel:
+            connect = channel.stream_stream(
+                _CONNECT, request_serializer=bot_pb2.BotMessage.SerializeToString,
+                response_deserializer=bot_pb2.ServerMessage.FromString)
+            call = connect(None, metadata=(("authorization", f"Bearer {self.token}"),))
+            self._call = call
             try:
-                for message in call:
-                    self._handle(message, outbox)
+                if self._stopping.is_set():
+                    call.cancel()
+                await _write(call, hello_to_proto(self.bot_version, self.max_tables,
+                                                  self.auto_single_action,
+                                                  self.events_in_requests))
+                while isinstance(message := await call.read(), bot_pb2.ServerMessage):
+                    answer = self._handle(message)
+                    if answer is not None:
+                        await _write(call, answer)
+            except asyncio.CancelledError:
+                if not self._stopping.is_set():
+                    raise
+                return ExitReason.STOPPED
             except grpc.RpcError as error:
                 return self._ended_by(error)
             finally:
-                outbox.put(None)
-                with self._lock:
-                    self._cancel = None
+                self._call = None
+        if self._stopping.is_set():
+            return ExitReason.STOPPED
         _log.warning("the server closed the stream")
         return None
 
@@ -217,12 +272,12 @@ class Client:
         _log.warning("connection lost: %s %s", code.name, details)
         return None
 
-    def _handle(self, message: bot_pb2.ServerMessage,
-                outbox: queue.Queue[bot_pb2.BotMessage | None]) -> None:
+    def _handle(self, message: bot_pb2.ServerMessage) -> bot_pb2.BotMessage | None:
+        """Act on one server message; the answer to send, if it asks for one."""
         kind = message.WhichOneof("kind")
         if kind == "decision_request":
-            outbox.put(self._decide(message.decision_request))
-        elif kind == "events":
+            return self._decide(message.decision_request)
+        if kind == "events":
             self._events(message.events)
         elif kind == "game_start":
             self._game_start(message.game_start)
@@ -238,6 +293,7 @@ class Client:
             self._hook(self.bot.on_error, error, self.tables.get(error.game_id))
         else:
             _log.debug("ignoring an unknown server message %r", kind)
+        return None
 
     def _table(self, game_id: str, seat: int = -1) -> Table:
         table = self.tables.get(game_id)
@@ -269,7 +325,7 @@ class Client:
         if table.seat < 0:
             table.seat = request.view.seat
         self._deliver(table, request.events)  # with events_in_requests
-        view = view_from_proto(request, table)
+        view = View(request, table)
         legal = list(legal_from_proto(request))
         table.decisions += 1
         try:
@@ -303,6 +359,13 @@ class Client:
             hook(*args)
         except Exception:
             _log.exception("%s raised", getattr(hook, "__name__", "a hook"))
+
+
+async def _write(call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage],
+                 message: bot_pb2.BotMessage) -> None:
+    """Send `message`; a call that is already over is left to the next read to report."""
+    with contextlib.suppress(asyncio.InvalidStateError):
+        await call.write(message)
 
 
 # ------------------------------------------------------------------ entry

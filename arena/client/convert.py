@@ -21,7 +21,6 @@ from arena.client.model import (
     Rank,
     Rules,
     ServerError,
-    View,
 )
 from arena.client.table import Table
 from arena.v1 import bot_pb2, uno_pb2
@@ -60,6 +59,11 @@ def color_from_proto(value: int) -> Color | None:
     return _COLOR_FROM.get(value)
 
 
+def phase_from_proto(value: int) -> Phase:
+    """A protocol Phase number as our Phase (UNSPECIFIED for one not known)."""
+    return _PHASE_FROM.get(value, Phase.UNSPECIFIED)
+
+
 def color_to_proto(color: Color | None) -> uno_pb2.Color:
     """Our Color (or None) as the protocol's number."""
     return uno_pb2.COLOR_UNSPECIFIED if color is None else _COLOR_TO[color]
@@ -92,11 +96,13 @@ def cards_from_proto(items: Iterable[uno_pb2.Card]) -> tuple[Card, ...]:
     return tuple(c for c in cards if c is not None)
 
 
-def _present_card(message: Any, name: str) -> Card | None:
+def optional_card(message: Any, name: str) -> Card | None:
+    """The card in the message field `name`, or None when the field is not set."""
     return card_from_proto(getattr(message, name)) if message.HasField(name) else None
 
 
-def _optional(message: Any, name: str) -> int | None:
+def optional_int(message: Any, name: str) -> int | None:
+    """The number in the optional message field `name`, or None when it is not set."""
     return int(getattr(message, name)) if message.HasField(name) else None
 
 
@@ -106,9 +112,9 @@ def action_from_proto(action: uno_pb2.Action) -> Action:
     """A protocol Action as ours (keeping it as `raw`)."""
     return Action(
         kind=_KIND_FROM.get(action.kind, ActionKind.UNSPECIFIED),
-        card=_present_card(action, "card"),
+        card=optional_card(action, "card"),
         color=color_from_proto(action.color),
-        target=_optional(action, "target"),
+        target=optional_int(action, "target"),
         uno=action.uno,
         raw=action,
     )
@@ -162,7 +168,7 @@ def rules_from_proto(rules: uno_pb2.RuleSet) -> Rules:
         reverse_first_card=rules.reverse_first_card,
         going_out_draw_four_challengeable=rules.going_out_draw_four_challengeable,
         scoring=rules.scoring,
-        target_score=_optional(rules, "target_score"),
+        target_score=optional_int(rules, "target_score"),
         individual_hands=rules.individual_hands,
         max_turns_per_hand=rules.max_turns_per_hand,
         max_hands=rules.max_hands,
@@ -217,42 +223,7 @@ def error_from_proto(error: bot_pb2.Error) -> ServerError:
                        error.request_id, error.game_id)
 
 
-# ------------------------------------------------------------------ view
-
-def view_from_proto(request: bot_pb2.DecisionRequest, table: Table) -> View:
-    """The seat view of a DecisionRequest, tied to the table it belongs to."""
-    view = request.view
-    return View(
-        game_id=request.game_id,
-        seat=view.seat,
-        num_players=view.num_players,
-        phase=_PHASE_FROM.get(view.phase, Phase.UNSPECIFIED),
-        decider=_optional(view, "decider"),
-        turn=view.turn,
-        hand=cards_from_proto(view.hand),
-        hand_sizes=tuple(view.hand_sizes),
-        top_card=_present_card(view, "top_card"),
-        active_color=color_from_proto(view.active_color),
-        direction=view.direction or 1,
-        dealer=view.dealer,
-        hand_number=view.hand_number,
-        draw_pile_size=view.draw_pile_size,
-        discard_pile=cards_from_proto(view.discard_pile),
-        scores=tuple(view.scores),
-        active_seats=tuple(view.active_seats),
-        pending_draw=view.pending_draw,
-        drawn_card=_present_card(view, "drawn_card"),
-        uno_offender=_optional(view, "uno_offender"),
-        revealed=tuple((r.seat, cards_from_proto(r.cards)) for r in view.revealed),
-        teams=tuple(view.teams) or None,
-        time_left_ms=request.time_left_ms,
-        time_bank_ms=request.time_bank_ms,
-        request_id=request.request_id,
-        table=table,
-        raw=view,
-        request=request,
-    )
-
+# ----------------------------------------------------------- legal actions
 
 def legal_from_proto(request: bot_pb2.DecisionRequest) -> tuple[Action, ...]:
     """The legal actions of a DecisionRequest, in the server's order."""
@@ -279,7 +250,7 @@ _EVENT_READERS: dict[str, Callable[[Any], ev.Event]] = {
     "first_card": lambda m: ev.FirstCard(_must_card(m), m.first_seat, m.direction),
     "card_played": lambda m: ev.CardPlayed(
         m.seat, _must_card(m), color_from_proto(m.color), m.uno, m.jump_in,
-        _optional(m, "target")),
+        optional_int(m, "target")),
     "color_chosen": lambda m: ev.ColorChosen(m.seat, color_from_proto(m.color)),
     "cards_drawn": lambda m: ev.CardsDrawn(
         m.seat, m.count, _DRAW_REASON_FROM.get(m.reason, ev.DrawReason.UNSPECIFIED)),
@@ -296,7 +267,7 @@ _EVENT_READERS: dict[str, Callable[[Any], ev.Event]] = {
     "hands_shuffled": lambda m: ev.HandsShuffled(m.seat, tuple(m.hand_sizes)),
     "deck_reshuffled": lambda m: ev.DeckReshuffled(m.cards),
     "hand_ended": lambda m: ev.HandEnded(
-        m.hand_number, _optional(m, "winner"),
+        m.hand_number, optional_int(m, "winner"),
         _HAND_END_FROM.get(m.reason, ev.HandEndReason.UNSPECIFIED),
         tuple(m.points), tuple(m.totals), tuple(cards_from_proto(c.cards) for c in m.cards_left)),
     "player_eliminated": lambda m: ev.PlayerEliminated(m.seat),

@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from math import comb
 
-from arena.client.model import COLORS, Card, Rank, Rules, View
+from arena.client.model import COLORS, Card, Rank, Rules
+from arena.client.view import View
 
 _NUMBER_RANKS = [rank for rank in Rank if rank.value.isdigit()]
 _TWICE = [*_NUMBER_RANKS[1:], Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO]

@@ -1,4 +1,4 @@
-"""The SDK's own small, typed picture of a game: cards, actions, the seat view, rules, outcomes.
+"""The SDK's own small, typed picture of a game: cards, actions, rules, outcomes.
 
 Everything here is a frozen dataclass or a string enum, built from the protobuf
 messages by `arena.client.convert`; the message it came from stays reachable as
@@ -11,12 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from arena.v1 import bot_pb2, uno_pb2
-
-if TYPE_CHECKING:
-    from arena.client.table import Table
+from arena.v1 import uno_pb2
 
 
 class Color(StrEnum):
@@ -283,84 +279,6 @@ class ServerError:
     message: str
     request_id: str = ""
     game_id: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """Everything your seat may know when a decision is due.
-
-    Other seats' cards appear only as counts (`hand_sizes`), except hands shown
-    to you by a Wild Draw Four challenge (`revealed`). `table` is the game this
-    decision belongs to (seat, players, rules and every event seen so far);
-    `raw` is the protocol's SeatView and `request` the whole DecisionRequest.
-    """
-
-    game_id: str
-    seat: int
-    num_players: int
-    phase: Phase
-    decider: int | None
-    turn: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    top_card: Card | None
-    active_color: Color | None
-    direction: int
-    dealer: int
-    hand_number: int
-    draw_pile_size: int
-    discard_pile: tuple[Card, ...]
-    scores: tuple[int, ...]
-    active_seats: tuple[int, ...]
-    pending_draw: int
-    drawn_card: Card | None
-    uno_offender: int | None
-    revealed: tuple[tuple[int, tuple[Card, ...]], ...]
-    teams: tuple[int, ...] | None
-    time_left_ms: int
-    time_bank_ms: int
-    request_id: str
-    table: Table = field(compare=False, repr=False)
-    raw: uno_pb2.SeatView = field(compare=False, repr=False)
-    request: bot_pb2.DecisionRequest = field(compare=False, repr=False)
-
-    def seat_after(self, seat: int, steps: int = 1, direction: int | None = None) -> int:
-        """The active seat `steps` places after `seat` in the direction of play
-        (or in `direction`, +1 or -1, when given)."""
-        active = set(self.active_seats) or set(range(self.num_players))
-        step = 1 if (self.direction if direction is None else direction) >= 0 else -1
-        current = seat
-        for _ in range(steps):
-            current = (current + step) % self.num_players
-            while current not in active:
-                current = (current + step) % self.num_players
-        return current
-
-    @property
-    def next_seat(self) -> int:
-        """The seat that plays after yours if nothing skips or reverses."""
-        return self.seat_after(self.seat)
-
-    @property
-    def opponents(self) -> tuple[int, ...]:
-        """The other active seats, in the direction of play starting after yours."""
-        order: list[int] = []
-        current = self.next_seat
-        while current != self.seat and current not in order:
-            order.append(current)
-            current = self.seat_after(current)
-        return tuple(order)
-
-    def count(self, color: Color) -> int:
-        """How many cards of `color` are in your hand."""
-        return sum(1 for card in self.hand if card.color is color)
-
-    def revealed_hand(self, seat: int) -> tuple[Card, ...] | None:
-        """The hand of `seat` as a challenge showed it to you this hand, if it did."""
-        for shown_seat, shown in self.revealed:
-            if shown_seat == seat:
-                return shown
-        return None
 
 
 def passive_index(legal: Sequence[Action]) -> int:

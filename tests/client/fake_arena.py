@@ -133,6 +133,9 @@ class _Servicer(bot_pb2_grpc.BotServiceServicer):
         token = metadata.get("authorization", "").removeprefix("Bearer ")
         if token not in arena.tokens:
             arena.rejected += 1
+            # Like the real server, read the Hello first: a client still writing it
+            # when the call ends may see INTERNAL instead (grpc/grpc#36066).
+            await context.read()
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
         conn = Conn(len(arena.connections), context, metadata)
         arena.connections.append(conn)

@@ -21,6 +21,7 @@ from arena.client import (
     Rank,
     Table,
     UnknownEvent,
+    View,
 )
 from arena.client import events as ev
 from arena.client.convert import (
@@ -35,7 +36,6 @@ from arena.client.convert import (
     outcome_from_proto,
     rules_from_proto,
     table_from_proto,
-    view_from_proto,
 )
 from arena.v1 import bot_pb2, uno_pb2
 
@@ -86,7 +86,7 @@ def test_the_view_is_converted_field_by_field() -> None:
     message.view.phase = uno_pb2.PHASE_PLAY_DRAWN
     message.time_bank_ms = 7000
     table = Table(game_id="g", seat=2)
-    view = view_from_proto(message, table)
+    view = View(message, table)
     assert view.seat == 2 and view.num_players == 3 and view.phase is Phase.PLAY_DRAWN
     assert view.hand == (Card.parse("R5"), Card.parse("W+4"), Card.parse("G1"))
     assert view.top_card == Card.parse("B3") and view.active_color is Color.BLUE
@@ -106,10 +106,23 @@ def test_absent_optional_fields_read_as_none() -> None:
     message = request("r", "g", 0, "R5", "B3", [simple("draw")])
     message.view.ClearField("decider")
     message.view.ClearField("top_card")
-    view = view_from_proto(message, Table(game_id="g", seat=0))
+    view = View(message, Table(game_id="g", seat=0))
     assert view.decider is None and view.uno_offender is None
     assert view.top_card is None and view.drawn_card is None
     assert view.teams is None and view.revealed == ()
+
+
+def test_a_view_converts_each_field_once_and_is_read_only() -> None:
+    message = request("r", "g", 0, "R5 G1", "B3", [simple("draw")])
+    view = View(message, Table(game_id="g", seat=0))
+    assert view.hand is view.hand and view.discard_pile is view.discard_pile
+    assert view == View(bot_pb2.DecisionRequest.FromString(message.SerializeToString()),
+                        Table(game_id="other", seat=0))
+    with pytest.raises(AttributeError):
+        view.hand = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        view.seat = 1  # type: ignore[misc]
+    assert "seat 0" in repr(view) and "R5 G1" in repr(view)
 
 
 def test_legal_actions_keep_the_servers_order() -> None:

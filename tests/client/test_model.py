@@ -9,7 +9,6 @@ from fake_arena import request
 
 from arena.client import Action, ActionKind, Card, Color, Rank, Table, View, cards
 from arena.client.bot import as_bot, resolve_choice
-from arena.client.convert import view_from_proto
 from arena.client.model import passive_index
 from arena.v1 import uno_pb2
 
@@ -65,7 +64,7 @@ def _view(direction: int, sizes: list[int], active: list[int], seat: int = 0) ->
     message.view.direction = direction
     del message.view.active_seats[:]
     message.view.active_seats.extend(active)
-    return view_from_proto(message, Table(game_id="g", seat=seat))
+    return View(message, Table(game_id="g", seat=seat))
 
 
 def test_next_seat_follows_the_direction_and_skips_eliminated_seats() -> None:
@@ -115,6 +114,6 @@ def test_the_example_bot_in_the_sdk_docstring_plays() -> None:
     message = request("r", "g", 0, "R5 RS W", "R2", [])
     legal = [Action(ActionKind.PLAY, card=Card.parse(text)) for text in ("R5", "RS")]
     legal.append(Action(ActionKind.DRAW))
-    view = view_from_proto(message, Table(game_id="g", seat=0))
+    view = View(message, Table(game_id="g", seat=0))
     assert decide(view, legal) == legal[1]  # type: ignore[operator]
     assert decide(view, legal[2:]) == legal[2]  # type: ignore[operator]
