@@ -19,6 +19,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from arena.engine import events as ev
@@ -42,6 +43,7 @@ __all__ = [
     "action_to_proto",
     "card_from_proto",
     "card_to_proto",
+    "decision_request_to_bytes",
     "decision_request_to_proto",
     "event_from_json",
     "event_from_proto",
@@ -57,6 +59,7 @@ __all__ = [
     "rules_to_proto",
     "seat_termination_to_proto",
     "unfinished_outcome_to_proto",
+    "view_to_bytes",
     "view_to_proto",
     "watch_update_to_proto",
 ]
@@ -200,11 +203,59 @@ def rules_from_proto(message: uno_pb2.RuleSet) -> RuleSet:
 
 # ------------------------------------------------------------------ views
 #
-# Views and decision requests are built on every decision, and their repeated
-# card and action fields are the bulk of the work. Each item is therefore encoded
-# once, as the bytes of a one-item repeated field, and a list is the join of
-# those bytes merged into the message (the protobuf encoding of a repeated field
-# is the concatenation of its items).
+# A view and its decision request are built on every decision, so they are
+# written straight to protobuf wire bytes: building the message field by field
+# and serializing it costs several times as much. Each card and legal action is
+# encoded once, as the bytes of a one-item repeated field (the encoding of a
+# repeated field is the concatenation of its items), and each field's key is
+# taken from the message descriptor. `view_to_proto` and
+# `decision_request_to_proto` parse those bytes back for callers that want a
+# message; the tests check them field by field against the engine's views.
+
+_VARINT, _LENGTH_DELIMITED = 0, 2
+_SMALL_VARINTS = [bytes((n,)) for n in range(128)]
+_INT64_MASK = (1 << 64) - 1
+
+
+def _varint(value: int) -> bytes:
+    if value < 128:
+        return _SMALL_VARINTS[value] if value >= 0 else _varint(value & _INT64_MASK)
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _packed(values: Iterable[int]) -> bytes:
+    return b"".join([_varint(v) for v in values])
+
+
+def _zigzag32(value: int) -> int:
+    return (value << 1) ^ (value >> 31)
+
+
+_VARINT_TYPES = {FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
+                 FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
+                 FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_ENUM,
+                 FieldDescriptor.TYPE_BOOL}
+
+
+def _key(message_class: type[Message], name: str) -> bytes:
+    """The key (field number and wire type) that starts field `name` of `message_class`.
+
+    Repeated scalars are packed (proto3), so they are length-delimited too.
+    """
+    field = message_class.DESCRIPTOR.fields_by_name[name]
+    packed_or_scalar = _LENGTH_DELIMITED if field.is_repeated else _VARINT
+    wire_type = packed_or_scalar if field.type in _VARINT_TYPES else _LENGTH_DELIMITED
+    return _varint(field.number << 3 | wire_type)
+
+
+def _delimited(key: bytes, body: bytes) -> bytes:
+    return key + _varint(len(body)) + body
+
 
 class _RepeatedEncoder:
     """Encodes a list of engine values as one repeated field of `message_class`."""
@@ -229,104 +280,133 @@ class _RepeatedEncoder:
             return b"".join([cache[item] for item in items])
 
 
-_SMALL_VARINTS = [bytes((n,)) for n in range(128)]
-
-
-def _varint(value: int) -> bytes:
-    if value < 128:
-        return _SMALL_VARINTS[value]
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 class _FramedField:
     """Encodes already-serialized messages as one repeated field of `message_class`."""
 
     def __init__(self, message_class: type[Message], field_name: str) -> None:
-        number = message_class.DESCRIPTOR.fields_by_name[field_name].number
-        self._tag = _varint(number << 3 | 2)  # wire type 2: length-delimited
+        self._key = _key(message_class, field_name)
 
     def encode(self, items: Sequence[bytes]) -> bytes:
         """The wire bytes of the field holding `items` (each a serialized message)."""
-        tag = self._tag
-        return b"".join([tag + _varint(len(item)) + item for item in items])
+        key = self._key
+        return b"".join([key + _varint(len(item)) + item for item in items])
 
 
+class _ViewKeys:
+    """The key of every SeatView field, by field name."""
+
+    def __init__(self) -> None:
+        for name in uno_pb2.SeatView.DESCRIPTOR.fields_by_name:
+            setattr(self, name, _key(uno_pb2.SeatView, name))
+
+
+_V: Any = _ViewKeys()
 _VIEW_HAND = _RepeatedEncoder(uno_pb2.SeatView, "hand", card_to_proto)
 _VIEW_DISCARD_PILE = _RepeatedEncoder(uno_pb2.SeatView, "discard_pile", card_to_proto)
+_REVEALED_SEAT = _key(uno_pb2.RevealedHand, "seat")
 _REVEALED_CARDS = _RepeatedEncoder(uno_pb2.RevealedHand, "cards", card_to_proto)
+_REQUEST_ID = _key(bot_pb2.DecisionRequest, "request_id")
+_REQUEST_GAME_ID = _key(bot_pb2.DecisionRequest, "game_id")
+_REQUEST_VIEW = _key(bot_pb2.DecisionRequest, "view")
+_REQUEST_TIME_LEFT = _key(bot_pb2.DecisionRequest, "time_left_ms")
+_REQUEST_TIME_BANK = _key(bot_pb2.DecisionRequest, "time_bank_ms")
 _REQUEST_LEGAL_ACTIONS = _RepeatedEncoder(bot_pb2.DecisionRequest, "legal_actions",
                                           action_to_proto)
 _REQUEST_EVENTS = _FramedField(bot_pb2.DecisionRequest, "events")
+_SERVER_DECISION_REQUEST = _key(bot_pb2.ServerMessage, "decision_request")
 _GAME_EVENTS = _FramedField(bot_pb2.GameEvents, "events")
 _WATCH_EVENTS = _FramedField(admin_pb2.WatchGameUpdate, "events")
+_CARD_BODIES: dict[Card, bytes] = {}
 
 
-def view_to_proto(view: SeatView, into: uno_pb2.SeatView | None = None) -> uno_pb2.SeatView:
-    """One seat's view as a message: its own hand, counts and public facts only.
+def _card_body(card: Card) -> bytes:
+    body = _CARD_BODIES.get(card)
+    if body is None:
+        body = _CARD_BODIES[card] = card_to_proto(card).SerializeToString()
+    return body
 
-    With `into`, the fields are written into that (empty) message, which is returned.
-    """
-    message = uno_pb2.SeatView() if into is None else into
-    message.seat = view.seat
-    message.num_players = view.num_players
-    message.phase = _PHASE_TO[view.phase]  # type: ignore[assignment]
+
+def view_to_bytes(view: SeatView) -> bytes:
+    """One seat's view as a serialized SeatView: its own hand, counts and public facts only."""
+    v = _V
+    parts = []
+    if view.seat:
+        parts.append(v.seat + _varint(view.seat))
+    parts.append(v.num_players + _varint(view.num_players))
+    parts.append(v.phase + _varint(_PHASE_TO[view.phase]))
     if view.decider is not None:
-        message.decider = view.decider
-    message.turn = view.turn
-    message.hand_sizes.extend(view.hand_sizes)
+        parts.append(v.decider + _varint(view.decider))
+    if view.turn:
+        parts.append(v.turn + _varint(view.turn))
+    parts.append(_VIEW_HAND.encode(view.hand))
+    if view.hand_sizes:
+        parts.append(_delimited(v.hand_sizes, _packed(view.hand_sizes)))
     if view.top_card is not None:
-        _write_card(message.top_card, view.top_card)
-    message.active_color = _color_to_proto(view.active_color)  # type: ignore[assignment]
-    message.direction = view.direction
-    message.dealer = view.dealer
-    message.hand_number = view.hand_number
-    message.draw_pile_size = view.draw_pile_size
-    message.scores.extend(view.scores)
-    message.active_seats.extend(view.active_seats)
-    message.pending_draw = view.pending_draw
+        parts.append(_delimited(v.top_card, _card_body(view.top_card)))
+    if view.active_color is not None:
+        parts.append(v.active_color + _varint(_COLOR_TO[view.active_color]))
+    if view.direction:
+        parts.append(v.direction + _varint(_zigzag32(view.direction)))
+    if view.dealer:
+        parts.append(v.dealer + _varint(view.dealer))
+    if view.hand_number:
+        parts.append(v.hand_number + _varint(view.hand_number))
+    if view.draw_pile_size:
+        parts.append(v.draw_pile_size + _varint(view.draw_pile_size))
+    parts.append(_VIEW_DISCARD_PILE.encode(view.discard_pile))
+    if view.scores:
+        parts.append(_delimited(v.scores, _packed(view.scores)))
+    if view.active_seats:
+        parts.append(_delimited(v.active_seats, _packed(view.active_seats)))
+    if view.pending_draw:
+        parts.append(v.pending_draw + _varint(view.pending_draw))
     if view.drawn_card is not None:
-        _write_card(message.drawn_card, view.drawn_card)
+        parts.append(_delimited(v.drawn_card, _card_body(view.drawn_card)))
     if view.uno_offender is not None:
-        message.uno_offender = view.uno_offender
+        parts.append(v.uno_offender + _varint(view.uno_offender))
     for seat, cards in view.revealed:
-        message.revealed.add(seat=seat).MergeFromString(_REVEALED_CARDS.encode(cards))
+        body = (_REVEALED_SEAT + _varint(seat) if seat else b"") + _REVEALED_CARDS.encode(cards)
+        parts.append(_delimited(v.revealed, body))
     if view.teams:
-        message.teams.extend(view.teams)
-    message.MergeFromString(_VIEW_HAND.encode(view.hand)
-                            + _VIEW_DISCARD_PILE.encode(view.discard_pile))
-    return message
+        parts.append(_delimited(v.teams, _packed(view.teams)))
+    return b"".join(parts)
 
 
-def _write_card(message: uno_pb2.Card, card: Card) -> None:
-    message.rank, message.color = _card_fields(card)  # type: ignore[assignment]
+def view_to_proto(view: SeatView) -> uno_pb2.SeatView:
+    """One seat's view as a message (see `view_to_bytes`)."""
+    return uno_pb2.SeatView.FromString(view_to_bytes(view))
+
+
+def decision_request_to_bytes(
+    request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
+    time_left_ms: int, time_bank_ms: int = 0, events: Sequence[bytes] = (),
+) -> bytes:
+    """A serialized `ServerMessage` holding a decision request for `view.seat`, listing
+    `legal_actions` in order.
+
+    `events` are serialized event messages (`event_to_bytes`), already filtered
+    for the seat.
+    """
+    body = b"".join((
+        _delimited(_REQUEST_ID, request_id.encode()) if request_id else b"",
+        _delimited(_REQUEST_GAME_ID, game_id.encode()) if game_id else b"",
+        _delimited(_REQUEST_VIEW, view_to_bytes(view)),
+        _REQUEST_LEGAL_ACTIONS.encode(legal_actions),
+        _REQUEST_TIME_LEFT + _varint(time_left_ms) if time_left_ms else b"",
+        _REQUEST_TIME_BANK + _varint(time_bank_ms) if time_bank_ms else b"",
+        _REQUEST_EVENTS.encode(events),
+    ))
+    return _delimited(_SERVER_DECISION_REQUEST, body)
 
 
 def decision_request_to_proto(
     request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
     time_left_ms: int, time_bank_ms: int = 0, events: Sequence[bytes] = (),
-    into: bot_pb2.DecisionRequest | None = None,
 ) -> bot_pb2.DecisionRequest:
-    """A decision request for `view.seat`, listing `legal_actions` in order.
-
-    `events` are serialized event messages (`event_to_bytes`), already filtered
-    for the seat.
-    With `into`, the fields are written into that (empty) message, which is
-    returned: build the request inside its `ServerMessage` and nothing is copied.
-    """
-    message = bot_pb2.DecisionRequest() if into is None else into
-    message.request_id = request_id
-    message.game_id = game_id
-    view_to_proto(view, into=message.view)
-    message.time_left_ms = time_left_ms
-    message.time_bank_ms = time_bank_ms
-    message.MergeFromString(_REQUEST_LEGAL_ACTIONS.encode(legal_actions)
-                            + _REQUEST_EVENTS.encode(events))
-    return message
+    """A decision request as a message (see `decision_request_to_bytes`)."""
+    return bot_pb2.ServerMessage.FromString(decision_request_to_bytes(
+        request_id, game_id, view, legal_actions, time_left_ms, time_bank_ms, events,
+    )).decision_request
 
 
 def game_events_to_proto(game_id: str, events: Sequence[bytes]) -> bot_pb2.ServerMessage:

@@ -100,16 +100,17 @@ class Probe:
     @contextlib.contextmanager
     def installed(self) -> Iterator[Probe]:
         """Wrap `BotConnection.ask` and `.answer` while the block runs."""
-        from arena.server.connection import BotConnection
+        from arena.server.connection import BotConnection, serialize
 
         ask, answer = BotConnection.ask, BotConnection.answer
         clock = time.perf_counter
 
-        def timed_ask(connection: BotConnection, request: Any, timeout: float) -> Any:
-            self.request_bytes += request.ByteSize()
+        def timed_ask(connection: BotConnection, request_id: str, request: Any,
+                      timeout: float) -> Any:
+            self.request_bytes += len(serialize(request))
             self.requests += 1
-            self.asked[request.decision_request.request_id] = clock()
-            return ask(connection, request, timeout)
+            self.asked[request_id] = clock()
+            return ask(connection, request_id, request, timeout)
 
         def timed_answer(connection: BotConnection, decision: Any) -> bool:
             now = clock()

@@ -40,6 +40,9 @@ class NoReply(Enum):
 Reply = bot_pb2.Decision | NoReply
 """What a decision request settles with."""
 
+Outgoing = bot_pb2.ServerMessage | bytes
+"""A message to a bot: a `ServerMessage`, or one already serialized."""
+
 
 class ConnectionStatus(Enum):
     """Where a connection is in its life; `BotConnection.transition` checks each move."""
@@ -127,7 +130,7 @@ class BotConnection:
         self.close_reason: CloseReason | None = None
         self.tables: dict[str, Table] = {}
         self._pending: dict[str, PendingDecision] = {}
-        self._outbox: asyncio.Queue[bot_pb2.ServerMessage | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
         self.write_abandoned = False
 
@@ -231,7 +234,7 @@ class BotConnection:
 
     # -------------------------------------------------------------- sending
 
-    def send(self, message: bot_pb2.ServerMessage) -> None:
+    def send(self, message: Outgoing) -> None:
         """Queue a message for the bot (dropped unless the connection is open)."""
         if not self.is_open:
             return
@@ -248,11 +251,10 @@ class BotConnection:
 
     # ------------------------------------------------------------- deciding
 
-    def ask(self, request: bot_pb2.ServerMessage, timeout: float) -> PendingDecision:
-        """Send a message holding a decision request; the returned future settles with the
-        bot's answer or a `NoReply` (`TIMEOUT` after `timeout` seconds)."""
+    def ask(self, request_id: str, request: Outgoing, timeout: float) -> PendingDecision:
+        """Send a message holding decision request `request_id`; the returned future
+        settles with the bot's answer or a `NoReply` (`TIMEOUT` after `timeout` seconds)."""
         loop = asyncio.get_running_loop()
-        request_id = request.decision_request.request_id
         pending = PendingDecision(request_id, loop.create_future())
         if not self.is_open:
             pending.future.set_result(NoReply.CLOSED)
@@ -276,6 +278,11 @@ class BotConnection:
         if not pending.future.done():
             pending.future.set_result(reply)
         return True
+
+
+def serialize(message: Outgoing) -> bytes:
+    """The wire bytes of an outgoing message (the stream's response serializer)."""
+    return message if isinstance(message, bytes) else message.SerializeToString()
 
 
 def next_request_id() -> str:

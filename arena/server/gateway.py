@@ -10,7 +10,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from arena.server.auth import Authenticator, bearer_token
-from arena.server.connection import BotConnection, BotHello, CloseReason
+from arena.server.connection import BotConnection, BotHello, CloseReason, serialize
 from arena.v1 import bot_pb2
 
 SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
@@ -43,7 +43,7 @@ class BotGateway:
         connect = grpc.stream_stream_rpc_method_handler(
             self.connect,
             request_deserializer=bot_pb2.BotMessage.FromString,
-            response_serializer=bot_pb2.ServerMessage.SerializeToString,
+            response_serializer=serialize,
         )
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {"Connect": connect})
 

@@ -198,14 +198,13 @@ class Table:
             events, seat.unsent = seat.unsent, []
         else:
             self._flush(seat)
-        request = bot_pb2.ServerMessage()
-        wire.decision_request_to_proto(
+        request = wire.decision_request_to_bytes(
             request_id, self.game_id, self.game.view(seat.number), legal,
-            self._timeout_ms, round(seat.bank_left * 1000), events,
-            into=request.decision_request)
+            self._timeout_ms, round(seat.bank_left * 1000), events)
         loop = asyncio.get_running_loop()
         asked = loop.time()
-        seat.pending = connection.ask(request, self.policy.decision_timeout + seat.bank_left)
+        seat.pending = connection.ask(request_id, request,
+                                      self.policy.decision_timeout + seat.bank_left)
         try:
             reply = await seat.pending.future
         finally:

@@ -20,12 +20,15 @@ from arena.engine import (
     Rank,
     RuleSet,
     Termination,
+    cards,
     classic_deck,
     deck_2018,
     events,
     play,
 )
-from arena.v1 import uno_pb2
+from arena.engine.rules import Scoring
+from arena.engine.view import SeatView
+from arena.v1 import bot_pb2, uno_pb2
 
 HOUSE = RuleSet(deck="2018", seven_o=True, jump_in=True, progressive=True, target_score=None,
                 going_out_draw_four_challengeable=True)
@@ -189,6 +192,74 @@ def test_a_view_message_holds_exactly_the_seat_view() -> None:
                 for r in message.revealed] == list(view.revealed)
         assert uno_pb2.Phase.Name(message.phase) == "PHASE_" + view.phase.name
         game.apply(rng.choice(game.legal_actions()))
+
+
+def _view_built_by_protobuf(view: SeatView) -> uno_pb2.SeatView:
+    """The SeatView message of `view`, built field by field by the protobuf library."""
+    def card(c: Card | None) -> uno_pb2.Card | None:
+        return None if c is None else wire.card_to_proto(c)
+
+    return uno_pb2.SeatView(
+        seat=view.seat, num_players=view.num_players,
+        phase=uno_pb2.Phase.Value("PHASE_" + view.phase.name),  # type: ignore[arg-type]
+        decider=view.decider, turn=view.turn, hand=[card(c) for c in view.hand],
+        hand_sizes=view.hand_sizes, top_card=card(view.top_card),
+        active_color=(0 if view.active_color is None  # type: ignore[arg-type]
+                      else uno_pb2.Color.Value("COLOR_" + view.active_color.name)),
+        direction=view.direction, dealer=view.dealer, hand_number=view.hand_number,
+        draw_pile_size=view.draw_pile_size, discard_pile=[card(c) for c in view.discard_pile],
+        scores=view.scores, active_seats=view.active_seats, pending_draw=view.pending_draw,
+        drawn_card=card(view.drawn_card), uno_offender=view.uno_offender,
+        revealed=[uno_pb2.RevealedHand(seat=s, cards=[card(c) for c in cards])
+                  for s, cards in view.revealed],
+        teams=view.teams or (),
+    )
+
+
+@pytest.mark.parametrize("rules, players", [
+    (RuleSet(target_score=200), 4),
+    (HOUSE, 3),
+    (RuleSet(scoring=Scoring.PARTNERS, target_score=150), 4),
+    (RuleSet(scoring=Scoring.ELIMINATION, target_score=60), 5),
+    (RuleSet(scoring=Scoring.LOW_SCORE, target_score=80), 2),
+], ids=["standard", "house", "partners", "elimination", "low-score"])
+def test_view_and_request_bytes_equal_what_protobuf_writes(rules: RuleSet, players: int) -> None:
+    rng = random.Random(7)
+    game = Game.new(rules, players, 7)
+    seen = {"revealed": False, "teams": False, "drawn": False, "offender": False}
+    while not game.is_over:
+        seat = game.decider
+        assert seat is not None
+        view = game.view(seat)
+        legal = game.legal_actions()
+        expected = _view_built_by_protobuf(view)
+        assert wire.view_to_bytes(view) == expected.SerializeToString()
+        event_bytes = [wire.event_to_bytes(e) for e in game.events[-3:]]
+        request = bot_pb2.ServerMessage(decision_request=bot_pb2.DecisionRequest(
+            request_id=f"r{game.turn}", game_id="g-1", view=expected,
+            legal_actions=[wire.action_to_proto(a) for a in legal],
+            time_left_ms=rng.choice((0, 900, 5000)), time_bank_ms=rng.choice((0, 300)),
+            events=[wire.event_to_proto(e) for e in game.events[-3:]]))
+        body = request.decision_request
+        assert wire.decision_request_to_bytes(
+            body.request_id, "g-1", view, legal, body.time_left_ms, body.time_bank_ms,
+            event_bytes) == request.SerializeToString()
+        seen["revealed"] |= bool(view.revealed)
+        seen["teams"] |= view.teams is not None
+        seen["drawn"] |= view.drawn_card is not None
+        seen["offender"] |= view.uno_offender is not None
+        game.apply(rng.choice(legal))
+    assert seen["drawn"] and seen["offender"]
+    assert seen["teams"] == (rules.scoring is Scoring.PARTNERS)
+
+
+def test_a_revealed_hand_and_a_negative_score_are_written_as_protobuf_writes_them() -> None:
+    game = Game.new(HOUSE, 3, 3)
+    assert game.decider is not None
+    view = game.view(game.decider)._replace(
+        revealed=((0, tuple(cards("R5 W+4"))), (2, ())), scores=(-5, 0, 1 << 40),
+        teams=(0, 1, 0))
+    assert wire.view_to_bytes(view) == _view_built_by_protobuf(view).SerializeToString()
 
 
 def test_a_decision_request_lists_the_legal_actions_in_order() -> None:
