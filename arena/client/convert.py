@@ -7,7 +7,7 @@ Every ``x_from_proto`` has the proto it read as ``raw`` on its result; the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from arena.client import events as ev
 from arena.client.model import (
@@ -24,6 +24,8 @@ from arena.client.model import (
 )
 from arena.client.table import Table
 from arena.v1 import bot_pb2, uno_pb2
+
+_T = TypeVar("_T")
 
 
 def _by_name(enum_type: Any, prefix: str, ours: Any) -> dict[int, Any]:
@@ -108,8 +110,30 @@ def optional_int(message: Any, name: str) -> int | None:
 
 # ---------------------------------------------------------------- actions
 
-def action_from_proto(action: uno_pb2.Action) -> Action:
-    """A protocol Action as ours (keeping it as `raw`)."""
+class _Converted(Generic[_T]):
+    """Values already converted, by the wire bytes of the message they came from.
+
+    Requests repeat the same actions and events over and over, and serializing
+    a small message costs a fraction of converting it. Everything is forgotten
+    once `size` entries are held.
+    """
+
+    def __init__(self, convert: Callable[[Any], _T], size: int = 1 << 14) -> None:
+        self._convert = convert
+        self._size = size
+        self._values: dict[bytes, _T] = {}
+
+    def __call__(self, message: Any) -> _T:
+        key = message.SerializeToString()
+        value = self._values.get(key)
+        if value is None:
+            if len(self._values) >= self._size:
+                self._values.clear()
+            value = self._values[key] = self._convert(message)
+        return value
+
+
+def _read_action(action: uno_pb2.Action) -> Action:
     return Action(
         kind=_KIND_FROM.get(action.kind, ActionKind.UNSPECIFIED),
         card=optional_card(action, "card"),
@@ -118,6 +142,10 @@ def action_from_proto(action: uno_pb2.Action) -> Action:
         uno=action.uno,
         raw=action,
     )
+
+
+action_from_proto = _Converted(_read_action)
+"""A protocol Action as ours, with the message as `raw` (equal actions share one)."""
 
 
 def action_to_proto(action: Action) -> uno_pb2.Action:
@@ -276,8 +304,7 @@ _EVENT_READERS: dict[str, Callable[[Any], ev.Event]] = {
 }
 
 
-def event_from_proto(event: uno_pb2.Event) -> ev.Event:
-    """A protocol Event as the matching typed event (UnknownEvent for a kind not known)."""
+def _read_event(event: uno_pb2.Event) -> ev.Event:
     kind = event.WhichOneof("kind")
     reader = _EVENT_READERS.get(kind or "")
     if reader is None:
@@ -285,6 +312,11 @@ def event_from_proto(event: uno_pb2.Event) -> ev.Event:
     typed = reader(getattr(event, kind or ""))
     object.__setattr__(typed, "raw", event)
     return typed
+
+
+event_from_proto = _Converted(_read_event)
+"""A protocol Event as the matching typed event (UnknownEvent for a kind not known),
+with the message as `raw` (equal events share one)."""
 
 
 def events_from_proto(items: Iterable[uno_pb2.Event]) -> list[ev.Event]:

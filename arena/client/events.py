@@ -2,7 +2,8 @@
 
 A bot receives public events and the private ones addressed to its seat
 (`CardsReceived`, `HandReplaced`, `HandRevealed`). Every event keeps the
-protobuf message it came from as ``raw``. Match on the class::
+protobuf message it was read from as ``raw`` (equal events share one). Match
+on the class::
 
     match event:
         case CardPlayed(seat=seat, card=card):

@@ -153,7 +153,7 @@ def test_every_event_kind_of_the_protocol_has_a_typed_event() -> None:
         typed = event_from_proto(message)
         assert not isinstance(typed, UnknownEvent), field.name
         assert type(typed).__name__ == field.message_type.name
-        assert typed.raw is message
+        assert typed.raw == message
 
 
 def test_events_read_their_fields() -> None:
