@@ -9,12 +9,16 @@ time straight through `ArenaServer.play_game`.
   DecisionRequest to the connection (`BotConnection.ask`) to the moment the
   answering Decision is read off the stream (`BotConnection.answer`). The two
   methods are wrapped for the run; no server code changes.
-- The anchor, in the same run and process arrangement: a bare `grpc.aio`
-  bidirectional stream (a generic handler on raw bytes, no protobuf), one
-  stream per table, each from its own client subprocess. The server writes a
-  ping as large as the run's average DecisionRequest and waits for a pong as
-  large as its average Decision, then the next; its messages/s and p50/p99 are
-  what a round trip costs with nothing of arena in it.
+- The anchor, in the same run: a bare `grpc.aio` bidirectional stream (a
+  generic handler on raw bytes, no protobuf), one stream per table, each from
+  its own client subprocess. The server writes a ping as large as the run's
+  average DecisionRequest and waits for a pong as large as its average
+  Decision, then the next; its messages/s and p50/p99 are what a round trip
+  costs with nothing of arena in it.
+- A second ping-pong shows what the table's arrangement costs by itself: each
+  table's pings take turns among four client processes, as its decisions take
+  turns among the four bots, so each round trip wakes a process that has been
+  idle for three. "round trips vs rotating" sets arena against it.
 - Configurations: one and four tables; with `events_in_requests` (the SDK's
   default; events ride inside the request) or without (a GameEvents message of
   its own before each request); with `auto_single_action` (a decision with
@@ -239,14 +243,22 @@ async def _play(server: Any, bots: list[str], tables: int, games: int, seed: int
 # ----------------------------------------------------------- ping-pong
 
 
+@dataclass(eq=False)
+class _EchoStream:
+    """One ping-pong stream, parked until a measurement takes it."""
+
+    client: int
+    """The process id of the client that opened it."""
+    context: Any
+    released: asyncio.Future[None]
+
+
 class EchoServer:
-    """The server side of the ping-pong: each stream, once its client says it is ready,
-    takes a job (how many pings, of what size) and times each round trip."""
+    """The server side of the ping-pong: each stream, once its client says it is ready
+    (with its process id), waits to be taken by a measurement, which drives it."""
 
     def __init__(self) -> None:
-        self.ready = 0
-        self.jobs: asyncio.Queue[tuple[int, bytes, list[float], asyncio.Future[None]]] = (
-            asyncio.Queue())
+        self.idle: list[_EchoStream] = []
 
     def handler(self) -> Any:
         import grpc
@@ -258,58 +270,91 @@ class EchoServer:
     async def _stream(self, requests: Any, context: Any) -> None:
         from grpc.aio import EOF  # type: ignore[attr-defined]
 
-        if await context.read() is EOF:
+        ready = await context.read()
+        if ready is EOF:
             return
-        self.ready += 1
+        stream = _EchoStream(int(ready.split(b":")[1]), context,
+                             asyncio.get_running_loop().create_future())
+        self.idle.append(stream)
         try:
-            count, payload, latencies, done = await self.jobs.get()
+            await stream.released
         finally:
-            self.ready -= 1
+            if stream in self.idle:
+                self.idle.remove(stream)
+
+    def _take(self, tables: int, rotation: int) -> list[list[_EchoStream]] | None:
+        """Streams for `tables` tables of `rotation` seats, each seat a different client
+        (and, with one seat, each table a different client); None while too few are idle."""
+        by_client: dict[int, list[_EchoStream]] = {}
+        for stream in self.idle:
+            by_client.setdefault(stream.client, []).append(stream)
+        clients = tables if rotation == 1 else rotation
+        per_client = 1 if rotation == 1 else tables
+        enough = [streams for streams in by_client.values() if len(streams) >= per_client]
+        if len(enough) < clients:
+            return None
+        chosen = enough[:clients]
+        groups = ([[streams[0]] for streams in chosen] if rotation == 1 else
+                  [[streams[table] for streams in chosen] for table in range(tables)])
+        for group in groups:
+            for stream in group:
+                self.idle.remove(stream)
+        return groups
+
+    async def measure(self, tables: int, count: int, ping_size: int, pong_size: int,
+                      rotation: int = 1) -> dict[str, float]:
+        """`count` round trips at each of `tables` tables at once, each table taking its
+        turns among `rotation` client processes."""
+        waited = 0.0
+        while (groups := self._take(tables, rotation)) is None:
+            if waited > 30:
+                raise RuntimeError(f"too few ping-pong streams for {tables} x {rotation}")
+            await asyncio.sleep(0.01)
+            waited += 0.01
+        payload = pong_size.to_bytes(2, "big") + bytes(max(0, ping_size - 2))
+        latencies: list[float] = []
         clock = time.perf_counter
-        try:
-            for _ in range(count):
+
+        async def drive(group: list[_EchoStream]) -> None:
+            from grpc.aio import EOF  # type: ignore[attr-defined]
+
+            for turn in range(count):
+                context = group[turn % len(group)].context
                 start = clock()
                 await context.write(payload)
                 if await context.read() is EOF:
                     break
                 latencies.append(clock() - start)
+
+        start = clock()
+        try:
+            await asyncio.gather(*(drive(group) for group in groups))
         finally:
-            if not done.done():
-                done.set_result(None)
-
-    async def measure(self, streams: int, count: int, ping_size: int,
-                      pong_size: int) -> dict[str, float]:
-        """`count` round trips on each of `streams` streams at once."""
-        waited = 0.0
-        while self.ready < streams:
-            if waited > 30:
-                raise RuntimeError(f"{self.ready} of {streams} ping-pong clients are ready")
-            await asyncio.sleep(0.01)
-            waited += 0.01
-        payload = pong_size.to_bytes(2, "big") + bytes(max(0, ping_size - 2))
-        latencies: list[float] = []
-        loop = asyncio.get_running_loop()
-        done = [loop.create_future() for _ in range(streams)]
-        start = time.perf_counter()
-        for future in done:
-            self.jobs.put_nowait((count, payload, latencies, future))
-        await asyncio.gather(*done)
-        return _summary(latencies, time.perf_counter() - start)
+            for group in groups:
+                for stream in group:
+                    if not stream.released.done():
+                        stream.released.set_result(None)
+        return _summary(latencies, clock() - start)
 
 
-async def _echo_client(address: str) -> None:
-    """The client side: open a stream, say ready, answer each ping with a pong of the
-    size its first two bytes ask for; open the next stream when the server ends one."""
+async def _echo_client(address: str, streams: int) -> None:
+    """The client side: `streams` streams at once, each saying it is ready (with this
+    process's id) and answering each ping with a pong of the size its first two bytes
+    ask for; each opens a new stream when the server ends one."""
     import grpc
 
     async with grpc.aio.insecure_channel(address) as channel:
         ping = channel.stream_stream(ECHO_METHOD)
-        while True:
-            call = ping()
-            await call.write(b"ready")
-            while (message := await call.read()) is not grpc.aio.EOF:
-                await call.write(message[:int.from_bytes(message[:2], "big")])
-            await call.code()
+
+        async def serve() -> None:
+            while True:
+                call = ping()
+                await call.write(b"ready:%d" % os.getpid())
+                while (message := await call.read()) is not grpc.aio.EOF:
+                    await call.write(message[:int.from_bytes(message[:2], "big")])
+                await call.code()
+
+        await asyncio.gather(*(serve() for _ in range(streams)))
 
 
 # ------------------------------------------------------------------- run
@@ -338,7 +383,7 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
                 for (events, auto), names in sets.items() for name in names]
     streams = max(c.tables for c in configs)
     commands += [([sys.executable, "-m", "benchmarks.protocol", "echo",
-                   f"127.0.0.1:{echo_port}"], {"PYTHONPATH": str(ROOT)})] * streams
+                   f"127.0.0.1:{echo_port}", str(streams)], {"PYTHONPATH": str(ROOT)})] * SEATS
     figures: dict[tuple[str, int, bool, bool], list[dict]] = {}
     probe = Probe()
     try:
@@ -348,6 +393,8 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
                 await asyncio.gather(*(  # warm up every connection
                     _play(server, names, 1, 1, 999, probe) for names in sets.values()))
                 await echo.measure(streams, 100, probe.request_size, probe.decision_size)
+                await echo.measure(streams, 100, probe.request_size, probe.decision_size,
+                                   rotation=SEATS)
                 for repeat in range(repeats):
                     for config in configs:
                         games = max(config.tables, round(GAMES[config.tables] * scale))
@@ -358,11 +405,11 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
                         figures.setdefault(key, []).append({"games": games, **run})
                     for tables in sorted({c.tables for c in configs}):
                         count = max(50, round(PINGS[tables] * scale))
-                        ping = await echo.measure(tables, count, probe.request_size,
-                                                  probe.decision_size)
-                        figures.setdefault(("ping", tables, False, False), []).append(
-                            {**ping,
-                             "request B": probe.request_size})
+                        for kind, rotation in (("ping", 1), ("rotating ping", SEATS)):
+                            ping = await echo.measure(tables, count, probe.request_size,
+                                                      probe.decision_size, rotation)
+                            figures.setdefault((kind, tables, False, False), []).append(
+                                {**ping, "request B": probe.request_size})
     finally:
         await echo_server.stop(0)
         await server.stop(0.5)
@@ -382,6 +429,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         if kind != "arena":
             continue
         ping = medians[("ping", tables, False, False)]
+        rotating = medians[("rotating ping", tables, False, False)]
         rows.append({
             "configuration": f"arena, {tables} table{'s' if tables > 1 else ''}",
             "events in requests": "on" if events else "off",
@@ -396,12 +444,15 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
             "request B": round(m["request B"]),
             "round trips vs ping": round(m["round trips/s"] / ping["round trips/s"], 2),
             "p99 vs ping": round(m["p99 ms"] / ping["p99 ms"], 2),
+            "round trips vs rotating": round(m["round trips/s"] / rotating["round trips/s"], 2),
         })
     for (kind, tables, _, _), m in medians.items():
-        if kind != "ping":
+        if kind == "arena":
             continue
+        streams = f"{tables} stream{'s' if tables > 1 else ''}"
         rows.append({
-            "configuration": f"grpc.aio ping-pong, {tables} stream{'s' if tables > 1 else ''}",
+            "configuration": (f"grpc.aio ping-pong, {streams}" if kind == "ping" else
+                              f"ping-pong rotating, {streams}, {SEATS} clients each"),
             "events in requests": "", "auto single action": "", "games": "",
             "decisions/s": "",
             "round trips/s": round(m["round trips/s"]),
@@ -409,15 +460,19 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
             "p99 ms": round(m["p99 ms"], 3),
             "games/s": "", "games/s at mean length": "",
             "request B": round(m["request B"]),
-            "round trips vs ping": 1.0, "p99 vs ping": 1.0,
+            "round trips vs ping": round(m["round trips/s"] / medians[
+                ("ping", tables, False, False)]["round trips/s"], 2),
+            "p99 vs ping": round(m["p99 ms"] / medians[("ping", tables, False, False)]["p99 ms"],
+                                 2),
+            "round trips vs rotating": "",
         })
     return rows
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["echo"] and len(sys.argv) == 3:
+    if sys.argv[1:2] == ["echo"] and len(sys.argv) == 4:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(_echo_client(sys.argv[2]))
+            asyncio.run(_echo_client(sys.argv[2], int(sys.argv[3])))
     else:
-        sys.exit("usage: python -m benchmarks.protocol echo HOST:PORT "
+        sys.exit("usage: python -m benchmarks.protocol echo HOST:PORT STREAMS "
                  "(the ping-pong client; run the benchmark with python -m benchmarks protocol)")
