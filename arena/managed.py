@@ -90,6 +90,19 @@ class BotSupervisor:
         process = self._bots[name].process
         return process is not None and process.returncode is None
 
+    async def exit_code(self, name: str, within: float) -> int | None:
+        """The exit code of the bot's process if it has exited or exits within `within`
+        seconds; None if it is still running then (or the bot is not managed here)."""
+        running = self._bots.get(name)
+        if running is None or running.process is None:
+            return None
+        process = running.process
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while process.returncode is None and loop.time() < deadline:
+            await asyncio.sleep(min(0.01, max(0.0, deadline - loop.time())))
+        return process.returncode
+
     async def stop_bot(self, name: str, timeout: float = 3.0) -> None:
         """Stop one bot for good (no restart); nothing happens for an unknown name."""
         running = self._bots.pop(name, None)

@@ -53,6 +53,25 @@ def test_crashing_bot_is_restarted_up_to_the_limit_and_each_exit_is_reported(
     assert exits == [("crasher", 3)] * 3
 
 
+def test_exit_code_waits_a_moment_for_an_exiting_bot_and_not_for_a_running_one(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        supervisor = BotSupervisor("127.0.0.1:1", tmp_path, max_restarts=0)
+        await supervisor.start(ManagedBot(
+            "dying", f"{PY} -c \"import time; time.sleep(0.2); raise SystemExit(7)\"", "t"))
+        await supervisor.start(ManagedBot(
+            "living", f"{PY} -c \"import time; time.sleep(60)\"", "t"))
+        assert await supervisor.exit_code("dying", 5.0) == 7
+        started = asyncio.get_running_loop().time()
+        assert await supervisor.exit_code("living", 0.2) is None
+        assert asyncio.get_running_loop().time() - started < 2
+        assert await supervisor.exit_code("unknown", 0.2) is None
+        await supervisor.stop()
+
+    run(scenario())
+
+
 def test_stop_ends_a_bot_that_runs_forever(tmp_path: Path) -> None:
     async def scenario() -> None:
         supervisor = BotSupervisor("127.0.0.1:1", tmp_path)

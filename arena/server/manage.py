@@ -56,6 +56,11 @@ from arena.v1 import admin_pb2
 ProgressListener = Callable[["Progress"], None]
 
 
+CRASH_GRACE = 0.5
+"""Seconds a managed bot whose connection dropped is given to finish exiting, so that
+its seats' violations are recorded as a crash rather than a disconnect."""
+
+
 class ManagementError(ValueError):
     """A management request could not be carried out; the message says why."""
 
@@ -130,6 +135,7 @@ class Management:
         if self._supervisor is None:
             self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
                                              on_exit=self._bot_exited)
+            self.server.crash_check = self._crashed
         assert bot.command is not None
         token = self.session_tokens.mint(bot.name)
         try:
@@ -140,6 +146,12 @@ class Management:
     def _bot_exited(self, name: str, code: int) -> None:
         if code != 0:
             self.server.bot_crashed(name)
+
+    async def _crashed(self, name: str) -> bool:
+        if self._supervisor is None:
+            return False
+        code = await self._supervisor.exit_code(name, CRASH_GRACE)
+        return code is not None and code != 0
 
     async def stop_bots(self) -> None:
         """Stop every managed bot this server launched."""

@@ -33,6 +33,10 @@ AdminFactory = Callable[
 ]
 """Builds the admin servicer from the server's connections, tables and table lookup."""
 
+CrashCheck = Callable[[str], Awaitable[bool]]
+"""``await check(bot_name)``: True if the bot's process died abnormally, waiting a
+moment for a process whose connection just dropped to finish exiting."""
+
 MAX_MESSAGE_BYTES = 64 * 1024
 """The largest message a bot may send; a larger one ends its stream (RESOURCE_EXHAUSTED)."""
 
@@ -69,6 +73,9 @@ class ArenaServer:
         find_table); replace it before `start` to serve the management calls."""
         self.on_stop: Callable[[], Awaitable[None]] | None = None
         """Awaited by `stop` once the games in play are aborted (e.g. to stop managed bots)."""
+        self.crash_check: CrashCheck | None = None
+        """Set by whoever launches the bots: asked, when a bot's connection drops, whether
+        its process crashed (see `CrashCheck`)."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -196,7 +203,7 @@ class ArenaServer:
         if self.find_table(game_id) is not None:
             raise ValueError(f"game id {game_id!r} is in use")
         connections = await self._lobby.claim(players)
-        table = Table(game_id, players, rules, seed, policy or BotPolicy())
+        table = Table(game_id, players, rules, seed, policy or BotPolicy(), self.crash_check)
         for seat, connection in enumerate(connections):
             if connection is not None:
                 table.seat(seat, connection)

@@ -11,7 +11,7 @@ the table's `BotPolicy`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -51,6 +51,8 @@ class Seat:
     absent_cause: Violation = SeatTermination.DISCONNECT
     unsent: list[bytes] = field(default_factory=list)  # serialized Event messages
     pending: PendingDecision | None = None
+    absence_checked: bool = False
+    """Whether the crash check has run since the seat lost its connection."""
 
 
 def absence_cause(connection: BotConnection) -> Violation:
@@ -64,8 +66,11 @@ class Table:
     """Drives one game. Create it, `seat` the claimed connections, then `await run()`."""
 
     def __init__(self, game_id: str, players: Sequence[str], rules: RuleSet, seed: int,
-                 policy: BotPolicy) -> None:
+                 policy: BotPolicy,
+                 crash_check: Callable[[str], Awaitable[bool]] | None = None) -> None:
         self.game_id = game_id
+        self.crash_check = crash_check
+        """Asked whether a bot whose connection dropped crashed (see `server.CrashCheck`)."""
         self.players = tuple(players)
         self.rules = rules
         self.seed = seed
@@ -118,6 +123,7 @@ class Table:
             if seat.connection is connection:
                 seat.connection = None
                 seat.absent_cause = cause or absence_cause(connection)
+                seat.absence_checked = False
                 seat.unsent = []
         connection.tables.pop(self.game_id, None)
 
@@ -182,6 +188,7 @@ class Table:
         connection = seat.connection
         if connection is None:
             self._unawaited += 1
+            await self._check_absence(seat)
             return self._penalise(seat, seat.absent_cause, legal)
         if len(legal) == 1 and connection.hello.auto_single_action:
             self._unawaited += 1
@@ -189,7 +196,20 @@ class Table:
         self._unawaited = 0
         request_id = next_request_id()
         reply = await self._ask(seat, connection, legal, request_id)
+        if reply is NoReply.CLOSED:
+            self.detach(connection)
+            await self._check_absence(seat)
         return self._judge(seat, connection, reply, legal, request_id)
+
+    async def _check_absence(self, seat: Seat) -> None:
+        """Before the first violation of a seat whose connection dropped, learn whether
+        the bot's process crashed: the drop is often seen before the process exit."""
+        if seat.absence_checked:
+            return
+        seat.absence_checked = True
+        if (seat.absent_cause is SeatTermination.DISCONNECT and self.crash_check is not None
+                and await self.crash_check(seat.bot_name)):
+            self.mark_crashed(seat.bot_name)
 
     async def _ask(self, seat: Seat, connection: BotConnection, legal: list[Action],
                    request_id: str) -> Reply:
@@ -229,7 +249,6 @@ class Table:
                        "no decision before the deadline; the policy decides", request_id)
             return self._penalise(seat, SeatTermination.TIMEOUT, legal)
         if reply is NoReply.CLOSED:
-            self.detach(connection)
             return self._penalise(seat, seat.absent_cause, legal)
         assert isinstance(reply, bot_pb2.Decision)
         return self._chosen(seat, reply, legal, request_id)

@@ -245,6 +245,31 @@ def test_a_crashed_managed_bot_forfeits_as_a_crash() -> None:
     asyncio.run(scenario())
 
 
+def test_a_dropped_connection_counts_as_a_crash_when_the_crash_check_says_so() -> None:
+    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
+
+    checked: list[str] = []
+
+    async def crashed(name: str) -> bool:
+        checked.append(name)
+        await asyncio.sleep(0.05)  # the process exit is noticed after the drop
+        return name == "bob"
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            server.crash_check = crashed
+            good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
+            await TestBot(server.port or 0, TOKENS["bob"], quitter).start()
+            policy = BotPolicy(decision_timeout=5, on_violation="forfeit")
+            result = await server.play_game(["alice", "bob"], ONE_HAND, 8, policy, "g")
+            await good.close()
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.CRASH)
+        assert checked == ["bob"]
+
+    asyncio.run(scenario())
+
+
 def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> None:
     async def scenario() -> None:
         async with running_server() as server:
