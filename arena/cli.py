@@ -28,7 +28,8 @@ from tabulate import tabulate
 from arena import render, wire
 from arena.engine import IllegalActionError, RuleSet, RuleSetError
 from arena.engine import events as ev
-from arena.session import DEFAULT_DB, Session, admin_session
+from arena.server.auth import ADMIN_TOKEN_VARIABLE
+from arena.session import DEFAULT_DB, Session, admin_session, find_admin_token
 from arena.v1 import admin_pb2
 
 T = TypeVar("T")
@@ -56,7 +57,8 @@ class Context:
     def run(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """Open an admin session and run `body` in it; gRPC errors become clean messages."""
         async def main() -> T:
-            async with admin_session(self.server, self.db) as session:
+            token = find_admin_token(self.db) if self.server else None
+            async with admin_session(self.server, self.db, token) as session:
                 return await body(session)
         try:
             return asyncio.run(main())
@@ -209,28 +211,37 @@ def serve(context: Context, host: str, port: int) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
-    it with `--server HOST:PORT`.
+    it with `--server HOST:PORT`. Those need the server's admin token: serve
+    keeps it in a file beside the database (DB.admin-token, owner-only), which
+    commands run with the same --db read; elsewhere, set ARENA_ADMIN_TOKEN
+    (serve uses that token instead when it is set).
 
     \b
     Example:
       arena serve --port 50051
     """
     from arena.server.app import serve as serve_forever
-    from arena.session import build_server, log_dir_for
+    from arena.session import build_server, issue_admin_token, log_dir_for
     from arena.store import Store
 
     try:
         store = Store.open(context.db)
     except sqlite3.Error as exc:
         raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
+    try:
+        admin_token, token_file = issue_admin_token(context.db)
+    except OSError as exc:
+        store.close()
+        raise click.ClickException(f"cannot write the admin token: {exc}") from None
 
     def ready(server: Any) -> None:
-        click.echo(f"arena serving on {host}:{server.port} (database {context.db}); "
-                   "Ctrl-C stops", err=True)
+        where = f"in {token_file}" if token_file else f"from {ADMIN_TOKEN_VARIABLE}"
+        click.echo(f"arena serving on {host}:{server.port} (database {context.db}, admin "
+                   f"token {where}); Ctrl-C stops", err=True)
 
     try:
-        asyncio.run(serve_forever(host, port, None, ready=ready,
-                                  server=build_server(store, log_dir_for(context.db))))
+        asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
+            store, log_dir_for(context.db), admin_token=admin_token)))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

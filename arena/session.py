@@ -8,12 +8,16 @@ same server on a free loopback port, and talks to that over gRPC.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import os
+import secrets
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
 from arena.server.manage import ManagedAdmin, Management
 from arena.server.server import ArenaServer
@@ -38,10 +42,12 @@ def log_dir_for(db_path: Path) -> Path:
 
 
 def build_server(store: Store, log_dir: Path,
-                 on_management: Callable[[Management], None] | None = None) -> ArenaServer:
-    """An `ArenaServer` authenticating against `store`, with the management admin service."""
+                 on_management: Callable[[Management], None] | None = None, *,
+                 admin_token: str | None = None) -> ArenaServer:
+    """An `ArenaServer` authenticating against `store`, with the management admin service
+    (open to holders of `admin_token` only, when one is given)."""
     tokens = SessionTokens()
-    server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]))
+    server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token)
     management = Management(store, server, tokens, log_dir,
                             lambda: f"127.0.0.1:{server.port}")
     server.admin_servicer = lambda *args: ManagedAdmin(management, *args)
@@ -52,19 +58,100 @@ def build_server(store: Store, log_dir: Path,
 
 
 @contextlib.asynccontextmanager
-async def admin_session(server_address: str | None, db_path: Path) -> AsyncIterator[Session]:
-    """An admin session against `server_address`, or an in-process server on `db_path`."""
+async def admin_session(server_address: str | None, db_path: Path,
+                        admin_token: str | None = None) -> AsyncIterator[Session]:
+    """An admin session against `server_address` (sending `admin_token`, if any), or an
+    in-process server on `db_path` (under an admin token of its own)."""
     if server_address:
-        async with grpc.aio.insecure_channel(server_address) as channel:
+        async with _admin_channel(server_address, admin_token) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
     store = Store.open(db_path)
-    server = build_server(store, log_dir_for(db_path))
+    own_token = secrets.token_urlsafe(24)
+    server = build_server(store, log_dir_for(db_path), admin_token=own_token)
     try:
         port = await server.start("127.0.0.1", 0)
         address = f"127.0.0.1:{port}"
-        async with grpc.aio.insecure_channel(address) as channel:
+        async with _admin_channel(address, own_token) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), address)
     finally:
         await server.stop(0.5)
         store.close()
+
+
+def find_admin_token(db_path: Path, environ: Mapping[str, str] | None = None) -> str | None:
+    """The admin token for a server: `ARENA_ADMIN_TOKEN`, else the file `arena serve`
+    wrote beside `db_path`, else None."""
+    env = os.environ if environ is None else environ
+    if env.get(ADMIN_TOKEN_VARIABLE):
+        return env[ADMIN_TOKEN_VARIABLE]
+    try:
+        return admin_token_path(db_path).read_text().strip() or None
+    except OSError:
+        return None
+
+
+def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
+                      ) -> tuple[str, Path | None]:
+    """The admin token `arena serve` uses, and the file that holds it: the one in
+    `ARENA_ADMIN_TOKEN` (kept in no file), else the one in the file beside `db_path`
+    (if only its owner may read it), else a new one written there, owner-only."""
+    env = os.environ if environ is None else environ
+    if env.get(ADMIN_TOKEN_VARIABLE):
+        return env[ADMIN_TOKEN_VARIABLE], None
+    path = admin_token_path(db_path)
+    with contextlib.suppress(OSError):
+        if path.stat().st_mode & 0o077 == 0 and (token := path.read_text().strip()):
+            return token, path
+    token = secrets.token_urlsafe(24)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(token + "\n")
+    return token, path
+
+
+def _admin_channel(address: str, token: str | None) -> grpc.aio.Channel:
+    # A channel files each interceptor under one kind of call only.
+    interceptors: Any = (None if token is None else
+                         [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token)])
+    return grpc.aio.insecure_channel(address, interceptors=interceptors)
+
+
+if TYPE_CHECKING:
+    _UnaryUnary = grpc.aio.UnaryUnaryClientInterceptor[Any, Any]
+    _UnaryStream = grpc.aio.UnaryStreamClientInterceptor[Any, Any]
+else:  # the runtime classes take no type arguments
+    _UnaryUnary = grpc.aio.UnaryUnaryClientInterceptor
+    _UnaryStream = grpc.aio.UnaryStreamClientInterceptor
+
+
+def _with_token(details: grpc.aio.ClientCallDetails, token: str) -> grpc.aio.ClientCallDetails:
+    metadata = grpc.aio.Metadata(*(tuple(details.metadata) if details.metadata else ()))
+    metadata.add("authorization", f"Bearer {token}")
+    return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata,
+                                      details.credentials, details.wait_for_ready)
+
+
+class _TokenOnUnaryCalls(_UnaryUnary):
+    """Adds ``authorization: Bearer <token>`` to every unary call."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    async def intercept_unary_unary(self, continuation: Any, client_call_details: Any,
+                                    request: Any) -> Any:
+        """Send the call with the token."""
+        return await continuation(_with_token(client_call_details, self._token), request)
+
+
+class _TokenOnStreamingCalls(_UnaryStream):
+    """Adds ``authorization: Bearer <token>`` to every call answered with a stream."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    async def intercept_unary_stream(self, continuation: Any, client_call_details: Any,
+                                     request: Any) -> Any:
+        """Send the call with the token."""
+        return await continuation(_with_token(client_call_details, self._token), request)

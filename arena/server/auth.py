@@ -1,13 +1,17 @@
-"""Who is connecting: tokens in call metadata and the authenticators that name their bot."""
+"""Who is connecting: tokens in call metadata, the authenticators that name their bot,
+and the guard that keeps the admin service to holders of the admin token."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import grpc
 
 TOKENS_VARIABLE = "ARENA_TOKENS"
 """Environment variable holding a JSON object of bot name → token."""
@@ -128,3 +132,72 @@ def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | No
         if scheme.lower() == "bearer" and token.strip():
             return token.strip()
     return None
+
+
+ADMIN_TOKEN_VARIABLE = "ARENA_ADMIN_TOKEN"
+"""Environment variable holding the admin token (for `arena serve` and `--server`)."""
+
+
+def admin_token_path(db_path: Path) -> Path:
+    """Where `arena serve` keeps the admin token of a database: a file beside it."""
+    return db_path.parent / f"{db_path.stem}.admin-token"
+
+
+if TYPE_CHECKING:
+    _ServerInterceptor = grpc.aio.ServerInterceptor[Any, Any]
+else:  # the runtime class takes no type arguments
+    _ServerInterceptor = grpc.aio.ServerInterceptor
+
+
+class AdminGuard(_ServerInterceptor):
+    """Lets a call to the services named in `guarded` through only with
+    ``authorization: Bearer <token>`` metadata; others are refused UNAUTHENTICATED.
+
+    The bot service authenticates bots by their own tokens, and health checks
+    and reflection stay open.
+    """
+
+    def __init__(self, token: str, guarded: Iterable[str]) -> None:
+        if not token:
+            raise TokenError("the admin token must not be empty")
+        self._digest = _digest(token)
+        self._prefixes = tuple(f"/{service}/" for service in guarded)
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails],
+                                     Awaitable[grpc.RpcMethodHandler[Any, Any]]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        """Pass an authorized (or unguarded) call on; answer any other with a refusal."""
+        handler = await continuation(handler_call_details)
+        if handler is None or not handler_call_details.method.startswith(self._prefixes):
+            return handler
+        token = bearer_token(handler_call_details.invocation_metadata)
+        if token is not None and hmac.compare_digest(_digest(token), self._digest):
+            return handler
+        detail = ("wrong admin token" if token else
+                  f"missing admin token: set {ADMIN_TOKEN_VARIABLE} (arena serve writes it "
+                  "to a file beside its database)")
+        return _refusal(handler, detail)
+
+
+def _refusal(handler: grpc.RpcMethodHandler[Any, Any],
+             detail: str) -> grpc.RpcMethodHandler[Any, Any]:
+    """A handler of the same shape as `handler` that ends the call UNAUTHENTICATED."""
+    async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, detail)
+
+    async def refuse_stream(request: Any,
+                            context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, detail)
+        yield  # pragma: no cover  (makes this an async generator)
+
+    codec = {"request_deserializer": handler.request_deserializer,
+             "response_serializer": handler.response_serializer}
+    if handler.unary_unary is not None:
+        return grpc.unary_unary_rpc_method_handler(refuse, **codec)
+    if handler.unary_stream is not None:
+        return grpc.unary_stream_rpc_method_handler(refuse_stream, **codec)
+    if handler.stream_unary is not None:
+        return grpc.stream_unary_rpc_method_handler(refuse, **codec)
+    return grpc.stream_stream_rpc_method_handler(refuse_stream, **codec)

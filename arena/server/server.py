@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection
 import arena
 from arena.engine.rules import RuleSet
 from arena.server import admin, gateway
-from arena.server.auth import Authenticator
+from arena.server.auth import AdminGuard, Authenticator
 from arena.server.connection import BotConnection
 from arena.server.lobby import Lobby
 from arena.server.policy import BotPolicy
@@ -51,12 +51,19 @@ class ArenaServer:
     result = await server.play_game(["alice", "bob"], RuleSet(), seed=1, policy=BotPolicy())
     await server.stop()
     ```
+
+    With `admin_token`, every call to the admin service must carry it as
+    ``authorization: Bearer <token>`` metadata; without, the admin service is
+    open to anyone who can reach the port.
     """
 
     def __init__(self, authenticator: Authenticator, *,
                  max_message_bytes: int = MAX_MESSAGE_BYTES, hello_timeout: float = 10.0,
-                 max_outbox: int = 10_000, keep_finished: int = 64) -> None:
+                 max_outbox: int = 10_000, keep_finished: int = 64,
+                 admin_token: str | None = None) -> None:
         self._authenticator = authenticator
+        self._admin_guard = (None if admin_token is None
+                             else AdminGuard(admin_token, [admin.SERVICE_NAME]))
         self._max_message_bytes = max_message_bytes
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
@@ -83,10 +90,13 @@ class ArenaServer:
         """Listen on `host:port` (0: any free port) and serve; return the bound port."""
         if self._server is not None:
             raise RuntimeError("the server is already started")
-        server = grpc.aio.server(options=[
-            ("grpc.max_receive_message_length", self._max_message_bytes),
-            ("grpc.so_reuseport", 0),
-        ])
+        server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", self._max_message_bytes),
+                ("grpc.so_reuseport", 0),
+            ],
+            interceptors=None if self._admin_guard is None else [self._admin_guard],
+        )
         bots = gateway.BotGateway(
             self._authenticator, self._bot_connected, self._bot_disconnected,
             server_version=arena.__version__, hello_timeout=self._hello_timeout,

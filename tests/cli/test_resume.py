@@ -30,6 +30,7 @@ from cli_support import (
     write_json,
 )
 
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import Store
 
 pytestmark = pytest.mark.timeout(60)
@@ -165,6 +166,8 @@ def test_a_run_whose_server_stops_says_so_and_resumes(db: Path) -> None:
         try:
             assert server.stderr is not None
             assert b"arena serving on" in server.stderr.readline()
+            # run from elsewhere: the admin token comes from the environment
+            env[ADMIN_TOKEN_VARIABLE] = admin_token_path(db).read_text().strip()
             cli = _start_run(["--server", f"127.0.0.1:{port}"], env)
             _wait_for_first_game(db, cli)
             server.send_signal(signal.SIGTERM)

@@ -44,6 +44,7 @@ from google.protobuf import json_format
 from arena import wire
 from arena.engine import RuleSet
 from arena.engine import replay as replay_game
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import GameRecord, Store
 from arena.v1 import uno_pb2
 
@@ -331,11 +332,11 @@ def _wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) 
     raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")
 
 
-def _first_live_game(address: str) -> dict[str, object]:
-    """The first game `arena tables` lists as being played on the server at `address`."""
+def _first_live_game(*remote: str) -> dict[str, object]:
+    """The first game `arena tables` lists as being played on the server `remote` names."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        tables = json.loads(invoke("--server", address, "tables", "--format", "json").stdout)
+        tables = json.loads(invoke(*remote, "tables", "--format", "json").stdout)
         if tables:
             assert list(tables[0]) == ["game", "players", "hand", "decisions"]
             return dict(tables[0])
@@ -352,8 +353,17 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
-            assert f"arena serving on {address} (database {db})" in said
-            remote = ("--server", address)
+            token_file = admin_token_path(db)
+            assert (f"arena serving on {address} (database {db}, admin token in {token_file})"
+                    in said)
+            assert token_file.stat().st_mode & 0o777 == 0o600
+            refused = invoke("--server", address, "--db", str(tmp_path / "other.db"),
+                             "bot", "list")
+            assert refused.exit_code == 1 and "missing admin token" in refused.output
+            wrong = invoke("--server", address, "bot", "list",
+                           env={ADMIN_TOKEN_VARIABLE: "not-the-token"})
+            assert wrong.exit_code == 1 and "wrong admin token" in wrong.output
+            remote = ("--server", address, "--db", str(db))  # the token file beside it
             for name, script in (("greedy", "greedy"), ("rnd", "random")):
                 added = invoke(*remote, "bot", "add", name, "--command", bot_command(script))
                 assert added.exit_code == 0, added.output
@@ -366,7 +376,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
                                       "--concurrency", "1", "--rules", str(rules)], env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             try:
-                live = _first_live_game(address)
+                live = _first_live_game(*remote)
                 watched = invoke(*remote, "watch", str(live["game"]))
                 _, match_err = match.communicate(timeout=30)
             finally:

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.server import TokenError, TokenTable, bearer_token
+from arena.v1 import admin_pb2, admin_pb2_grpc
 from tests.server.bots import TestBot
 from tests.server.conftest import TOKENS, running_server
 
@@ -101,3 +103,35 @@ def test_a_bad_tokens_line_names_its_line(tmp_path: Path) -> None:
         TokenTable.from_file(path)
     with pytest.raises(TokenError, match="missing"):
         TokenTable.from_file(tmp_path / "missing.txt")
+
+
+def test_the_admin_service_wants_the_admin_token_and_the_rest_stays_open() -> None:
+    async def call(port: int, token: str | None) -> grpc.StatusCode:
+        metadata = None if token is None else (("authorization", f"Bearer {token}"),)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            admin = admin_pb2_grpc.ArenaAdminStub(channel)
+            try:
+                await admin.ListTables(admin_pb2.ListTablesRequest(), metadata=metadata)
+                watch = admin.WatchGame(admin_pb2.WatchGameRequest(game_id="none"),
+                                        metadata=metadata)
+                async for _ in watch:
+                    pass
+            except grpc.aio.AioRpcError as exc:
+                return exc.code()
+            return grpc.StatusCode.OK
+
+    async def scenario() -> None:
+        async with running_server(admin_token="s3cret") as server:
+            port = server.port or 0
+            assert await call(port, None) is grpc.StatusCode.UNAUTHENTICATED
+            assert await call(port, "wrong") is grpc.StatusCode.UNAUTHENTICATED
+            assert await call(port, "s3cret") is grpc.StatusCode.NOT_FOUND  # past the guard
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                health = await health_pb2_grpc.HealthStub(channel).Check(
+                    health_pb2.HealthCheckRequest())
+                assert health.status == health_pb2.HealthCheckResponse.SERVING
+            bot = await TestBot(port, TOKENS["alice"]).start()  # bots need only their token
+            assert bot.welcome is not None and server.connected_bots() == ["alice"]
+            await bot.close()
+
+    asyncio.run(scenario())
