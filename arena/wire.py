@@ -326,50 +326,55 @@ def _card_body(card: Card) -> bytes:
     return body
 
 
+def _scalar(key: bytes, value: int) -> bytes:
+    """A varint field; proto3 leaves out a zero."""
+    return key + _varint(value) if value else b""
+
+
+def _optional_scalar(key: bytes, value: int | None) -> bytes:
+    """An optional varint field: written whenever it is set, zero too."""
+    return b"" if value is None else key + _varint(value)
+
+
+def _packed_field(key: bytes, values: Sequence[int]) -> bytes:
+    """A packed repeated varint field; left out when empty."""
+    return _delimited(key, _packed(values)) if values else b""
+
+
+def _card_field(key: bytes, card: Card | None) -> bytes:
+    return b"" if card is None else _delimited(key, _card_body(card))
+
+
 def view_to_bytes(view: SeatView) -> bytes:
     """One seat's view as a serialized SeatView: its own hand, counts and public facts only."""
     v = _V
-    parts = []
-    if view.seat:
-        parts.append(v.seat + _varint(view.seat))
-    parts.append(v.num_players + _varint(view.num_players))
-    parts.append(v.phase + _varint(_PHASE_TO[view.phase]))
-    if view.decider is not None:
-        parts.append(v.decider + _varint(view.decider))
-    if view.turn:
-        parts.append(v.turn + _varint(view.turn))
-    parts.append(_VIEW_HAND.encode(view.hand))
-    if view.hand_sizes:
-        parts.append(_delimited(v.hand_sizes, _packed(view.hand_sizes)))
-    if view.top_card is not None:
-        parts.append(_delimited(v.top_card, _card_body(view.top_card)))
-    if view.active_color is not None:
-        parts.append(v.active_color + _varint(_COLOR_TO[view.active_color]))
-    if view.direction:
-        parts.append(v.direction + _varint(_zigzag32(view.direction)))
-    if view.dealer:
-        parts.append(v.dealer + _varint(view.dealer))
-    if view.hand_number:
-        parts.append(v.hand_number + _varint(view.hand_number))
-    if view.draw_pile_size:
-        parts.append(v.draw_pile_size + _varint(view.draw_pile_size))
-    parts.append(_VIEW_DISCARD_PILE.encode(view.discard_pile))
-    if view.scores:
-        parts.append(_delimited(v.scores, _packed(view.scores)))
-    if view.active_seats:
-        parts.append(_delimited(v.active_seats, _packed(view.active_seats)))
-    if view.pending_draw:
-        parts.append(v.pending_draw + _varint(view.pending_draw))
-    if view.drawn_card is not None:
-        parts.append(_delimited(v.drawn_card, _card_body(view.drawn_card)))
-    if view.uno_offender is not None:
-        parts.append(v.uno_offender + _varint(view.uno_offender))
-    for seat, cards in view.revealed:
-        body = (_REVEALED_SEAT + _varint(seat) if seat else b"") + _REVEALED_CARDS.encode(cards)
-        parts.append(_delimited(v.revealed, body))
-    if view.teams:
-        parts.append(_delimited(v.teams, _packed(view.teams)))
-    return b"".join(parts)
+    revealed = [
+        _delimited(v.revealed, _scalar(_REVEALED_SEAT, seat) + _REVEALED_CARDS.encode(cards))
+        for seat, cards in view.revealed
+    ]
+    return b"".join((
+        _scalar(v.seat, view.seat),
+        _scalar(v.num_players, view.num_players),
+        _scalar(v.phase, _PHASE_TO[view.phase]),
+        _optional_scalar(v.decider, view.decider),
+        _scalar(v.turn, view.turn),
+        _VIEW_HAND.encode(view.hand),
+        _packed_field(v.hand_sizes, view.hand_sizes),
+        _card_field(v.top_card, view.top_card),
+        _scalar(v.active_color, _color_to_proto(view.active_color)),
+        _scalar(v.direction, _zigzag32(view.direction)),
+        _scalar(v.dealer, view.dealer),
+        _scalar(v.hand_number, view.hand_number),
+        _scalar(v.draw_pile_size, view.draw_pile_size),
+        _VIEW_DISCARD_PILE.encode(view.discard_pile),
+        _packed_field(v.scores, view.scores),
+        _packed_field(v.active_seats, view.active_seats),
+        _scalar(v.pending_draw, view.pending_draw),
+        _card_field(v.drawn_card, view.drawn_card),
+        _optional_scalar(v.uno_offender, view.uno_offender),
+        *revealed,
+        _packed_field(v.teams, view.teams or ()),
+    ))
 
 
 def view_to_proto(view: SeatView) -> uno_pb2.SeatView:
@@ -392,8 +397,8 @@ def decision_request_to_bytes(
         _delimited(_REQUEST_GAME_ID, game_id.encode()) if game_id else b"",
         _delimited(_REQUEST_VIEW, view_to_bytes(view)),
         _REQUEST_LEGAL_ACTIONS.encode(legal_actions),
-        _REQUEST_TIME_LEFT + _varint(time_left_ms) if time_left_ms else b"",
-        _REQUEST_TIME_BANK + _varint(time_bank_ms) if time_bank_ms else b"",
+        _scalar(_REQUEST_TIME_LEFT, time_left_ms),
+        _scalar(_REQUEST_TIME_BANK, time_bank_ms),
         _REQUEST_EVENTS.encode(events),
     ))
     return _delimited(_SERVER_DECISION_REQUEST, body)
