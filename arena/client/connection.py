@@ -9,7 +9,8 @@ called, or when no connection could be made for ``give_up_after`` seconds.
 
 The stream is a `grpc.aio` call driven by an event loop of the client's own,
 run by the blocking `Client.run`: one message is read, handled and answered
-before the next is read, so the bot's code runs on that one thread, in order.
+before the next is read, so the bot's code runs on that one thread, in order,
+and sees no running event loop (it may run its own, with ``asyncio.run``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from types import FrameType
+from typing import TypeVar
 
 import grpc
 
@@ -54,6 +56,9 @@ from arena.client.view import View
 from arena.v1 import bot_pb2, uno_pb2
 
 _log = logging.getLogger("arena.client")
+
+_A = TypeVar("_A")
+_R = TypeVar("_R")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 """Where a bot connects when neither an argument nor ARENA_SERVER says otherwise."""
@@ -242,7 +247,7 @@ class Client:
                                                   self.auto_single_action,
                                                   self.events_in_requests))
                 while isinstance(message := await call.read(), bot_pb2.ServerMessage):
-                    answer = self._handle(message)
+                    answer = _outside_the_loop(self._handle, message)
                     if answer is not None:
                         await _write(call, answer)
             except asyncio.CancelledError:
@@ -359,6 +364,17 @@ class Client:
             hook(*args)
         except Exception:
             _log.exception("%s raised", getattr(hook, "__name__", "a hook"))
+
+
+def _outside_the_loop(function: Callable[[_A], _R], argument: _A) -> _R:
+    """Call `function` as if no event loop ran in this thread, so that the bot's own
+    code may run event loops of its own (``asyncio.run`` inside `decide`)."""
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        return function(argument)
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 async def _write(call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import time
@@ -203,6 +204,22 @@ def test_an_answer_that_is_not_legal_falls_back_to_the_passive_action(
     with caplog.at_level(logging.ERROR, logger="arena.client"):
         play_script(FunctionBot(answer_bad), script)
     assert "not one of the 2 legal actions" in caplog.text
+
+
+def test_a_decide_may_run_an_event_loop_of_its_own() -> None:
+    def decide(view: View, legal: list[Action]) -> int:
+        async def think() -> int:
+            await asyncio.sleep(0)
+            return 1  # not the fallback (draw), which a raising decide gets
+
+        return asyncio.run(think())
+
+    async def script(conn: Conn) -> None:
+        answer = await conn.ask(request("r1", "g1", 0, "R5 R7", "R2",
+                                        [play("R5"), play("R7"), simple("draw")]))
+        assert answer.action_index == 1
+
+    play_script(FunctionBot(decide), script)
 
 
 def test_a_decide_that_raises_is_logged_and_answered_with_the_fallback(
