@@ -29,7 +29,15 @@ from arena import render, wire
 from arena.engine import IllegalActionError, RuleSet, RuleSetError
 from arena.engine import events as ev
 from arena.server.auth import ADMIN_TOKEN_VARIABLE
-from arena.session import DEFAULT_DB, Session, admin_session, find_admin_token
+from arena.session import (
+    DEFAULT_DB,
+    TLS_CA_VARIABLE,
+    TLS_VARIABLE,
+    Session,
+    admin_session,
+    find_admin_token,
+    tls_from_env,
+)
 from arena.v1 import admin_pb2
 
 T = TypeVar("T")
@@ -56,9 +64,14 @@ class Context:
 
     def run(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """Open an admin session and run `body` in it; gRPC errors become clean messages."""
+        try:
+            tls = tls_from_env() if self.server else None
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        token = find_admin_token(self.db) if self.server else None
+
         async def main() -> T:
-            token = find_admin_token(self.db) if self.server else None
-            async with admin_session(self.server, self.db, token) as session:
+            async with admin_session(self.server, self.db, token, tls) as session:
                 return await body(session)
         try:
             return asyncio.run(main())
@@ -70,7 +83,8 @@ class Context:
 
 def _rpc_message(exc: grpc.aio.AioRpcError, server: str | None) -> str:
     if exc.code() is grpc.StatusCode.UNAVAILABLE:
-        return f"cannot reach the arena server at {server}: is `arena serve` running?"
+        return (f"cannot reach the arena server at {server}: is `arena serve` running? "
+                f"(If it serves TLS, set {TLS_CA_VARIABLE} or {TLS_VARIABLE}=1.)")
     if exc.code() is grpc.StatusCode.CANCELLED:
         return "cancelled"
     return exc.details() or exc.code().name.lower()
@@ -206,8 +220,13 @@ def main(ctx: click.Context, server: str | None, db: Path) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=50051, show_default=True)
+@click.option("--tls-cert", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Serve over TLS with this PEM certificate chain (needs --tls-key).")
+@click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The PEM private key of --tls-cert.")
 @pass_context
-def serve(context: Context, host: str, port: int) -> None:
+def serve(context: Context, host: str, port: int, tls_cert: Path | None,
+          tls_key: Path | None) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -216,13 +235,27 @@ def serve(context: Context, host: str, port: int) -> None:
     commands run with the same --db read; elsewhere, set ARENA_ADMIN_TOKEN
     (serve uses that token instead when it is set).
 
+    With --tls-cert and --tls-key the port is served over TLS (bots and
+    commands then set ARENA_TLS_CA to a file of the certificates to trust, or
+    ARENA_TLS=1 for the system's); the bots serve launches itself use a
+    plaintext port on 127.0.0.1.
+
     \b
     Example:
       arena serve --port 50051
     """
     from arena.server.app import serve as serve_forever
+    from arena.server.tls import ServerTls, TlsError
     from arena.session import build_server, issue_admin_token, log_dir_for
     from arena.store import Store
+
+    if (tls_cert is None) != (tls_key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
+    try:
+        tls = None if tls_cert is None or tls_key is None else ServerTls.from_files(
+            tls_cert, tls_key)
+    except TlsError as exc:
+        raise click.ClickException(str(exc)) from None
 
     try:
         store = Store.open(context.db)
@@ -236,12 +269,13 @@ def serve(context: Context, host: str, port: int) -> None:
 
     def ready(server: Any) -> None:
         where = f"in {token_file}" if token_file else f"from {ADMIN_TOKEN_VARIABLE}"
-        click.echo(f"arena serving on {host}:{server.port} (database {context.db}, admin "
-                   f"token {where}); Ctrl-C stops", err=True)
+        secured = " over TLS" if tls else ""
+        click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db}, "
+                   f"admin token {where}); Ctrl-C stops", err=True)
 
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
-            store, log_dir_for(context.db), admin_token=admin_token)))
+            store, log_dir_for(context.db), admin_token=admin_token, tls=tls)))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

@@ -21,8 +21,14 @@ from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
 from arena.server.manage import ManagedAdmin, Management
 from arena.server.server import ArenaServer
+from arena.server.tls import ServerTls
 from arena.store import Store
 from arena.v1 import admin_pb2_grpc
+
+TLS_CA_VARIABLE = "ARENA_TLS_CA"
+"""Environment variable naming the PEM certificates a `--server` command trusts (TLS)."""
+TLS_VARIABLE = "ARENA_TLS"
+"""Environment variable that, set to 1, makes `--server` commands use TLS with system roots."""
 
 DEFAULT_DB = "arena.db"
 """The database a command uses when neither --db nor ARENA_DB names one."""
@@ -43,13 +49,15 @@ def log_dir_for(db_path: Path) -> Path:
 
 def build_server(store: Store, log_dir: Path,
                  on_management: Callable[[Management], None] | None = None, *,
-                 admin_token: str | None = None) -> ArenaServer:
+                 admin_token: str | None = None, tls: ServerTls | None = None) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the management admin service
-    (open to holders of `admin_token` only, when one is given)."""
+    (open to holders of `admin_token` only, when one is given), served over `tls` if
+    given; the bots it launches connect to its plaintext loopback port."""
     tokens = SessionTokens()
-    server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token)
+    server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
+                         tls=tls)
     management = Management(store, server, tokens, log_dir,
-                            lambda: f"127.0.0.1:{server.port}")
+                            lambda: f"127.0.0.1:{server.local_port}")
     server.admin_servicer = lambda *args: ManagedAdmin(management, *args)
     server.on_stop = management.stop_bots
     if on_management is not None:
@@ -59,11 +67,13 @@ def build_server(store: Store, log_dir: Path,
 
 @contextlib.asynccontextmanager
 async def admin_session(server_address: str | None, db_path: Path,
-                        admin_token: str | None = None) -> AsyncIterator[Session]:
-    """An admin session against `server_address` (sending `admin_token`, if any), or an
-    in-process server on `db_path` (under an admin token of its own)."""
+                        admin_token: str | None = None,
+                        tls: grpc.ChannelCredentials | None = None) -> AsyncIterator[Session]:
+    """An admin session against `server_address` (sending `admin_token`, if any, over
+    `tls`, if given), or an in-process server on `db_path` (under an admin token of its
+    own)."""
     if server_address:
-        async with _admin_channel(server_address, admin_token) as channel:
+        async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
     store = Store.open(db_path)
@@ -111,10 +121,30 @@ def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
     return token, path
 
 
-def _admin_channel(address: str, token: str | None) -> grpc.aio.Channel:
+def tls_from_env(environ: Mapping[str, str] | None = None) -> grpc.ChannelCredentials | None:
+    """TLS credentials for `--server`: ARENA_TLS_CA names a PEM file of the certificates
+    to trust, ARENA_TLS=1 trusts the system's; None (plaintext) when neither is set.
+    Raises `ValueError` for a file that cannot be used."""
+    env = os.environ if environ is None else environ
+    if env.get(TLS_CA_VARIABLE):
+        path = Path(env[TLS_CA_VARIABLE])
+        try:
+            roots = path.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"cannot read {TLS_CA_VARIABLE} {path}: {exc.strerror}") from None
+        return grpc.ssl_channel_credentials(root_certificates=roots)
+    if env.get(TLS_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on"):
+        return grpc.ssl_channel_credentials()
+    return None
+
+
+def _admin_channel(address: str, token: str | None,
+                   tls: grpc.ChannelCredentials | None = None) -> grpc.aio.Channel:
     # A channel files each interceptor under one kind of call only.
     interceptors: Any = (None if token is None else
                          [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token)])
+    if tls is not None:
+        return grpc.aio.secure_channel(address, tls, interceptors=interceptors)
     return grpc.aio.insecure_channel(address, interceptors=interceptors)
 
 

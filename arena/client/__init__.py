@@ -19,7 +19,14 @@ Subclass `Bot` instead for per-game hooks (`on_game_start`, `on_events`,
 """
 
 from arena.client.bot import Bot, Choice, DecideFn, FunctionBot
-from arena.client.connection import DEFAULT_SERVER, Backoff, Client, ExitReason, run
+from arena.client.connection import (
+    DEFAULT_SERVER,
+    Backoff,
+    Client,
+    ClientConfigError,
+    ExitReason,
+    run,
+)
 from arena.client.events import (
     CardKept,
     CardPlayed,
@@ -85,6 +92,7 @@ __all__ = [
     "ChallengeResolved",
     "Choice",
     "Client",
+    "ClientConfigError",
     "Color",
     "ColorChosen",
     "DealerChosen",

@@ -23,9 +23,10 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from types import FrameType
 from typing import TypeVar
 
@@ -62,6 +63,45 @@ _R = TypeVar("_R")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 """Where a bot connects when neither an argument nor ARENA_SERVER says otherwise."""
+
+TLS_CA_VARIABLE = "ARENA_TLS_CA"
+"""Environment variable naming a PEM file of the certificates to trust: connect over TLS."""
+TLS_VARIABLE = "ARENA_TLS"
+"""Environment variable that, set to 1, connects over TLS trusting the system's roots."""
+
+
+class ClientConfigError(ValueError):
+    """A client setting cannot be used (say, an unreadable TLS certificate file)."""
+
+
+def channel_credentials(tls: bool | str | os.PathLike[str] | None = None,
+                        environ: Mapping[str, str] | None = None,
+                        ) -> grpc.ChannelCredentials | None:
+    """TLS credentials for a channel, or None for plaintext.
+
+    `tls` is True (trust the system's roots), a PEM file of the certificates to
+    trust, False (plaintext), or None: ARENA_TLS_CA names the file, else
+    ARENA_TLS=1 asks for the system's roots, else plaintext.
+    """
+    if tls is None:
+        env = os.environ if environ is None else environ
+        tls = env.get(TLS_CA_VARIABLE) or _truthy(env.get(TLS_VARIABLE, ""))
+    if tls is False or tls == "":
+        return None
+    if tls is True:
+        return grpc.ssl_channel_credentials()
+    try:
+        roots = Path(tls).read_bytes()
+    except OSError as exc:
+        raise ClientConfigError(f"cannot read the TLS certificates {tls}: {exc.strerror}") from None
+    if b"-----BEGIN CERTIFICATE-----" not in roots:
+        raise ClientConfigError(f"the TLS certificates file {tls} holds no PEM certificate")
+    return grpc.ssl_channel_credentials(root_certificates=roots)
+
+
+def _truthy(value: str) -> bool:
+    return value.strip().lower() not in ("", "0", "false", "no", "off")
+
 
 _CONNECT = "/" + bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name + "/Connect"
 
@@ -111,14 +151,19 @@ class Client:
     from any thread.
 
     `server` and `token` default to the ARENA_SERVER and ARENA_TOKEN environment
-    variables; `max_tables` to ARENA_MAX_TABLES, else 1.
+    variables; `max_tables` to ARENA_MAX_TABLES, else 1; `tls` to ARENA_TLS_CA or
+    ARENA_TLS (see `channel_credentials`). A setting that cannot be used raises
+    `ClientConfigError`.
     """
 
     def __init__(self, bot: Bot, *, server: str | None = None, token: str | None = None,
                  max_tables: int | None = None, auto_single_action: bool = False,
                  events_in_requests: bool = True, bot_version: str | None = None,
-                 give_up_after: float | None = 60.0, backoff: Backoff | None = None) -> None:
+                 give_up_after: float | None = 60.0, backoff: Backoff | None = None,
+                 tls: bool | str | os.PathLike[str] | None = None) -> None:
         self.bot = bot
+        self.credentials = channel_credentials(tls)
+        """TLS credentials for the channel (see `channel_credentials`); None: plaintext."""
         self.server = server or os.environ.get("ARENA_SERVER") or DEFAULT_SERVER
         self.token = token if token is not None else os.environ.get("ARENA_TOKEN", "")
         self.max_tables = max_tables or int(os.environ.get("ARENA_MAX_TABLES") or 1)
@@ -234,7 +279,9 @@ class Client:
     async def _session(self) -> ExitReason | None:
         """One connection from Hello to its end: a final reason, or None to reconnect."""
         _log.info("connecting to %s", self.server)
-        async with grpc.aio.insecure_channel(self.server) as channel:
+        channel = (grpc.aio.insecure_channel(self.server) if self.credentials is None
+                   else grpc.aio.secure_channel(self.server, self.credentials))
+        async with channel:
             connect = channel.stream_stream(
                 _CONNECT, request_serializer=bot_pb2.BotMessage.SerializeToString,
                 response_deserializer=bot_pb2.ServerMessage.FromString)
@@ -390,6 +437,7 @@ def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = No
         token: str | None = None, max_tables: int | None = None,
         auto_single_action: bool = False, events_in_requests: bool = True,
         bot_version: str | None = None, give_up_after: float | None = 60.0,
+        tls: bool | str | os.PathLike[str] | None = None,
         on_game_start: GameStartHook | None = None,
         on_events: EventsHook | None = None, on_game_end: GameEndHook | None = None,
         configure_logging: bool = True) -> ExitReason:
@@ -399,24 +447,29 @@ def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = No
     played at once) to ARENA_MAX_TABLES or 1; `auto_single_action` lets the
     server answer decisions with one legal action by itself; with
     `events_in_requests` events ride inside the next request (the bot sees no
-    difference: `on_events` still runs before `decide`). The hooks apply to a
+    difference: `on_events` still runs before `decide`); `tls` (TLS to the
+    server) defaults to ARENA_TLS_CA or ARENA_TLS. The hooks apply to a
     function bot. Logging goes to stderr at ARENA_LOG_LEVEL (INFO) unless the
     program configured logging itself. SIGINT and SIGTERM stop the bot cleanly.
-    Returns why it stopped; it never raises for a connection problem.
+    Returns why it stopped (REJECTED, after logging why, for a setting that
+    cannot be used); it never raises for a connection problem.
     """
     if configure_logging and not logging.getLogger().handlers:
         logging.basicConfig(
             level=os.environ.get("ARENA_LOG_LEVEL", "INFO").upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-    client = Client(
-        as_bot(bot, name=name, on_game_start=on_game_start, on_events=on_events,
-               on_game_end=on_game_end),
-        server=server, token=token, max_tables=max_tables,
-        auto_single_action=auto_single_action, events_in_requests=events_in_requests,
-        bot_version=bot_version,
-        give_up_after=give_up_after,
-    )
+    try:
+        client = Client(
+            as_bot(bot, name=name, on_game_start=on_game_start, on_events=on_events,
+                   on_game_end=on_game_end),
+            server=server, token=token, max_tables=max_tables,
+            auto_single_action=auto_single_action, events_in_requests=events_in_requests,
+            bot_version=bot_version, give_up_after=give_up_after, tls=tls,
+        )
+    except ClientConfigError as exc:
+        _log.error("%s", exc)
+        return ExitReason.REJECTED
     with _stop_on_signals(client):
         return client.run()
 

@@ -24,6 +24,7 @@ from arena.server.lobby import Lobby
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
 from arena.server.table import Table, absence_cause
+from arena.server.tls import ServerTls
 from arena.v1 import admin_pb2_grpc
 
 AdminFactory = Callable[
@@ -54,14 +55,16 @@ class ArenaServer:
 
     With `admin_token`, every call to the admin service must carry it as
     ``authorization: Bearer <token>`` metadata; without, the admin service is
-    open to anyone who can reach the port.
+    open to anyone who can reach the port. With `tls`, the port is served over
+    TLS, and `local_port` is a plaintext one on 127.0.0.1.
     """
 
     def __init__(self, authenticator: Authenticator, *,
                  max_message_bytes: int = MAX_MESSAGE_BYTES, hello_timeout: float = 10.0,
                  max_outbox: int = 10_000, keep_finished: int = 64,
-                 admin_token: str | None = None) -> None:
+                 admin_token: str | None = None, tls: ServerTls | None = None) -> None:
         self._authenticator = authenticator
+        self._tls = tls
         self._admin_guard = (None if admin_token is None
                              else AdminGuard(admin_token, [admin.SERVICE_NAME]))
         self._max_message_bytes = max_message_bytes
@@ -75,6 +78,10 @@ class ArenaServer:
         self._server: grpc.aio.Server | None = None
         self._health = health.aio.HealthServicer()  # type: ignore[attr-defined]
         self.port: int | None = None
+        """The port `start` bound (TLS when the server has `tls`)."""
+        self.local_port: int | None = None
+        """A plaintext port on 127.0.0.1 for bots and sessions on this machine: `port`
+        itself without TLS, a second port with it."""
         self.admin_servicer: AdminFactory = admin.AdminService
         """Builds the `ArenaAdmin` servicer at `start` from (connections, tables,
         find_table); replace it before `start` to serve the management calls."""
@@ -108,13 +115,17 @@ class ArenaServer:
         services = (gateway.SERVICE_NAME, admin.SERVICE_NAME,
                     health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
         reflection.enable_server_reflection((*services, reflection.SERVICE_NAME), server)
-        bound = server.add_insecure_port(f"{host}:{port}")
-        if bound == 0:
+        if self._tls is None:
+            bound = local = server.add_insecure_port(f"{host}:{port}")
+        else:
+            bound = server.add_secure_port(f"{host}:{port}", self._tls.credentials())
+            local = server.add_insecure_port("127.0.0.1:0")
+        if bound == 0 or local == 0:
             raise OSError(f"cannot listen on {host}:{port}")
         await server.start()
         for name in ("", *services):
             await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        self._server, self.port = server, bound
+        self._server, self.port, self.local_port = server, bound, local
         return bound
 
     async def stop(self, grace: float | None = 1.0) -> None:

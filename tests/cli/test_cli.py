@@ -283,7 +283,8 @@ def test_an_unreachable_server_is_a_clean_error() -> None:
     result = invoke("--server", address, "bot", "list")
     assert result.exit_code == 1
     assert result.stderr == (f"Error: cannot reach the arena server at {address}: "
-                             "is `arena serve` running?\n")
+                             "is `arena serve` running? (If it serves TLS, set ARENA_TLS_CA "
+                             "or ARENA_TLS=1.)\n")
 
 
 # ---------------------------------------------------------------- help

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import trustme
 from cli_support import (
     ARENA,
     ONE_HAND,
@@ -410,6 +411,55 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
             assert server.stderr is not None
             server.stderr.close()
     assert len(query(db, "SELECT id FROM games")) == 2, "the games are in the server's database"
+
+
+def test_serve_over_tls_serves_commands_that_trust_it_and_its_managed_bots(
+        tmp_path: Path) -> None:
+    ca = trustme.CA()
+    issued = ca.issue_cert("127.0.0.1")
+    ca_file, cert_file, key_file = (tmp_path / n for n in ("ca.pem", "cert.pem", "key.pem"))
+    ca.cert_pem.write_to_path(str(ca_file))
+    issued.private_key_pem.write_to_path(str(key_file))
+    for index, blob in enumerate(issued.cert_chain_pems):
+        blob.write_to_path(str(cert_file), append=index > 0)
+    assert "--tls-cert and --tls-key go together" in invoke(
+        "--db", str(tmp_path / "x.db"), "serve", "--tls-cert", str(cert_file)).output
+    unusable = invoke("--db", str(tmp_path / "x.db"), "serve", "--tls-cert", str(key_file),
+                      "--tls-key", str(key_file))
+    assert unusable.exit_code == 1 and "not a certificate chain" in unusable.output
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    db = tmp_path / "tls.db"
+    with marked_env(f"tls-{port}") as env:
+        server = subprocess.Popen(
+            [*ARENA, "--db", str(db), "serve", "--port", str(port),
+             "--tls-cert", str(cert_file), "--tls-key", str(key_file)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+            assert f"arena serving on {address} over TLS" in said
+            remote = ("--server", address, "--db", str(db))
+            plaintext = invoke(*remote, "bot", "list")
+            assert plaintext.exit_code == 1 and "ARENA_TLS_CA" in plaintext.output
+            trusted = {"ARENA_TLS_CA": str(ca_file)}
+            for name, script in (("greedy", "greedy"), ("rnd", "random")):
+                added = invoke(*remote, "bot", "add", name, "--command", bot_command(script),
+                               env=trusted)
+                assert added.exit_code == 0, added.output
+            rules = write_json(tmp_path / "one-hand.json", {"rules": ONE_HAND})
+            played = invoke(*remote, "match", "greedy", "rnd", "--games", "2", "--rules",
+                            str(rules), env=trusted)  # the managed bots use loopback
+            assert played.exit_code == 0, played.output
+            games = json.loads(invoke(*remote, "games", "--format", "json", env=trusted).stdout)
+            assert len(games) == 2
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=10) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+            assert server.stderr is not None
+            server.stderr.close()
 
 
 # -------------------------------------------------------------- forfeits
