@@ -13,6 +13,7 @@ import shlex
 import signal
 import socket
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -142,3 +143,20 @@ def marked_env(marker: str) -> Iterator[dict[str, str]]:
         yield env
     finally:
         kill_marked(marker)
+
+
+@contextmanager
+def serving(db: Path, port: int, env: Mapping[str, str],
+            *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`arena --db DB serve --port PORT OPTIONS` in the background (its stderr piped),
+    killed on the way out if it is still running."""
+    server = subprocess.Popen([*ARENA, "--db", str(db), "serve", "--port", str(port), *options],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        yield server
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        assert server.stderr is not None
+        server.stderr.close()

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import trustme
 from cli_support import (
     ARENA,
     ONE_HAND,
@@ -37,6 +36,7 @@ from cli_support import (
     processes_marked,
     query,
     read_only,
+    serving,
     write_json,
 )
 from click.testing import Result
@@ -48,6 +48,7 @@ from arena.engine import replay as replay_game
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import GameRecord, Store
 from arena.v1 import uno_pb2
+from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -349,79 +350,65 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
     port = free_port()
     address = f"127.0.0.1:{port}"
     db = tmp_path / "served.db"
-    with marked_env(f"serve-{port}") as env:
-        server = subprocess.Popen([*ARENA, "--db", str(db), "serve", "--port", str(port)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with marked_env(f"serve-{port}") as env, serving(db, port, env) as server:
+        said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+        token_file = admin_token_path(db)
+        assert (f"arena serving on {address} (database {db}, admin token in {token_file})"
+                in said)
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        refused = invoke("--server", address, "--db", str(tmp_path / "other.db"),
+                         "bot", "list")
+        assert refused.exit_code == 1 and "missing admin token" in refused.output
+        wrong = invoke("--server", address, "bot", "list",
+                       env={ADMIN_TOKEN_VARIABLE: "not-the-token"})
+        assert wrong.exit_code == 1 and "wrong admin token" in wrong.output
+        remote = ("--server", address, "--db", str(db))  # the token file beside it
+        for name, script in (("greedy", "greedy"), ("rnd", "random")):
+            added = invoke(*remote, "bot", "add", name, "--command", bot_command(script))
+            assert added.exit_code == 0, added.output
+        listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
+        assert [(b["name"], b["connected"]) for b in listed] == \
+            [("greedy", False), ("rnd", False)]
+        rules = tmp_path / "short.toml"
+        rules.write_text("[rules]\ntarget_score = 150\n")
+        match = subprocess.Popen([*ARENA, *remote, "match", "greedy", "rnd", "--games", "2",
+                                  "--concurrency", "1", "--rules", str(rules)], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
-            token_file = admin_token_path(db)
-            assert (f"arena serving on {address} (database {db}, admin token in {token_file})"
-                    in said)
-            assert token_file.stat().st_mode & 0o777 == 0o600
-            refused = invoke("--server", address, "--db", str(tmp_path / "other.db"),
-                             "bot", "list")
-            assert refused.exit_code == 1 and "missing admin token" in refused.output
-            wrong = invoke("--server", address, "bot", "list",
-                           env={ADMIN_TOKEN_VARIABLE: "not-the-token"})
-            assert wrong.exit_code == 1 and "wrong admin token" in wrong.output
-            remote = ("--server", address, "--db", str(db))  # the token file beside it
-            for name, script in (("greedy", "greedy"), ("rnd", "random")):
-                added = invoke(*remote, "bot", "add", name, "--command", bot_command(script))
-                assert added.exit_code == 0, added.output
-            listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
-            assert [(b["name"], b["connected"]) for b in listed] == \
-                [("greedy", False), ("rnd", False)]
-            rules = tmp_path / "short.toml"
-            rules.write_text("[rules]\ntarget_score = 150\n")
-            match = subprocess.Popen([*ARENA, *remote, "match", "greedy", "rnd", "--games", "2",
-                                      "--concurrency", "1", "--rules", str(rules)], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            try:
-                live = _first_live_game(*remote)
-                watched = invoke(*remote, "watch", str(live["game"]))
-                _, match_err = match.communicate(timeout=30)
-            finally:
-                if match.poll() is None:
-                    match.kill()
-                    match.communicate()
-            assert match.returncode == 0, match_err
-            assert watched.exit_code == 0, watched.output
-            replayed = invoke(*remote, "replay", "1")
-            assert live["players"] == json.loads(invoke(
-                *remote, "games", "--format", "json").stdout)[-1]["seats"]
-            assert watched.stdout == replayed.stdout, "watching live shows what replay shows"
-            assert watched.stdout.splitlines()[-1].startswith("game over (target reached): ")
-            listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
-            assert [(b["name"], b["connected"]) for b in listed] == \
-                [("greedy", True), ("rnd", True)], "managed bots stay up with the server"
-            games = json.loads(invoke(*remote, "games", "--format", "json").stdout)
-            assert len(games) == 2
-            bots = [pid for pid in processes_marked(f"serve-{port}") if pid != server.pid]
-            assert len(bots) == 2, "two managed bot processes"
-
-            started = time.monotonic()
-            server.send_signal(signal.SIGTERM)
-            assert server.wait(timeout=10) == 0
-            assert time.monotonic() - started < 5
-            assert processes_marked(f"serve-{port}") == [], "the server stopped its bots"
+            live = _first_live_game(*remote)
+            watched = invoke(*remote, "watch", str(live["game"]))
+            _, match_err = match.communicate(timeout=30)
         finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
-            assert server.stderr is not None
-            server.stderr.close()
+            if match.poll() is None:
+                match.kill()
+                match.communicate()
+        assert match.returncode == 0, match_err
+        assert watched.exit_code == 0, watched.output
+        replayed = invoke(*remote, "replay", "1")
+        assert live["players"] == json.loads(invoke(
+            *remote, "games", "--format", "json").stdout)[-1]["seats"]
+        assert watched.stdout == replayed.stdout, "watching live shows what replay shows"
+        assert watched.stdout.splitlines()[-1].startswith("game over (target reached): ")
+        listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
+        assert [(b["name"], b["connected"]) for b in listed] == \
+            [("greedy", True), ("rnd", True)], "managed bots stay up with the server"
+        games = json.loads(invoke(*remote, "games", "--format", "json").stdout)
+        assert len(games) == 2
+        bots = [pid for pid in processes_marked(f"serve-{port}") if pid != server.pid]
+        assert len(bots) == 2, "two managed bot processes"
+
+        started = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=10) == 0
+        assert time.monotonic() - started < 5
+        assert processes_marked(f"serve-{port}") == [], "the server stopped its bots"
     assert len(query(db, "SELECT id FROM games")) == 2, "the games are in the server's database"
 
 
 def test_serve_over_tls_serves_commands_that_trust_it_and_its_managed_bots(
         tmp_path: Path) -> None:
-    ca = trustme.CA()
-    issued = ca.issue_cert("127.0.0.1")
-    ca_file, cert_file, key_file = (tmp_path / n for n in ("ca.pem", "cert.pem", "key.pem"))
-    ca.cert_pem.write_to_path(str(ca_file))
-    issued.private_key_pem.write_to_path(str(key_file))
-    for index, blob in enumerate(issued.cert_chain_pems):
-        blob.write_to_path(str(cert_file), append=index > 0)
+    files = write_certificates(tmp_path)
+    ca_file, cert_file, key_file = files.ca, files.cert, files.key
     assert "--tls-cert and --tls-key go together" in invoke(
         "--db", str(tmp_path / "x.db"), "serve", "--tls-cert", str(cert_file)).output
     unusable = invoke("--db", str(tmp_path / "x.db"), "serve", "--tls-cert", str(key_file),
@@ -430,36 +417,27 @@ def test_serve_over_tls_serves_commands_that_trust_it_and_its_managed_bots(
     port = free_port()
     address = f"127.0.0.1:{port}"
     db = tmp_path / "tls.db"
-    with marked_env(f"tls-{port}") as env:
-        server = subprocess.Popen(
-            [*ARENA, "--db", str(db), "serve", "--port", str(port),
-             "--tls-cert", str(cert_file), "--tls-key", str(key_file)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
-            assert f"arena serving on {address} over TLS" in said
-            remote = ("--server", address, "--db", str(db))
-            plaintext = invoke(*remote, "bot", "list")
-            assert plaintext.exit_code == 1 and "ARENA_TLS_CA" in plaintext.output
-            trusted = {"ARENA_TLS_CA": str(ca_file)}
-            for name, script in (("greedy", "greedy"), ("rnd", "random")):
-                added = invoke(*remote, "bot", "add", name, "--command", bot_command(script),
-                               env=trusted)
-                assert added.exit_code == 0, added.output
-            rules = write_json(tmp_path / "one-hand.json", {"rules": ONE_HAND})
-            played = invoke(*remote, "match", "greedy", "rnd", "--games", "2", "--rules",
-                            str(rules), env=trusted)  # the managed bots use loopback
-            assert played.exit_code == 0, played.output
-            games = json.loads(invoke(*remote, "games", "--format", "json", env=trusted).stdout)
-            assert len(games) == 2
-            server.send_signal(signal.SIGTERM)
-            assert server.wait(timeout=10) == 0
-        finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
-            assert server.stderr is not None
-            server.stderr.close()
+    with (marked_env(f"tls-{port}") as env,
+          serving(db, port, env, "--tls-cert", str(cert_file), "--tls-key", str(key_file))
+          as server):
+        said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+        assert f"arena serving on {address} over TLS" in said
+        remote = ("--server", address, "--db", str(db))
+        plaintext = invoke(*remote, "bot", "list")
+        assert plaintext.exit_code == 1 and "ARENA_TLS_CA" in plaintext.output
+        trusted = {"ARENA_TLS_CA": str(ca_file)}
+        for name, script in (("greedy", "greedy"), ("rnd", "random")):
+            added = invoke(*remote, "bot", "add", name, "--command", bot_command(script),
+                           env=trusted)
+            assert added.exit_code == 0, added.output
+        rules = write_json(tmp_path / "one-hand.json", {"rules": ONE_HAND})
+        played = invoke(*remote, "match", "greedy", "rnd", "--games", "2", "--rules",
+                        str(rules), env=trusted)  # the managed bots use loopback
+        assert played.exit_code == 0, played.output
+        games = json.loads(invoke(*remote, "games", "--format", "json", env=trusted).stdout)
+        assert len(games) == 2
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=10) == 0
 
 
 # -------------------------------------------------------------- forfeits

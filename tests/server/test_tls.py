@@ -16,23 +16,17 @@ from arena.server.policy import BotPolicy
 from arena.server.tls import ServerTls, TlsError
 from tests.server.bots import TestBot, first_legal
 from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.tls_support import write_certificates
 
 
 @pytest.fixture(scope="module")
 def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A CA, and a certificate it signed for 127.0.0.1 with its key, as PEM files."""
+    """A CA, a certificate it signed for 127.0.0.1 with its key, and another key."""
     folder = tmp_path_factory.mktemp("tls")
-    ca = trustme.CA()
-    issued = ca.issue_cert("127.0.0.1", "localhost")
-    paths = {"ca": folder / "ca.pem", "cert": folder / "cert.pem", "key": folder / "key.pem"}
-    ca.cert_pem.write_to_path(str(paths["ca"]))
-    issued.private_key_pem.write_to_path(str(paths["key"]))
-    for index, blob in enumerate(issued.cert_chain_pems):
-        blob.write_to_path(str(paths["cert"]), append=index > 0)
-    other = trustme.CA().issue_cert("127.0.0.1")
-    paths["other key"] = folder / "other-key.pem"
-    other.private_key_pem.write_to_path(str(paths["other key"]))
-    return paths
+    files = write_certificates(folder)
+    other_key = folder / "other-key.pem"
+    trustme.CA().issue_cert("127.0.0.1").private_key_pem.write_to_path(str(other_key))
+    return {"ca": files.ca, "cert": files.cert, "key": files.key, "other key": other_key}
 
 
 def test_a_certificate_and_key_are_checked_before_serving(certificates: dict[str, Path],
