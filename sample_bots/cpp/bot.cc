@@ -14,6 +14,7 @@
 //   the smallest hand; accepts a Wild Draw Four it cannot stack.
 //
 // Run: ARENA_SERVER=host:port ARENA_TOKEN=... build/arena_bot
+// (with ARENA_TLS_CA=ca.pem, or ARENA_TLS=1, against a server that serves TLS)
 // Exit status: 0 stopped (SIGINT/SIGTERM), 1 gave up reconnecting, 2 token refused.
 
 #include <grpcpp/grpcpp.h>
@@ -25,10 +26,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -210,9 +213,32 @@ int decide(const v1::DecisionRequest& request) {
 
 enum class Ended { kRetry, kStopped, kRefused };
 
+// Plaintext, unless ARENA_TLS_CA names a PEM file of the certificates to trust
+// (or ARENA_TLS=1 trusts the system's): then TLS. Null if the file cannot be read.
+std::shared_ptr<grpc::ChannelCredentials> channel_credentials() {
+  const std::string ca_file = env_or("ARENA_TLS_CA", "");
+  const std::string tls = env_or("ARENA_TLS", "");
+  if (ca_file.empty() && (tls.empty() || tls == "0" || tls == "false" || tls == "no")) {
+    return grpc::InsecureChannelCredentials();
+  }
+  grpc::SslCredentialsOptions options;
+  if (!ca_file.empty()) {
+    std::ifstream file(ca_file, std::ios::binary);
+    std::stringstream roots;
+    roots << file.rdbuf();
+    if (!file || roots.str().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+      log("cannot read the TLS certificates in ARENA_TLS_CA=" + ca_file);
+      return nullptr;
+    }
+    options.pem_root_certs = roots.str();
+  }
+  return grpc::SslCredentials(options);
+}
+
 Ended play_once(const std::string& server, const std::string& token, int max_tables,
+                const std::shared_ptr<grpc::ChannelCredentials>& credentials,
                 bool& welcomed) {
-  auto channel = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  auto channel = grpc::CreateChannel(server, credentials);
   auto stub = v1::BotService::NewStub(channel);
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + token);
@@ -314,12 +340,14 @@ int main() {
   const std::string token = env_or("ARENA_TOKEN", "");
   const int max_tables = std::atoi(env_or("ARENA_MAX_TABLES", "4").c_str());
   if (token.empty()) log("no token: set ARENA_TOKEN");
+  const auto credentials = channel_credentials();
+  if (credentials == nullptr) return 2;
 
   auto last_contact = std::chrono::steady_clock::now();
   auto delay = std::chrono::milliseconds(200);
   while (!stopping) {
     bool welcomed = false;
-    Ended ended = play_once(server, token, max_tables, welcomed);
+    Ended ended = play_once(server, token, max_tables, credentials, welcomed);
     if (ended == Ended::kStopped) return 0;
     if (ended == Ended::kRefused) return 2;
     auto now = std::chrono::steady_clock::now();

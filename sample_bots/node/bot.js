@@ -13,9 +13,11 @@
 // - accepts a Wild Draw Four (stacks one under progressive rules), never challenges.
 //
 // Run: ARENA_SERVER=host:port ARENA_TOKEN=... node bot.js
+// (with ARENA_TLS_CA=ca.pem, or ARENA_TLS=1, against a server that serves TLS)
 // Exit status: 0 stopped (SIGINT/SIGTERM), 1 gave up reconnecting, 2 token refused.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -160,6 +162,7 @@ let stopping = false;
 let call = null;
 let lastContact = Date.now();
 let delayMs = 200;
+let credentials = null; // set once, before the first connect
 
 function handle(message) {
   switch (message.kind) {
@@ -192,8 +195,29 @@ function handle(message) {
   }
 }
 
+// Plaintext, unless ARENA_TLS_CA names a PEM file of the certificates to trust
+// (or ARENA_TLS=1 trusts the system's): then TLS. Null if the file cannot be read.
+function channelCredentials() {
+  const caFile = process.env.ARENA_TLS_CA || '';
+  const tls = (process.env.ARENA_TLS || '').toLowerCase();
+  if (!caFile && ['', '0', 'false', 'no'].includes(tls)) return grpc.credentials.createInsecure();
+  if (!caFile) return grpc.credentials.createSsl();
+  let roots;
+  try {
+    roots = fs.readFileSync(caFile);
+  } catch (error) {
+    log(`cannot read the TLS certificates in ARENA_TLS_CA=${caFile}: ${error.message}`);
+    return null;
+  }
+  if (!roots.includes('-----BEGIN CERTIFICATE-----')) {
+    log(`ARENA_TLS_CA=${caFile} holds no PEM certificate`);
+    return null;
+  }
+  return grpc.credentials.createSsl(roots);
+}
+
 function connect() {
-  const client = new arena.BotService(SERVER, grpc.credentials.createInsecure());
+  const client = new arena.BotService(SERVER, credentials);
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${TOKEN}`);
   log(`connecting to ${SERVER}`);
@@ -247,6 +271,8 @@ process.on('SIGTERM', stop);
 
 if (require.main === module) {
   if (!TOKEN) log('no token: set ARENA_TOKEN');
+  credentials = channelCredentials();
+  if (credentials === null) process.exit(2);
   connect();
 }
 

@@ -23,6 +23,7 @@ import pytest
 
 from arena.engine import RuleSet
 from arena.server import ArenaServer, BotPolicy, GameResult, TokenTable
+from arena.server.tls import ServerTls
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "sample_bots"
@@ -72,11 +73,12 @@ def cpp_command() -> list[str]:
 class LiveArena:
     """An `ArenaServer` on 127.0.0.1 (a free port), run in a background event loop."""
 
-    def __init__(self, tokens: dict[str, str], port: int = 0) -> None:
+    def __init__(self, tokens: dict[str, str], port: int = 0,
+                 tls: ServerTls | None = None) -> None:
         self.tokens = tokens
         self.requested_port = port
         self.port = 0
-        self.server = ArenaServer(TokenTable(tokens))
+        self.server = ArenaServer(TokenTable(tokens), tls=tls)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from bot_harness import (
@@ -18,6 +19,8 @@ from bot_harness import (
 
 from arena.engine import RuleSet
 from arena.server import GameResult, SeatTermination
+from arena.server.tls import ServerTls
+from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -143,6 +146,37 @@ def test_a_bot_with_a_bad_token_exits_at_once_and_cleanly(name: str, arena: Live
     assert code == 2, process.output
     assert "Traceback" not in process.output
     assert "token" in process.output.lower()
+
+
+@pytest.mark.parametrize("name", ["random", "node", "cpp"])
+def test_a_bot_plays_over_tls_trusting_the_certificates_it_is_given(
+        name: str, tmp_path: Path) -> None:
+    files = write_certificates(tmp_path)
+    trust = {"ARENA_TLS_CA": str(files.ca)}
+    with LiveArena(TOKENS, tls=ServerTls.from_files(files.cert, files.key)) as live:
+        players = [name, "random-b"]
+        bots = [BotProcess(n, COMMANDS[n](), live.address, TOKENS[n], trust) for n in players]
+        try:
+            live.wait_for_bots(players)
+            assert_clean(live.play(players, ONE_HAND, 5))
+        finally:
+            codes = [bot.stop() for bot in bots]
+        assert codes == [0, 0], "\n".join(bot.output for bot in bots)
+
+
+@pytest.mark.parametrize("name", ["random", "node", "cpp"])
+def test_a_bot_with_unreadable_tls_certificates_exits_at_once_and_cleanly(
+        name: str, tmp_path: Path) -> None:
+    missing = tmp_path / "missing-ca.pem"
+    process = BotProcess(name, COMMANDS[name](), "127.0.0.1:1", TOKENS[name],
+                         {"ARENA_TLS_CA": str(missing)})
+    try:
+        code = process.wait(timeout=20)
+    finally:
+        process.stop()
+    assert code == 2, process.output
+    assert "Traceback" not in process.output
+    assert str(missing) in process.output
 
 
 def test_python_bot_started_with_dash_m_plays(arena: LiveArena) -> None:
