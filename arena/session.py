@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from arena.client.connection import TLS_CA_VARIABLE as TLS_CA_VARIABLE  # for the CLI
+from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
+from arena.client.connection import channel_credentials
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
 from arena.server.manage import ManagedAdmin, Management
@@ -24,11 +27,6 @@ from arena.server.server import ArenaServer
 from arena.server.tls import ServerTls
 from arena.store import Store
 from arena.v1 import admin_pb2_grpc
-
-TLS_CA_VARIABLE = "ARENA_TLS_CA"
-"""Environment variable naming the PEM certificates a `--server` command trusts (TLS)."""
-TLS_VARIABLE = "ARENA_TLS"
-"""Environment variable that, set to 1, makes `--server` commands use TLS with system roots."""
 
 DEFAULT_DB = "arena.db"
 """The database a command uses when neither --db nor ARENA_DB names one."""
@@ -122,20 +120,10 @@ def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
 
 
 def tls_from_env(environ: Mapping[str, str] | None = None) -> grpc.ChannelCredentials | None:
-    """TLS credentials for `--server`: ARENA_TLS_CA names a PEM file of the certificates
-    to trust, ARENA_TLS=1 trusts the system's; None (plaintext) when neither is set.
-    Raises `ValueError` for a file that cannot be used."""
-    env = os.environ if environ is None else environ
-    if env.get(TLS_CA_VARIABLE):
-        path = Path(env[TLS_CA_VARIABLE])
-        try:
-            roots = path.read_bytes()
-        except OSError as exc:
-            raise ValueError(f"cannot read {TLS_CA_VARIABLE} {path}: {exc.strerror}") from None
-        return grpc.ssl_channel_credentials(root_certificates=roots)
-    if env.get(TLS_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on"):
-        return grpc.ssl_channel_credentials()
-    return None
+    """TLS credentials for `--server`, read from the environment exactly as bots read
+    them (`arena.client.connection.channel_credentials`); None for plaintext. Raises
+    `ValueError` for a certificates file that cannot be used."""
+    return channel_credentials(None, environ)
 
 
 def _admin_channel(address: str, token: str | None,

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -217,8 +218,11 @@ enum class Ended { kRetry, kStopped, kRefused };
 // (or ARENA_TLS=1 trusts the system's): then TLS. Null if the file cannot be read.
 std::shared_ptr<grpc::ChannelCredentials> channel_credentials() {
   const std::string ca_file = env_or("ARENA_TLS_CA", "");
-  const std::string tls = env_or("ARENA_TLS", "");
-  if (ca_file.empty() && (tls.empty() || tls == "0" || tls == "false" || tls == "no")) {
+  std::string tls = env_or("ARENA_TLS", "");
+  std::transform(tls.begin(), tls.end(), tls.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ca_file.empty() &&
+      (tls.empty() || tls == "0" || tls == "false" || tls == "no" || tls == "off")) {
     return grpc::InsecureChannelCredentials();
   }
   grpc::SslCredentialsOptions options;

@@ -200,7 +200,9 @@ function handle(message) {
 function channelCredentials() {
   const caFile = process.env.ARENA_TLS_CA || '';
   const tls = (process.env.ARENA_TLS || '').toLowerCase();
-  if (!caFile && ['', '0', 'false', 'no'].includes(tls)) return grpc.credentials.createInsecure();
+  if (!caFile && ['', '0', 'false', 'no', 'off'].includes(tls.trim())) {
+    return grpc.credentials.createInsecure();
+  }
   if (!caFile) return grpc.credentials.createSsl();
   let roots;
   try {

@@ -88,3 +88,14 @@ def test_run_reports_an_unusable_tls_setting_instead_of_raising(tmp_path: Path) 
     reason = run(lambda view, legal: 0, server="127.0.0.1:1", token="t",
                  tls=tmp_path / "missing.pem", configure_logging=False)
     assert reason is ExitReason.REJECTED and reason.exit_code == 2
+
+
+def test_server_commands_read_the_tls_settings_exactly_as_bots_do(tmp_path: Path) -> None:
+    from arena.session import tls_from_env
+
+    for value, on in (("1", True), ("y", True), ("TRUE", True), ("off", False), ("0", False)):
+        assert (tls_from_env({"ARENA_TLS": value}) is not None) is on, value
+        assert (channel_credentials(None, {"ARENA_TLS": value}) is not None) is on, value
+    (tmp_path / "empty.pem").write_text("nothing here")
+    with pytest.raises(ValueError, match="holds no PEM certificate"):
+        tls_from_env({"ARENA_TLS_CA": str(tmp_path / "empty.pem")})
