@@ -378,7 +378,7 @@ class Client:
             table.seat = request.view.seat
         self._deliver(table, request.events)  # with events_in_requests
         view = View(request, table)
-        legal = list(legal_from_proto(request))
+        legal = legal_from_proto(request)
         table.decisions += 1
         try:
             choice = self.bot.decide(view, legal)

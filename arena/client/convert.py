@@ -72,13 +72,18 @@ def color_to_proto(color: Color | None) -> uno_pb2.Color:
 
 
 def card_from_proto(card: uno_pb2.Card) -> Card | None:
-    """A protocol Card as ours; None for an empty card (RANK_UNSPECIFIED)."""
+    """A protocol Card as ours; None for an empty card (RANK_UNSPECIFIED) and for one this
+    SDK cannot read (a rank or colour a newer server added, or a colour that does not
+    fit the rank)."""
     key = (card.rank, card.color)
     try:
         return _CARDS[key]
     except KeyError:
         rank = _RANK_FROM.get(card.rank)
-        converted = None if rank is None else Card(rank, color_from_proto(card.color))
+        try:
+            converted = None if rank is None else Card(rank, color_from_proto(card.color))
+        except ValueError:
+            converted = None
         _CARDS[key] = converted
         return converted
 
@@ -129,7 +134,9 @@ class _Converted(Generic[_T]):
         if value is None:
             if len(self._values) >= self._size:
                 self._values.clear()
-            value = self._values[key] = self._convert(message)
+            # Converted from a copy of its own: a value kept here must not keep the
+            # whole request the message was part of alive.
+            value = self._values[key] = self._convert(type(message).FromString(key))
         return value
 
 
@@ -253,9 +260,9 @@ def error_from_proto(error: bot_pb2.Error) -> ServerError:
 
 # ----------------------------------------------------------- legal actions
 
-def legal_from_proto(request: bot_pb2.DecisionRequest) -> tuple[Action, ...]:
+def legal_from_proto(request: bot_pb2.DecisionRequest) -> list[Action]:
     """The legal actions of a DecisionRequest, in the server's order."""
-    return tuple(action_from_proto(a) for a in request.legal_actions)
+    return [action_from_proto(a) for a in request.legal_actions]
 
 
 # ---------------------------------------------------------------- events
@@ -309,7 +316,10 @@ def _read_event(event: uno_pb2.Event) -> ev.Event:
     reader = _EVENT_READERS.get(kind or "")
     if reader is None:
         return ev.UnknownEvent(kind or "", raw=event)
-    typed = reader(getattr(event, kind or ""))
+    try:
+        typed = reader(getattr(event, kind or ""))
+    except ValueError:  # a card this SDK cannot read: the kind is known, its content is not
+        return ev.UnknownEvent(kind or "", raw=event)
     object.__setattr__(typed, "raw", event)
     return typed
 

@@ -51,7 +51,8 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class UnknownEvent(Event):
-    """An event kind this SDK does not know (a newer server); see `raw`."""
+    """An event this SDK cannot read: a kind it does not know, or one holding a card it
+    does not know (both from a newer server); see `raw`."""
 
     kind: str
 

@@ -44,6 +44,7 @@ from arena.client import (
     Phase,
     ServerError,
     Table,
+    UnknownEvent,
     View,
 )
 from arena.client.connection import run
@@ -206,6 +207,25 @@ def test_an_answer_that_is_not_legal_falls_back_to_the_passive_action(
     assert "not one of the 2 legal actions" in caplog.text
 
 
+def test_cards_this_sdk_cannot_read_do_not_stop_the_bot() -> None:
+    newer = uno_pb2.Card(rank=99, color=uno_pb2.COLOR_RED)  # type: ignore[arg-type]
+    message = request("r1", "g1", 0, "R5", "R2", [
+        uno_pb2.Action(kind=uno_pb2.ACTION_KIND_PLAY, card=newer), play("R5")])
+    message.events.add().card_played.CopyFrom(uno_pb2.CardPlayed(seat=1, card=newer))
+    bot = Recorder(lambda view, legal: 1)
+
+    async def script(conn: Conn) -> None:
+        await conn.send(game_start("g1", 0, ["me", "them"]))
+        assert (await conn.ask(message)).action_index == 1
+        assert (await conn.ask(request("r2", "g1", 0, "R5", "R2", [play("R5")]))
+                ).action_index == 0
+
+    play_script(bot, script)
+    (view, legal), _ = bot.of("decide")
+    assert legal[0].kind is ActionKind.PLAY and legal[0].card is None
+    assert [type(e) for _, events in bot.of("events") for e in events] == [UnknownEvent]
+
+
 def test_a_decide_may_run_an_event_loop_of_its_own() -> None:
     def decide(view: View, legal: list[Action]) -> int:
         async def think() -> int:
@@ -309,10 +329,12 @@ def test_several_tables_are_tracked_separately() -> None:
 def test_hooks_of_a_function_bot_and_forgetting_a_finished_table() -> None:
     seen: list[str] = []
     client_box: list[Client] = []
+    tracked_during_end: list[bool] = []
 
     def on_end(table: Table, outcome: Outcome) -> None:
+        # recorded here and asserted below: the SDK catches exceptions from hooks
+        tracked_during_end.append(table.game_id in client_box[0].tables)
         seen.append(f"end {table.game_id} {outcome.reason}")
-        assert table.game_id in client_box[0].tables  # still there during the hook
 
     bot = FunctionBot(first, on_game_start=lambda t: seen.append(f"start {t.game_id}"),
                       on_events=lambda t, new: seen.append(f"events {len(new)}"),
@@ -331,6 +353,7 @@ def test_hooks_of_a_function_bot_and_forgetting_a_finished_table() -> None:
         arena.wait_for(lambda: arena.scripts_done >= 1 and len(seen) == 3)
         assert runner.result() is ExitReason.STOPPED
     assert seen == ["start g", "events 1", "end g target_reached"]
+    assert tracked_during_end == [True]  # still there during the hook
     assert client.tables == {} and client.games_played == 1
 
 

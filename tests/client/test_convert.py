@@ -156,6 +156,23 @@ def test_every_event_kind_of_the_protocol_has_a_typed_event() -> None:
         assert typed.raw == message
 
 
+def test_a_card_from_a_newer_server_reads_as_none_and_its_event_as_unknown() -> None:
+    unknown_rank = uno_pb2.Card(rank=99, color=uno_pb2.COLOR_RED)  # type: ignore[arg-type]
+    unfitting_colour = uno_pb2.Card(rank=uno_pb2.RANK_FIVE, color=9)  # type: ignore[arg-type]
+    assert card_from_proto(unknown_rank) is None and card_from_proto(unfitting_colour) is None
+    for card in (unknown_rank, unfitting_colour):
+        message = uno_pb2.Event(card_played=uno_pb2.CardPlayed(seat=1, card=card))
+        typed = event_from_proto(message)
+        assert typed == UnknownEvent("card_played") and typed.raw == message
+
+
+def test_a_converted_event_keeps_a_copy_of_its_message_not_the_request() -> None:
+    message = request("r", "g", 0, "R5", "B3", [simple("draw")])
+    message.events.add().turn_skipped.seat = 2
+    typed = event_from_proto(message.events[0])
+    assert typed.raw == message.events[0] and typed.raw is not message.events[0]
+
+
 def test_events_read_their_fields() -> None:
     played = event_from_proto(uno_pb2.Event(card_played=uno_pb2.CardPlayed(
         seat=2, card=pb_card("W+4"), color=uno_pb2.COLOR_GREEN, uno=True, target=0)))
