@@ -105,12 +105,6 @@ def _truthy(value: str) -> bool:
 
 _CONNECT = "/" + bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name + "/Connect"
 
-_FATAL = {
-    grpc.StatusCode.INVALID_ARGUMENT: "the server refused the stream",
-    grpc.StatusCode.PERMISSION_DENIED: "the server refused this bot",
-}
-
-
 class ExitReason(StrEnum):
     """Why `Client.run` returned."""
 
@@ -181,7 +175,7 @@ class Client:
         self.games_played = 0
         """How many games ended while this client played them."""
         self._stopping = threading.Event()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # stop() may run in a signal handler on this thread
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
@@ -301,7 +295,7 @@ class Client:
                 if not self._stopping.is_set():
                     raise
                 return ExitReason.STOPPED
-            except grpc.RpcError as error:
+            except grpc.aio.AioRpcError as error:
                 return self._ended_by(error)
             finally:
                 self._call = None
@@ -310,16 +304,15 @@ class Client:
         _log.warning("the server closed the stream")
         return None
 
-    def _ended_by(self, error: grpc.RpcError) -> ExitReason | None:
-        code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
-        details = error.details() if hasattr(error, "details") else str(error)
+    def _ended_by(self, error: grpc.aio.AioRpcError) -> ExitReason | None:
+        code, details = error.code(), error.details()
         if self._stopping.is_set():
             return ExitReason.STOPPED
         if code is grpc.StatusCode.UNAUTHENTICATED:
             _log.error("the server rejected the token (%s); check ARENA_TOKEN", details)
             return ExitReason.UNAUTHENTICATED
-        if code in _FATAL:
-            _log.error("%s: %s %s", _FATAL[code], code.name, details)
+        if code is grpc.StatusCode.INVALID_ARGUMENT:
+            _log.error("the server refused the stream: %s", details)
             return ExitReason.REJECTED
         _log.warning("connection lost: %s %s", code.name, details)
         return None
