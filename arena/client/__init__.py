@@ -71,6 +71,8 @@ from arena.client.model import (
     Rules,
     ServerError,
     cards,
+    first_of,
+    passive,
 )
 from arena.client.table import Table
 from arena.client.view import View
@@ -128,5 +130,7 @@ __all__ = [
     "UnoCaught",
     "View",
     "cards",
+    "first_of",
+    "passive",
     "run",
 ]

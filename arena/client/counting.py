@@ -1,4 +1,5 @@
-"""Card-counting helpers: what the deck holds, what you have not seen, and the odds of a hand.
+"""Card-counting helpers: what the deck holds, what you have not seen, the odds of a hand,
+and how often the Wild Draw Four challenges seen so far were right.
 
 These use only what a seat may know (the rule set's deck, your hand, the discard
 pile), so a bot can reason about the cards it cannot see::
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from math import comb
 
+from arena.client.events import ChallengeResolved, Event
 from arena.client.model import COLORS, Card, Rank, Rules
 from arena.client.view import View
 
@@ -61,3 +64,23 @@ def chance_of_none(matching: int, pool: int, drawn: int) -> float:
 def chance_of_any(matching: int, pool: int, drawn: int) -> float:
     """Probability that `drawn` random cards from `pool` include at least one of `matching`."""
     return 1.0 - chance_of_none(matching, pool, drawn)
+
+
+@dataclass
+class ChallengeRecord:
+    """How the Wild Draw Four challenges a bot has seen went (feed it every table's events)."""
+
+    challenges: int = 0
+    guilty: int = 0
+
+    def see(self, events: Iterable[Event]) -> None:
+        """Count the challenges among `events`."""
+        for event in events:
+            if isinstance(event, ChallengeResolved):
+                self.challenges += 1
+                self.guilty += event.guilty
+
+    @property
+    def guilty_rate(self) -> float:
+        """The share of challenges that found the accused guilty, starting from 1 in 2."""
+        return (self.guilty + 1) / (self.challenges + 2)

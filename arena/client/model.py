@@ -281,6 +281,20 @@ class ServerError:
     game_id: str = ""
 
 
+def first_of(legal: Sequence[Action], *kinds: ActionKind) -> Action | None:
+    """The first legal action of the first kind in `kinds` that has one, else None."""
+    for kind in kinds:
+        for action in legal:
+            if action.kind is kind:
+                return action
+    return None
+
+
+def passive(legal: Sequence[Action]) -> Action:
+    """The action the server itself would fall back to (draw, keep, accept or pass)."""
+    return legal[passive_index(legal)]
+
+
 def passive_index(legal: Sequence[Action]) -> int:
     """The index of the action the server would fall back to (draw, keep, accept or pass)."""
     for kind in PASSIVE_KINDS:

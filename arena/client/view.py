@@ -218,6 +218,13 @@ class View:
             current = self.seat_after(current)
         return tuple(order)
 
+    def hand_without(self, card: Card) -> list[Card]:
+        """Your hand less one copy of `card` (what is left after playing it)."""
+        rest = list(self.hand)
+        if card in rest:
+            rest.remove(card)
+        return rest
+
     def count(self, color: Color) -> int:
         """How many cards of `color` are in your hand."""
         return sum(1 for card in self.hand if card.color is color)

@@ -37,7 +37,6 @@ from arena.client import (
     CardPlayed,
     CardsDrawn,
     CardsReceived,
-    ChallengeResolved,
     Color,
     ColorChosen,
     DrawReason,
@@ -53,9 +52,11 @@ from arena.client import (
     Rank,
     Table,
     View,
+    first_of,
+    passive,
     run,
 )
-from arena.client.counting import chance_of_any, unseen
+from arena.client.counting import ChallengeRecord, chance_of_any, unseen
 
 FOLLOW_WEIGHT = 4.0
 """How much counter fears the next player being able to follow its card."""
@@ -262,14 +263,6 @@ def danger(view: View, seat: int) -> float:
     return {0: 0.0, 1: 8.0, 2: 4.0, 3: 2.0}.get(view.hand_sizes[seat], 1.0)
 
 
-def hand_without(view: View, card: Card) -> list[Card]:
-    """Your hand less one copy of `card`."""
-    rest = list(view.hand)
-    if card in rest:
-        rest.remove(card)
-    return rest
-
-
 _DRAWS = {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}
 
 
@@ -277,7 +270,7 @@ def score_play(view: View, odds: Odds, action: Action, others_play: bool) -> flo
     """How good `action` (a PLAY) looks; higher is better."""
     assert action.card is not None
     card = action.card
-    rest = hand_without(view, card)
+    rest = view.hand_without(card)
     if not rest:
         return 1000.0  # going out
     color = action.color or card.color
@@ -320,12 +313,11 @@ class CounterBot(Bot):
 
     def __init__(self) -> None:
         self.trackers: dict[str, Tracker] = {}
-        self.challenges = 0
-        self.guilty = 0
+        self.record = ChallengeRecord()
 
     def bluff_rate(self) -> float:
         """The share of challenges seen that were guilty, starting from 1 in 2."""
-        return (self.guilty + 1) / (self.challenges + 2)
+        return self.record.guilty_rate
 
     def draw_four_trust(self, table: Table) -> float:
         """How sure counter is that a Wild Draw Four's player had none of the old colour."""
@@ -349,9 +341,7 @@ class CounterBot(Bot):
         tracker = self.tracker(table)
         for event in events:
             tracker.see(event)
-            if isinstance(event, ChallengeResolved):
-                self.challenges += 1
-                self.guilty += event.guilty
+        self.record.see(events)
 
     def on_game_end(self, table: Table, outcome: object) -> None:
         """Forget the table."""
@@ -365,19 +355,18 @@ class CounterBot(Bot):
         phase = view.phase
         choice: Action | None = None
         if phase is Phase.CATCH_WINDOW:
-            choice = _first(legal, ActionKind.CALL_UNO, ActionKind.CATCH)
+            choice = first_of(legal, ActionKind.CALL_UNO, ActionKind.CATCH)
         elif phase is Phase.CHOOSE_COLOR:
             choice = max(legal, key=lambda a: self._color_score(view, odds, a.color))
         elif phase is Phase.CHALLENGE and not plays:
             kind = ActionKind.CHALLENGE if self._challenge(view, odds) else ActionKind.ACCEPT
-            choice = _first(legal, kind)
+            choice = first_of(legal, kind)
         elif phase is Phase.PLAY_DRAWN and plays and self._hold(view, plays[0]):
-            choice = _first(legal, ActionKind.KEEP)
+            choice = first_of(legal, ActionKind.KEEP)
         elif plays:
             others = any(a.card is not None and not a.card.is_wild for a in plays)
             choice = max(plays, key=lambda a: score_play(view, odds, a, others))
-        return choice or _first(legal, ActionKind.DRAW, ActionKind.KEEP, ActionKind.ACCEPT,
-                                ActionKind.PASS) or legal[0]
+        return choice or passive(legal)
 
     def _color_score(self, view: View, odds: Odds, color: Color | None) -> float:
         if color is None:
@@ -403,14 +392,6 @@ class CounterBot(Bot):
         extra = view.table.rules.challenge_extra_penalty
         pending = view.pending_draw or 4
         return held * self.bluff_rate() > extra / (1.5 * pending + extra)
-
-
-def _first(legal: list[Action], *kinds: ActionKind) -> Action | None:
-    for kind in kinds:
-        for action in legal:
-            if action.kind is kind:
-                return action
-    return None
 
 
 if __name__ == "__main__":

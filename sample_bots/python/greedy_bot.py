@@ -27,7 +27,6 @@ from arena.client import (
     Card,
     CardPlayed,
     CardsDrawn,
-    ChallengeResolved,
     Color,
     ColorChosen,
     DrawReason,
@@ -37,9 +36,11 @@ from arena.client import (
     Rank,
     Table,
     View,
+    first_of,
+    passive,
     run,
 )
-from arena.client.counting import chance_of_any, unseen
+from arena.client.counting import ChallengeRecord, chance_of_any, unseen
 
 
 def best_color(hand: Sequence[Card]) -> Color:
@@ -52,19 +53,11 @@ def best_color(hand: Sequence[Card]) -> Color:
     return max(COLORS, key=lambda c: (count[c], points[c]))
 
 
-def without(hand: Sequence[Card], card: Card) -> list[Card]:
-    """`hand` less one copy of `card`."""
-    rest = list(hand)
-    if card in rest:
-        rest.remove(card)
-    return rest
-
-
 def play_key(view: View, action: Action) -> tuple[bool, bool, bool, int, int, int]:
     """How much greedy likes a play: UNO call, coloured card, Draw Four, points, colour, target."""
     assert action.card is not None
     card = action.card
-    rest = without(view.hand, card)
+    rest = view.hand_without(card)
     if card.is_wild:  # a wild names the colour held most
         held = int(action.color is best_color(rest))
     else:  # of equal cards, the one whose colour greedy holds more of
@@ -78,15 +71,6 @@ def best_play(view: View, legal: Sequence[Action]) -> Action | None:
     """The play greedy likes most, or None when no card can be played."""
     plays = [action for action in legal if action.is_play]
     return max(plays, key=lambda a: play_key(view, a)) if plays else None
-
-
-def first_of(legal: Sequence[Action], *kinds: ActionKind) -> Action | None:
-    """The first legal action of the first kind in `kinds` that has one."""
-    for kind in kinds:
-        for action in legal:
-            if action.kind is kind:
-                return action
-    return None
 
 
 def draw_four_context(events: Sequence[Event]) -> tuple[int | None, Color | None, str]:
@@ -119,19 +103,15 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def __init__(self) -> None:
-        self.challenges = 0
-        self.guilty = 0
+        self.record = ChallengeRecord()
 
     def on_events(self, table: Table, events: list[Event]) -> None:
         """Learn from every challenge at every table how often a Draw Four is a bluff."""
-        for event in events:
-            if isinstance(event, ChallengeResolved):
-                self.challenges += 1
-                self.guilty += event.guilty
+        self.record.see(events)
 
     def bluff_rate(self) -> float:
         """The share of challenges seen that were guilty, starting from 1 in 2."""
-        return (self.guilty + 1) / (self.challenges + 2)
+        return self.record.guilty_rate
 
     def guilty_odds(self, view: View) -> float:
         """The chance that a challenge of the Wild Draw Four now pending succeeds."""
@@ -170,8 +150,7 @@ class GreedyBot(Bot):
                 choice = first_of(legal, kind)
         else:  # PLAY, PLAY_DRAWN, STACK, JUMP_IN: play whenever a card plays
             choice = best_play(view, legal)
-        return choice or first_of(legal, ActionKind.DRAW, ActionKind.KEEP, ActionKind.ACCEPT,
-                                  ActionKind.PASS) or legal[0]
+        return choice or passive(legal)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,22 @@ import dataclasses
 import pytest
 from fake_arena import request
 
-from arena.client import Action, ActionKind, Card, Color, Rank, Table, View, cards
+from arena.client import (
+    Action,
+    ActionKind,
+    Card,
+    CardKept,
+    ChallengeResolved,
+    Color,
+    Rank,
+    Table,
+    View,
+    cards,
+    first_of,
+    passive,
+)
 from arena.client.bot import as_bot, resolve_choice
+from arena.client.counting import ChallengeRecord
 from arena.client.model import passive_index
 from arena.v1 import uno_pb2
 
@@ -117,3 +131,28 @@ def test_the_example_bot_in_the_sdk_docstring_plays() -> None:
     view = View(message, Table(game_id="g", seat=0))
     assert decide(view, legal) == legal[1]  # type: ignore[operator]
     assert decide(view, legal[2:]) == legal[2]  # type: ignore[operator]
+
+
+def test_first_of_and_passive_pick_by_kind_in_order() -> None:
+    legal = [Action(ActionKind.CATCH, target=2), Action(ActionKind.PASS),
+             Action(ActionKind.CALL_UNO)]
+    assert first_of(legal, ActionKind.CALL_UNO, ActionKind.CATCH) is legal[2]
+    assert first_of(legal, ActionKind.DRAW) is None
+    assert passive(legal) is legal[1]
+    assert passive([Action(ActionKind.CHOOSE_COLOR, color=Color.RED)]).color is Color.RED
+
+
+def test_a_hand_without_a_card_loses_one_copy() -> None:
+    message = request("r", "g", 0, "R5 R5 G1", "B3", [])
+    view = View(message, Table(game_id="g", seat=0))
+    assert view.hand_without(Card.parse("R5")) == list(cards("R5 G1"))
+    assert view.hand_without(Card.parse("B9")) == list(cards("R5 R5 G1"))
+
+
+def test_a_challenge_record_learns_the_guilty_rate_from_events() -> None:
+    record = ChallengeRecord()
+    assert record.guilty_rate == 0.5
+    record.see([ChallengeResolved(1, 2, True), CardKept(0), ChallengeResolved(2, 1, True),
+                ChallengeResolved(0, 1, False)])
+    assert (record.challenges, record.guilty) == (3, 2)
+    assert record.guilty_rate == 3 / 5
