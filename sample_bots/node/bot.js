@@ -168,7 +168,6 @@ function handle(message) {
   switch (message.kind) {
     case 'welcome':
       log(`welcomed as ${message.welcome.bot_name} by ${message.welcome.server_version}`);
-      lastContact = Date.now();
       delayMs = 200;
       break;
     case 'game_start':
@@ -247,6 +246,7 @@ function connect() {
     delayMs = Math.min(delayMs * 2, 5000);
   };
   call.on('data', (message) => {
+    lastContact = Date.now(); // the server was there until now: give up only after it is gone
     try {
       handle(message);
     } catch (error) {
