@@ -3,7 +3,7 @@ with three or more players and with exactly two."""
 
 from __future__ import annotations
 
-from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, events, play
+from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, Rank, events, play
 from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
 
 FILL = "Y1 Y2 Y3"  # a hand that never matches a red or blue card below
@@ -112,18 +112,21 @@ def test_two_player_rules_apply_once_elimination_leaves_two_players() -> None:
     assert game.active_seats == [0, 1] and game.hand_number == 2
     two = game.view(0)
     assert two.hand_sizes[2] == 0
-    # The hand is dealt to seats 0 and 1 only; play it until a Reverse or Skip shows
-    # the two-player rule, using the first legal action otherwise.
+    # The hand is dealt to seats 0 and 1 only; play it until a Reverse shows the
+    # two-player rule (a Skip would look the same either way), using the first legal
+    # action otherwise.
     while not game.is_over and game.hand_number == 2:
         legal = game.legal_actions()
-        special = [a for a in legal if a.card is not None and a.card.rank.value in
-                   ("reverse", "skip") and len(game.hands[game.decider or 0]) > 2]
+        special = [a for a in legal if a.card is not None and a.card.rank is Rank.REVERSE
+                   and len(game.hands[game.decider or 0]) > 2]
         if special:
             seat = game.decider
-            game.apply(special[0])
+            evs = game.apply(special[0])
             while game.phase is Phase.JUMP_IN or game.phase is Phase.CATCH_WINDOW:
-                game.apply(game.legal_actions()[-1])
+                evs += game.apply(game.legal_actions()[-1])
+            assert of_type(evs, events.DirectionChanged) == []
+            assert of_type(evs, events.TurnSkipped) == [events.TurnSkipped(1 - (seat or 0))]
             assert game.decider == seat
             return
         game.apply(legal[0] if legal[0] is not DRAW else legal[-1])
-    raise AssertionError("no Skip or Reverse came up")
+    raise AssertionError("no Reverse came up")

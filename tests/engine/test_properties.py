@@ -148,3 +148,6 @@ def test_the_same_seed_deals_the_same_game_and_another_seed_usually_does_not(
 ) -> None:
     a, b = Game.new(RuleSet(), players, seed), Game.new(RuleSet(), players, seed)
     assert a.events == b.events and a.hands == b.hands and a.draw_pile == b.draw_pile
+    # among a few other seeds, some deal different hands
+    others = [Game.new(RuleSet(), players, other) for other in (seed + 1, seed + 2, seed + 3)]
+    assert any(other.hands != a.hands for other in others)

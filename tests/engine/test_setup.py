@@ -169,6 +169,13 @@ def test_first_card_reverse_right_of_dealer_starts_when_configured() -> None:
 def test_first_card_reverse_with_two_players_lets_the_dealer_start() -> None:
     game = table("R1", "G1", starter="RR", dealer=0)
     assert game.decider == 0
+    # even where the setting would have the dealer's right start: the two-player rule wins
+    rule_set = rules(reverse_first_card=ReverseFirstCard.RIGHT_OF_DEALER)
+    for dealer in (0, 1):
+        game = table("R1", "G1", starter="RR", dealer=dealer, rule_set=rule_set)
+        assert game.decider == dealer
+        assert of_type(game.events, events.FirstCard) == [
+            events.FirstCard(card("RR"), dealer, -1)]
 
 
 def test_first_card_draw_two_left_of_the_dealer_draws_two_and_loses_the_turn() -> None:

@@ -20,6 +20,11 @@ def test_two_players_need_no_setting_for_the_two_player_rules() -> None:
     game = table("RS R1 R2", "Y1 Y2 Y3", starter="R7", rule_set=rules())
     game.apply(play(card("RS")))
     assert game.decider == 0
+    # a Reverse is where two players differ from more: it acts as a Skip
+    game = table("RR R1 R2", "Y1 Y2 Y3", starter="R7", rule_set=rules())
+    evs = game.apply(play(card("RR")))
+    assert game.decider == 0
+    assert of_type(evs, events.TurnSkipped) == [events.TurnSkipped(1)]
 
 
 def test_partners_are_the_players_opposite_each_other() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from arena import wire
-from arena.engine import RuleSet
+from arena.engine import Game, RuleSet
 from arena.server import BotPolicy, GameResult, SeatTermination
 from arena.v1 import bot_pb2
 from tests.server.bots import TestBot, echo_action, first_legal, random_legal
@@ -30,6 +30,18 @@ def assert_replays(result: GameResult) -> None:
     game = result.replay()
     assert game.events == list(result.events)
     assert game.outcome == result.outcome
+
+
+def decisions(result: GameResult) -> list[tuple[int, int, int]]:
+    """Each decision of the game in order: (deciding seat, number of legal actions,
+    number of the game's events before it), from a step-by-step replay."""
+    game = Game.new(result.rules, len(result.players), result.seed)
+    steps = []
+    for action in result.actions:
+        assert game.decider is not None
+        steps.append((game.decider, len(game.legal_actions()), len(game.events)))
+        game.apply(action)
+    return steps
 
 
 def test_a_full_game_to_the_target_score_ends_normally_and_replays() -> None:
@@ -86,10 +98,13 @@ def test_every_event_reaches_its_seat_before_the_next_request_and_the_end() -> N
     async def scenario() -> None:
         async with running_server() as server:
             bots = await connect(server.port or 0, "alice", "bob", "carol")
+            for bot in bots:
+                bot.on_message = record_seen
             result = await server.play_game(["alice", "bob", "carol"], ONE_HAND, 3,
                                             game_id="ordered")
             await asyncio.sleep(0.05)
             await close_all(bots)
+        steps = decisions(result)
         for seat, bot in enumerate(bots):
             expected = [wire.event_to_proto(e)
                         for e in wire.events_for_seat(result.events, seat)]
@@ -97,6 +112,20 @@ def test_every_event_reaches_its_seat_before_the_next_request_and_the_end() -> N
             # before each request the bot had seen every event up to that decision
             for request in bot.games["ordered"].requests:
                 assert request.view.seat == seat
+            # (the bot's events only grow, and end as `expected`: what it had at a
+            # request is the first so many of them, so counting them suffices)
+            due = [len(wire.events_for_seat(result.events[:before], seat))
+                   for decider, _, before in steps if decider == seat]
+            assert seen[id(bot)] == due
+
+    seen: dict[int, list[int]] = {}
+
+    def record_seen(bot: TestBot, message: bot_pb2.ServerMessage) -> None:
+        """At each request, how many events the bot has received (this message's too)."""
+        if message.HasField("decision_request"):
+            request = message.decision_request
+            received = len(bot.games[request.game_id].events) + len(request.events)
+            seen.setdefault(id(bot), []).append(received)
 
     asyncio.run(scenario())
 
@@ -132,11 +161,18 @@ def test_auto_single_action_takes_forced_decisions_without_asking() -> None:
             await close_all([auto, plain])
         auto_requests = [r for log in auto.games.values() for r in log.requests]
         plain_requests = [r for log in plain.games.values() for r in log.requests]
-        assert auto_requests and all(len(r.legal_actions) > 1 for r in auto_requests)
-        assert any(len(r.legal_actions) == 1 for r in plain_requests)
         auto_decisions = sum(1 for result in results
                              for i, _ in enumerate(result.actions))
-        assert auto_decisions > len(auto_requests) + len(plain_requests) - 1
+        # alice (seat 0) was asked for every decision but her forced ones; bob for all
+        steps = [step for result in results for step in decisions(result)]
+        forced = sum(1 for seat, legal, _ in steps if seat == 0 and legal == 1)
+        assert forced > 0
+        assert auto_decisions > len(auto_requests) + len(plain_requests)
+        assert auto_decisions == len(auto_requests) + len(plain_requests) + forced
+        assert len(auto_requests) == sum(1 for seat, legal, _ in steps
+                                         if seat == 0 and legal > 1)
+        assert auto_requests and all(len(r.legal_actions) > 1 for r in auto_requests)
+        assert any(len(r.legal_actions) == 1 for r in plain_requests)
         for result in results:
             assert_replays(result)
 
