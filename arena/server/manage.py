@@ -85,6 +85,7 @@ class Management:
         self.log_dir = log_dir
         self._server_address = server_address
         self._supervisor: BotSupervisor | None = None
+        self._running: set[int] = set()
 
     # ------------------------------------------------------------------ bots
 
@@ -197,8 +198,22 @@ class Management:
 
     async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
                              progress: ProgressListener | None = None) -> int:
-        """Play every pending game of a tournament; a stopped run resumes where it ended."""
+        """Play every pending game of a tournament; a stopped run resumes where it ended.
+
+        A tournament this server is running already is refused: two runs would
+        both play its pending games.
+        """
         tournament = self.store.tournament(name)
+        if tournament.id in self._running:
+            raise ManagementError(f"tournament {tournament.name!r} is already running")
+        self._running.add(tournament.id)
+        try:
+            return await self._run(tournament, concurrency, wait_seconds, progress)
+        finally:
+            self._running.discard(tournament.id)
+
+    async def _run(self, tournament: Tournament, concurrency: int, wait_seconds: float,
+                   progress: ProgressListener | None) -> int:
         policy = bot_policy(tournament_settings(tournament))
         pending = self.store.pending_games(tournament.id)
         await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)

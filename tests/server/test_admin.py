@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import grpc
 import pytest
@@ -17,6 +18,9 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
 from arena.server import ArenaServer, BotPolicy, TokenTable, serve
+from arena.server.manage import Management
+from arena.session import build_server
+from arena.store import Store
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
 from tests.server.conftest import ONE_HAND, TOKENS, running_server
@@ -132,6 +136,60 @@ def test_reflection_lists_every_service() -> None:
     names = asyncio.run(scenario())
     assert set(names) >= {"arena.v1.BotService", "arena.v1.ArenaAdmin", "grpc.health.v1.Health",
                           "grpc.reflection.v1alpha.ServerReflection"}
+
+
+def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        store = Store.open(tmp_path / "arena.db")
+        holder: list[Management] = []
+        server = build_server(store, tmp_path / "logs", holder.append)
+        port = await server.start("127.0.0.1", 0)
+        management = holder[0]
+        gate = asyncio.Event()
+
+        async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+            await gate.wait()
+            return await first_legal(bot, request)
+
+        try:
+            tokens = {name: management.add_bot(name, "remote", None)[1]
+                      for name in ("alice", "bob")}
+            alice = await TestBot(port, tokens["alice"], gated).start()
+            bob = await TestBot(port, tokens["bob"]).start()
+            management.create_tournament("cup", ["alice", "bob"], {
+                "table_size": 2, "deals_per_table": 3, "concurrency": 1,
+                "rules": {"target_score": None}, "policy": {"decision_timeout": 10}})
+            total = len(store.scheduled_games("cup"))
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = admin_stub(channel)
+
+                async def run() -> list[admin_pb2.RunProgress]:
+                    request = admin_pb2.RunTournamentRequest(tournament="cup")
+                    return [update async for update in stub.RunTournament(request)]
+
+                runs = [asyncio.create_task(run()), asyncio.create_task(run())]
+                await asyncio.wait(runs, return_when=asyncio.FIRST_COMPLETED)
+                gate.set()
+                outcomes = await asyncio.gather(*runs, return_exceptions=True)
+                again = await run()
+            await alice.close()
+            await bob.close()
+        finally:
+            await server.stop(0.5)
+            store.close()
+        refused = [o for o in outcomes if isinstance(o, grpc.aio.AioRpcError)]
+        finished = [o for o in outcomes if isinstance(o, list)]
+        assert len(refused) == 1 and len(finished) == 1
+        assert refused[0].code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert refused[0].details() == "tournament 'cup' is already running"
+        assert (finished[0][-1].done, finished[0][-1].total) == (total, total)
+        assert finished[0][-1].status == "finished"
+        assert len(alice.games) == len(bob.games) == total, "every game was played once"
+        assert again[-1].status == "finished", "a finished run no longer counts as running"
+
+    asyncio.run(scenario())
 
 
 def test_stopping_the_server_aborts_games_in_play_and_tells_the_bots() -> None:
