@@ -54,13 +54,17 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
         raise click.ClickException(f"no sample bots found in {SAMPLE_BOTS}")
     if db_path is not None and db_path.exists():
         raise click.ClickException(f"{db_path} already exists: the demo starts on a new database")
-    folder = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    folder = None if db_path is not None else Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    database = folder / "demo.db" if folder is not None else db_path
+    assert database is not None
     try:
-        asyncio.run(_journey(bots, notes, deals, seed, db_path or folder / "demo.db"))
+        asyncio.run(_journey(bots, notes, deals, seed, database))
     except BaseException:
-        click.echo(f"(the demo's database and bot logs are kept in {folder})", err=True)
+        click.echo(f"(the demo's database and bot logs are kept in {database.parent})",
+                   err=True)
         raise
-    shutil.rmtree(folder, ignore_errors=True)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,
