@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -181,23 +181,22 @@ class AdminGuard(_ServerInterceptor):
         return _refusal(handler, detail)
 
 
+_HANDLER_FACTORIES = {
+    (False, False): grpc.unary_unary_rpc_method_handler,
+    (False, True): grpc.unary_stream_rpc_method_handler,
+    (True, False): grpc.stream_unary_rpc_method_handler,
+    (True, True): grpc.stream_stream_rpc_method_handler,
+}
+
+
 def _refusal(handler: grpc.RpcMethodHandler[Any, Any],
              detail: str) -> grpc.RpcMethodHandler[Any, Any]:
     """A handler of the same shape as `handler` that ends the call UNAUTHENTICATED."""
-    async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+    async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         await context.abort(grpc.StatusCode.UNAUTHENTICATED, detail)
 
-    async def refuse_stream(request: Any,
-                            context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, detail)
-        yield  # pragma: no cover  (makes this an async generator)
-
-    codec = {"request_deserializer": handler.request_deserializer,
-             "response_serializer": handler.response_serializer}
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(refuse, **codec)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(refuse_stream, **codec)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(refuse, **codec)
-    return grpc.stream_stream_rpc_method_handler(refuse_stream, **codec)
+    factory: Any = _HANDLER_FACTORIES[handler.request_streaming, handler.response_streaming]
+    refusal: grpc.RpcMethodHandler[Any, Any] = factory(
+        refuse, request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer)
+    return refusal
