@@ -92,26 +92,26 @@ class GameStatus(StrEnum):
 class SeatTermination(StrEnum):
     """How one seat's participation in a game ended.
 
-    The values are the protocol's `SeatTermination` names, plus `forfeit` for a
-    seat forfeited for any other reason, so a server result stores as it is.
+    The values are the protocol's `SeatTermination` names in lower case, so a
+    server result is stored as it is. The server's bot policy re-exports this
+    enum (`arena.server.policy`); every value but NORMAL and ABORTED is a
+    forfeit the bot's own mistake caused.
     """
 
     NORMAL = "normal"
-    """The bot played the game to its end."""
+    """The seat played to the end of the game."""
     TIMEOUT = "timeout"
-    """The bot missed a decision deadline."""
+    """Forfeited after missing decision deadlines."""
     ILLEGAL = "illegal"
-    """The bot answered with an illegal action."""
+    """Forfeited after answering with actions that were not legal."""
     DISCONNECT = "disconnect"
-    """The bot's connection dropped."""
+    """Forfeited after its bot's connection closed mid-game."""
     CRASH = "crash"
-    """The bot's process exited."""
+    """Forfeited after its managed bot's process died."""
     MALFORMED = "malformed"
-    """The bot sent messages that could not be understood."""
+    """Forfeited after sending decisions that could not be understood."""
     ABORTED = "aborted"
     """The server stopped the game before it ended."""
-    FORFEIT = "forfeit"
-    """The seat was forfeited for a reason none of the others names."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -266,9 +266,8 @@ def played_game(result: GameResult) -> PlayedGame:
     if result.forfeited_seat is not None:
         actions.append({"forfeit": result.forfeited_seat})
     events = [wire.event_to_dict(e) for e in result.events]
-    return PlayedGame(result.outcome, events, actions,
-                      [t.value for t in result.seat_terminations], result.started,
-                      result.finished)
+    return PlayedGame(result.outcome, events, actions, result.seat_terminations,
+                      result.started, result.finished)
 
 
 # --------------------------------------------------------------------- servicer

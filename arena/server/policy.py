@@ -4,32 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from typing import Any, Literal
 
 from arena.engine.actions import Action, ActionKind
+from arena.store import SeatTermination as SeatTermination  # defined with its records
 
 OnViolation = Literal["fallback", "forfeit"]
-
-
-class SeatTermination(StrEnum):
-    """How a seat's participation in a game ended (the proto's `SeatTermination`)."""
-
-    NORMAL = "normal"
-    """The seat played to the end of the game."""
-    TIMEOUT = "timeout"
-    """Forfeited after missing decision deadlines."""
-    ILLEGAL = "illegal"
-    """Forfeited after answering with actions that were not legal."""
-    DISCONNECT = "disconnect"
-    """Forfeited after its bot's connection closed mid-game."""
-    CRASH = "crash"
-    """Forfeited after its managed bot's process died."""
-    MALFORMED = "malformed"
-    """Forfeited after sending decisions that could not be understood."""
-    ABORTED = "aborted"
-    """The server stopped the game before it ended."""
-
 
 Violation = Literal[
     SeatTermination.TIMEOUT, SeatTermination.ILLEGAL, SeatTermination.DISCONNECT,

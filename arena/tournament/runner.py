@@ -44,7 +44,7 @@ class PlayedGame:
     outcome: Outcome
     events: Sequence[Mapping[str, Any]]
     actions: Sequence[Any]
-    seat_terminations: Sequence[SeatTermination | str]
+    seat_terminations: Sequence[SeatTermination]
     started_at: datetime | None = None
     finished_at: datetime | None = None
 
