@@ -49,7 +49,7 @@ class BotGateway:
 
     async def connect(self, requests: AsyncIterator[bot_pb2.BotMessage], context: Context) -> None:
         """Serve one bot's stream until it ends."""
-        token = bearer_token(_metadata(context))
+        token = bearer_token(context.invocation_metadata())
         name = None if token is None else self._authenticator.bot_name(token)
         # The first message is read even from a bot that will be refused: a client
         # still writing it when the call ends may report INTERNAL instead of the
@@ -88,10 +88,6 @@ class BotGateway:
         except DecodeError:
             return grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage"
         return message if isinstance(message, bot_pb2.BotMessage) else None
-
-
-def _metadata(context: Context) -> list[tuple[str, str | bytes]]:
-    return [(key, value) for key, value in context.invocation_metadata() or ()]
 
 
 async def _end_call(connection: BotConnection, context: Context) -> None:

@@ -72,17 +72,16 @@ class Lobby:
         anything, or they may be claimed again.
         """
         await self._wait_until(lambda: all(self._has_room(name) for name in names), None)
-        return [self._roomiest(name) for name in names]
+        return [self.roomiest(name) for name in names]
 
     def _has_room(self, name: str) -> bool:
         connections = self.connections_of(name)
         return not connections or any(c.free_slots for c in connections)
 
-    def _roomiest(self, name: str) -> BotConnection | None:
-        connections = self.connections_of(name)
-        if not connections:
-            return None
-        return max(connections, key=lambda c: c.free_slots)
+    def roomiest(self, name: str) -> BotConnection | None:
+        """The bot's connection with the most free table slots; None if none has one."""
+        connections = [c for c in self.connections_of(name) if c.free_slots]
+        return max(connections, key=lambda c: c.free_slots) if connections else None
 
     async def _wait_until(self, ready: Callable[[], bool], timeout: float | None) -> None:
         async with asyncio.timeout(timeout):

@@ -189,10 +189,10 @@ class ArenaServer:
         """Give the bot's seats that lost their connection to its open connections with room."""
         for table in list(self._tables.values()):
             for seat in table.orphan_seats(bot_name):
-                connections = [c for c in self._lobby.connections_of(bot_name) if c.free_slots]
-                if not connections:
+                connection = self._lobby.roomiest(bot_name)
+                if connection is None:
                     return
-                table.take_over(seat, max(connections, key=lambda c: c.free_slots))
+                table.take_over(seat, connection)
 
     # --------------------------------------------------------------- games
 
