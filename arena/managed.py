@@ -97,10 +97,8 @@ class BotSupervisor:
         if running is None or running.process is None:
             return None
         process = running.process
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while process.returncode is None and loop.time() < deadline:
-            await asyncio.sleep(min(0.01, max(0.0, deadline - loop.time())))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(process.wait()), within)
         return process.returncode
 
     async def stop_bot(self, name: str, timeout: float = 3.0) -> None:
@@ -121,7 +119,7 @@ class BotSupervisor:
         for running in self._bots.values():
             if running.watcher is not None:
                 running.watcher.cancel()
-            await _terminate(running.process, timeout)
+        await asyncio.gather(*(_terminate(r.process, timeout) for r in self._bots.values()))
         for running in self._bots.values():
             if running.watcher is not None:
                 with contextlib.suppress(asyncio.CancelledError):
