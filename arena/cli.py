@@ -568,8 +568,6 @@ def rankings(context: Context, tournament: str | None, fmt: str) -> None:
 
 def _print_rankings(context: Context, tournament: str, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.GetRankingsResponse:
-        if tournament:
-            await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=tournament))
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
             tournament=tournament))
 
@@ -643,11 +641,11 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
         return await session.admin.GetGame(admin_pb2.GetGameRequest(game_id=game_id))
 
     response = context.run(body)
-    events = [wire.event_from_proto(e) for e in response.events]
     if export == "jsonl":
         for message in response.events:
             click.echo(json.dumps(wire.message_to_dict(message, with_defaults=True)))
         return
+    events = [wire.event_from_proto(e) for e in response.events]
     _check_replay(response, events)
     names = list(response.summary.seats)
     color = use_color()

@@ -320,6 +320,18 @@ def summary_info(game: GameSummary, tournament: str = "") -> admin_pb2.GameSumma
     )
 
 
+def tournament_info(tournament: Tournament,
+                    scheduled: Sequence[ScheduledGame]) -> admin_pb2.TournamentInfo:
+    """A tournament as the admin service shows it, given its whole schedule."""
+    return admin_pb2.TournamentInfo(
+        name=tournament.name, format=tournament.format, status=tournament.status.value,
+        settings_json=json.dumps(tournament.settings), rules_json=json.dumps(tournament.rules),
+        games_total=len(scheduled),
+        games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
+        created_at=tournament.created_at.isoformat(timespec="seconds"),
+        bots=sorted({bot for game in scheduled for bot in game.seats}))
+
+
 def rules_from_json(text: str) -> RuleSet:
     """A rule set from JSON text; empty text is the official rules."""
     return RuleSet.from_json(text) if text.strip() else RuleSet()
@@ -401,14 +413,17 @@ class ManagedAdmin(AdminService):
                 settings["rules"] = _json_table(request.rules_json, "rules")
             tournament = self.management.create_tournament(request.name, list(request.bots),
                                                            settings)
-            return self._tournament_info(tournament)
+            return tournament_info(tournament,
+                                   self.management.store.scheduled_games(tournament.id))
         return await _answer(context, call)  # type: ignore[no-any-return]
 
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
         """Every tournament."""
+        store = self.management.store
         return admin_pb2.ListTournamentsResponse(tournaments=[
-            self._tournament_info(t) for t in self.management.store.list_tournaments()])
+            tournament_info(t, store.scheduled_games(t.id))
+            for t in store.list_tournaments()])
 
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
@@ -416,8 +431,10 @@ class ManagedAdmin(AdminService):
         async def call() -> admin_pb2.GetScheduleResponse:
             store = self.management.store
             tournament = store.tournament(request.tournament)
-            response = admin_pb2.GetScheduleResponse(tournament=self._tournament_info(tournament))
-            for game in store.scheduled_games(tournament.id):
+            scheduled = store.scheduled_games(tournament.id)
+            response = admin_pb2.GetScheduleResponse(
+                tournament=tournament_info(tournament, scheduled))
+            for game in scheduled:
                 teams = [0] * len(game.seats)
                 for team, seats in enumerate(game.teams or ()):
                     for seat in seats:
@@ -441,16 +458,6 @@ class ManagedAdmin(AdminService):
         resume = f"run `arena tournament run {request.tournament}` again to resume"
         async for update in _progress_stream(context, start, resume):
             yield update
-
-    def _tournament_info(self, tournament: Tournament) -> admin_pb2.TournamentInfo:
-        scheduled = self.management.store.scheduled_games(tournament.id)
-        return admin_pb2.TournamentInfo(
-            name=tournament.name, format=tournament.format, status=tournament.status.value,
-            settings_json=json.dumps(tournament.settings), rules_json=json.dumps(tournament.rules),
-            games_total=len(scheduled),
-            games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
-            created_at=tournament.created_at.isoformat(timespec="seconds"),
-            bots=sorted({bot for game in scheduled for bot in game.seats}))
 
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
                         context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
