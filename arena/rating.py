@@ -177,12 +177,26 @@ class LeaderboardRow:
     average_points: float
 
 
+Record = TypeVar("Record", bound=RatingRecord)
+
+
+def ranked(records: Iterable[Record]) -> list[Record]:
+    """Rating records best first: by conservative skill μ − 3σ, then μ, then bot name.
+
+    This is the one leaderboard order; the store returns ratings in it too.
+    """
+    return sorted(records, key=lambda r: (-_conservative(r), -r.mu, r.bot))
+
+
+def _conservative(record: RatingRecord) -> float:
+    return Skill(record.mu, record.sigma).conservative
+
+
 def leaderboard(records: Iterable[RatingRecord]) -> list[LeaderboardRow]:
-    """Rows ordered by conservative skill μ − 3σ (best first), then μ, then name."""
-    ordered = sorted(records, key=lambda r: (-(r.mu - 3 * r.sigma), -r.mu, r.bot))
+    """One row per record, in the order of `ranked`; equal conservative skills share a place."""
     rows: list[LeaderboardRow] = []
-    for position, record in enumerate(ordered, start=1):
-        conservative = record.mu - 3 * record.sigma
+    for position, record in enumerate(ranked(records), start=1):
+        conservative = _conservative(record)
         tied = bool(rows) and rows[-1].conservative == conservative
         rows.append(
             LeaderboardRow(

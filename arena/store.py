@@ -325,21 +325,6 @@ class Rating:
     wins: int
     points: int
 
-    @property
-    def conservative(self) -> float:
-        """μ − 3σ, the value leaderboards sort by."""
-        return self.mu - 3 * self.sigma
-
-    @property
-    def win_rate(self) -> float:
-        """Share of rated games won (0 before the first game)."""
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_points(self) -> float:
-        """Mean final score per rated game (0 before the first game)."""
-        return self.points / self.games if self.games else 0.0
-
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
@@ -971,7 +956,7 @@ class Store:
     def ratings(self, tournament: str | int | None = None) -> list[Rating]:
         """Ratings of every bot with a rated game, overall or within one tournament.
 
-        Ordered best first by the conservative skill μ − 3σ.
+        Ordered best first, as `rating.ranked` orders them (the leaderboard's order).
         """
         with self._lock:
             tournament_id = (
@@ -980,15 +965,15 @@ class Store:
             )
             rows = self._conn.execute(
                 "SELECT b.name, r.* FROM ratings r JOIN bots b ON b.id = r.bot_id"
-                " WHERE r.tournament_id IS ? ORDER BY r.mu - 3 * r.sigma DESC, b.name",
+                " WHERE r.tournament_id IS ?",
                 (tournament_id,),
             ).fetchall()
-        return [
+        return rating.ranked(
             Rating(bot=row["name"], tournament_id=row["tournament_id"], mu=row["mu"],
                    sigma=row["sigma"], games=row["games"], wins=row["wins"],
                    points=row["points"])
             for row in rows
-        ]
+        )
 
     def rating_history(self, bot: str, tournament: str | int | None = None) -> list[RatingPoint]:
         """A bot's skill after each of its rated games, oldest first.
