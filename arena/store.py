@@ -621,12 +621,12 @@ class Store:
             choices = ", ".join(s.value for s in TournamentStatus)
             raise InvalidInput(f"tournament status {status!r} is not one of {choices}") from None
         with self._transaction() as conn:
-            row = self._tournament_row(conn, tournament)
+            tournament_id = self._tournament_id(conn, tournament)
             conn.execute(
-                "UPDATE tournaments SET status = ? WHERE id = ?", (status.value, row["id"])
+                "UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id)
             )
             return _tournament(
-                conn.execute("SELECT * FROM tournaments WHERE id = ?", (row["id"],)).fetchone()
+                conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
             )
 
     @staticmethod
@@ -639,6 +639,10 @@ class Store:
             raise UnknownTournament(f"no tournament {tournament!r}")
         return row
 
+    @classmethod
+    def _tournament_id(cls, conn: sqlite3.Connection, tournament: str | int) -> int:
+        return int(cls._tournament_row(conn, tournament)["id"])
+
     # -- schedules ------------------------------------------------------------
 
     def add_scheduled_games(
@@ -646,7 +650,7 @@ class Store:
     ) -> list[ScheduledGame]:
         """Add games to a tournament's schedule; every seat must name an active bot."""
         with self._transaction() as conn:
-            tournament_id = int(self._tournament_row(conn, tournament)["id"])
+            tournament_id = self._tournament_id(conn, tournament)
             self._insert_scheduled(conn, tournament_id, games)
         return self.scheduled_games(tournament_id)
 
@@ -680,7 +684,7 @@ class Store:
     def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
         """(games done, games scheduled) for a tournament."""
         with self._lock:
-            tournament_id = int(self._tournament_row(self._conn, tournament)["id"])
+            tournament_id = self._tournament_id(self._conn, tournament)
             row = self._conn.execute(
                 "SELECT COALESCE(SUM(status = 'done'), 0), COUNT(*)"
                 " FROM scheduled_games WHERE tournament_id = ?",
@@ -693,7 +697,7 @@ class Store:
         if pending_only:
             query += " AND status = 'pending'"
         with self._lock:
-            tournament_id = int(self._tournament_row(self._conn, tournament)["id"])
+            tournament_id = self._tournament_id(self._conn, tournament)
             rows = self._conn.execute(query + " ORDER BY game_index", (tournament_id,)).fetchall()
             names = self._bot_names(
                 self._conn, (bot for row in rows for bot in json.loads(row["bot_ids"]))
@@ -901,7 +905,7 @@ class Store:
         with self._lock:
             if tournament is not None:
                 clauses.append("g.tournament_id = ?")
-                params.append(self._tournament_row(self._conn, tournament)["id"])
+                params.append(self._tournament_id(self._conn, tournament))
             if bot is not None:
                 clauses.append("g.id IN (SELECT s.game_id FROM game_seats s"
                                " JOIN bots b ON b.id = s.bot_id WHERE b.name = ?)")
@@ -960,8 +964,7 @@ class Store:
         """
         with self._lock:
             tournament_id = (
-                None if tournament is None
-                else int(self._tournament_row(self._conn, tournament)["id"])
+                None if tournament is None else self._tournament_id(self._conn, tournament)
             )
             rows = self._conn.execute(
                 "SELECT b.name, r.* FROM ratings r JOIN bots b ON b.id = r.bot_id"
@@ -988,8 +991,7 @@ class Store:
             if row is None:
                 raise UnknownBot(f"no bot named {bot!r}")
             tournament_id = (
-                None if tournament is None
-                else int(self._tournament_row(self._conn, tournament)["id"])
+                None if tournament is None else self._tournament_id(self._conn, tournament)
             )
             rows = self._conn.execute(
                 "SELECT game_id, mu, sigma FROM rating_history"
