@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from benchmarks.stats import play_games
+
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
 SEATS = 4
@@ -213,30 +215,12 @@ def _bot_names(config: Config) -> list[str]:
 async def _play(server: Any, bots: list[str], tables: int, games: int, seed: int,
                 probe: Probe) -> dict[str, float]:
     """Play `games` single hands, `tables` at a time; the figures of the run."""
-    from arena.engine import RuleSet
-    from arena.server.policy import BotPolicy
-
-    rules = RuleSet(target_score=None)
-    policy = BotPolicy(decision_timeout=5.0)
-    queue = list(range(games))
-    decisions = 0
-
-    async def worker() -> None:
-        nonlocal decisions
-        while queue:
-            index = queue.pop()
-            seats = [bots[(index + k) % len(bots)] for k in range(len(bots))]
-            result = await server.play_game(seats, rules, seed * 7919 + index, policy)
-            decisions += len(result.actions)
-
     probe.reset()
     requests_before, bytes_before = probe.requests, probe.request_bytes
-    start = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(tables)))
-    seconds = time.perf_counter() - start
+    rate = await play_games(server, bots, games, tables, seed)
     asked = probe.requests - requests_before
-    return {"decisions": decisions, "decisions/s": decisions / seconds,
-            **_summary(probe.latencies, seconds), "games/s": games / seconds,
+    return {"decisions": rate.decisions, "decisions/s": rate.decisions_per_s,
+            **_summary(probe.latencies, rate.seconds), "games/s": rate.games_per_s,
             "request B": (probe.request_bytes - bytes_before) / max(1, asked)}
 
 

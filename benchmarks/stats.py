@@ -1,11 +1,14 @@
-"""Small helpers shared by the benchmarks: repeated timing and medians."""
+"""Small helpers shared by the benchmarks: repeated timing, medians, and games played
+straight through a server."""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -43,3 +46,28 @@ def timed(body: Callable[[], tuple[int, int]]) -> Rate:
 def median(values: list[float]) -> float:
     """The median of `values`."""
     return statistics.median(values)
+
+
+async def play_games(server: Any, bots: Sequence[str], games: int, tables: int,
+                     seed: int) -> Rate:
+    """Play `games` single hands between `bots` straight through `ArenaServer.play_game`,
+    `tables` at a time, each game seating the bots one place further round."""
+    from arena.engine import RuleSet
+    from arena.server.policy import BotPolicy
+
+    rules = RuleSet(target_score=None)
+    policy = BotPolicy(decision_timeout=5.0)
+    queue = list(range(games))
+    decisions = 0
+
+    async def worker() -> None:
+        nonlocal decisions
+        while queue:
+            index = queue.pop()
+            seats = [bots[(index + k) % len(bots)] for k in range(len(bots))]
+            result = await server.play_game(seats, rules, seed * 7919 + index, policy)
+            decisions += len(result.actions)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(tables)))
+    return Rate(games, decisions, time.perf_counter() - start)
