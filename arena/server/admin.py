@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn
 
 import grpc
@@ -13,6 +13,37 @@ from arena.v1 import admin_pb2, admin_pb2_grpc
 
 SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
 """The full name of the admin service ("arena.v1.ArenaAdmin")."""
+
+
+# (self, request, context) in both; written `...` because the generated base class
+# names its parameters, which a positional Callable type would not match.
+UnaryCall = Callable[..., Awaitable[Any]]
+"""A unary servicer method: an awaited response."""
+StreamingCall = Callable[..., AsyncIterator[Any]]
+"""A server-streaming servicer method: a stream of responses."""
+
+
+def _needs_store(method: str) -> UnaryCall:
+    """A unary management call that answers UNIMPLEMENTED: it needs a store."""
+    async def call(self: Any, request: Any, context: Any) -> Any:
+        """Not available without a store."""
+        await _unimplemented(context, method)
+    return call
+
+
+def _needs_store_streaming(method: str) -> StreamingCall:
+    """A streaming management call that answers UNIMPLEMENTED: it needs a store."""
+    async def call(self: Any, request: Any, context: Any) -> AsyncIterator[Any]:
+        """Not available without a store."""
+        await _unimplemented(context, method)
+        yield  # pragma: no cover - abort raises; the yield makes this a stream
+    return call
+
+
+async def _unimplemented(context: Any, method: str) -> NoReturn:
+    await context.abort(grpc.StatusCode.UNIMPLEMENTED,
+                        f"{method} needs a server with a store (arena serve)")
+    raise AssertionError("abort returned")  # pragma: no cover
 
 
 class AdminService(admin_pb2_grpc.ArenaAdminServicer):
@@ -62,66 +93,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             table.unwatch(updates)
 
     # The management calls need a store; `arena.server.manage` overrides them.
-
-    async def AddBot(self, request: admin_pb2.AddBotRequest,
-                     context: Any) -> admin_pb2.AddBotResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "AddBot")
-
-    async def ListBots(self, request: admin_pb2.ListBotsRequest,
-                       context: Any) -> admin_pb2.ListBotsResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "ListBots")
-
-    async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
-                        context: Any) -> admin_pb2.RemoveBotResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "RemoveBot")
-
-    async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
-                               context: Any) -> admin_pb2.TournamentInfo:
-        """Not available without a store."""
-        await _unimplemented(context, "CreateTournament")
-
-    async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
-                              context: Any) -> admin_pb2.ListTournamentsResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "ListTournaments")
-
-    async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
-                          context: Any) -> admin_pb2.GetScheduleResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "GetSchedule")
-
-    async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
-                            context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
-        """Not available without a store."""
-        await _unimplemented(context, "RunTournament")
-        yield admin_pb2.RunProgress()  # pragma: no cover - abort raises
-
-    async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
-                        context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
-        """Not available without a store."""
-        await _unimplemented(context, "PlayMatch")
-        yield admin_pb2.RunProgress()  # pragma: no cover - abort raises
-
-    async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
-                          context: Any) -> admin_pb2.GetRankingsResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "GetRankings")
-
-    async def ListGames(self, request: admin_pb2.ListGamesRequest,
-                        context: Any) -> admin_pb2.ListGamesResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "ListGames")
-
-    async def GetGame(self, request: admin_pb2.GetGameRequest,
-                      context: Any) -> admin_pb2.GetGameResponse:
-        """Not available without a store."""
-        await _unimplemented(context, "GetGame")
-
-
-async def _unimplemented(context: Any, method: str) -> NoReturn:
-    await context.abort(grpc.StatusCode.UNIMPLEMENTED,
-                        f"{method} needs a server with a store (arena serve)")
-    raise AssertionError("abort returned")  # pragma: no cover
+    AddBot = _needs_store("AddBot")
+    ListBots = _needs_store("ListBots")
+    RemoveBot = _needs_store("RemoveBot")
+    CreateTournament = _needs_store("CreateTournament")
+    ListTournaments = _needs_store("ListTournaments")
+    GetSchedule = _needs_store("GetSchedule")
+    RunTournament = _needs_store_streaming("RunTournament")
+    PlayMatch = _needs_store_streaming("PlayMatch")
+    GetRankings = _needs_store("GetRankings")
+    ListGames = _needs_store("ListGames")
+    GetGame = _needs_store("GetGame")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 
@@ -294,11 +295,28 @@ def status_for(exc: Exception) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
-async def _answer(context: Any, call: Callable[[], Awaitable[Any]]) -> Any:
-    try:
-        return await call()
-    except (StoreError, ValueError) as exc:
-        await context.abort(status_for(exc), str(exc))
+async def _abort(context: Any, exc: Exception) -> NoReturn:
+    """End the call with the gRPC status and message of a management error."""
+    await context.abort(status_for(exc), str(exc))
+    raise AssertionError("abort returned")  # pragma: no cover
+
+
+Servicer = TypeVar("Servicer")
+Request = TypeVar("Request")
+Response = TypeVar("Response")
+
+
+def _management_call(
+    method: Callable[[Servicer, Request, Any], Awaitable[Response]],
+) -> Callable[[Servicer, Request, Any], Awaitable[Response]]:
+    """A unary servicer method whose management errors end the call with their gRPC status."""
+    @functools.wraps(method)
+    async def call(self: Servicer, request: Request, context: Any) -> Response:
+        try:
+            return await method(self, request, context)
+        except (StoreError, ValueError) as exc:
+            await _abort(context, exc)
+    return call
 
 
 def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:
@@ -344,14 +362,13 @@ class ManagedAdmin(AdminService):
         super().__init__(*args)
         self.management = management
 
+    @_management_call
     async def AddBot(self, request: admin_pb2.AddBotRequest,
                      context: Any) -> admin_pb2.AddBotResponse:
         """Register a bot and return its token."""
-        async def call() -> admin_pb2.AddBotResponse:
-            bot, token = self.management.add_bot(request.name, request.kind or "remote",
-                                                 request.command or None)
-            return admin_pb2.AddBotResponse(bot=bot_info(bot), token=token)
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        bot, token = self.management.add_bot(request.name, request.kind or "remote",
+                                             request.command or None)
+        return admin_pb2.AddBotResponse(bot=bot_info(bot), token=token)
 
     async def ListBots(self, request: admin_pb2.ListBotsRequest,
                        context: Any) -> admin_pb2.ListBotsResponse:
@@ -359,63 +376,58 @@ class ManagedAdmin(AdminService):
         return admin_pb2.ListBotsResponse(
             bots=[bot_info(b, c) for b, c in self.management.list_bots()])
 
+    @_management_call
     async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
                         context: Any) -> admin_pb2.RemoveBotResponse:
         """Remove a bot."""
-        async def call() -> admin_pb2.RemoveBotResponse:
-            return admin_pb2.RemoveBotResponse(bot=bot_info(await self.management.remove_bot(
-                request.name)))
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        return admin_pb2.RemoveBotResponse(bot=bot_info(await self.management.remove_bot(
+            request.name)))
 
+    @_management_call
     async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
                           context: Any) -> admin_pb2.GetRankingsResponse:
         """The leaderboard."""
-        async def call() -> admin_pb2.GetRankingsResponse:
-            rows = self.management.rankings(request.tournament or None)
-            return admin_pb2.GetRankingsResponse(rows=[
-                admin_pb2.RankingRow(rank=r.place, bot=r.bot, mu=r.mu, sigma=r.sigma,
-                                     conservative=r.conservative, games=r.games, wins=r.wins,
-                                     win_rate=r.win_rate, average_points=r.average_points)
-                for r in rows])
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        rows = self.management.rankings(request.tournament or None)
+        return admin_pb2.GetRankingsResponse(rows=[
+            admin_pb2.RankingRow(rank=r.place, bot=r.bot, mu=r.mu, sigma=r.sigma,
+                                 conservative=r.conservative, games=r.games, wins=r.wins,
+                                 win_rate=r.win_rate, average_points=r.average_points)
+            for r in rows])
 
+    @_management_call
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
                         context: Any) -> admin_pb2.ListGamesResponse:
         """Stored games, newest first."""
-        async def call() -> admin_pb2.ListGamesResponse:
-            games = self.management.games(request.tournament, request.bot, request.limit)
-            return admin_pb2.ListGamesResponse(games=[summary_info(g) for g in games])
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        games = self.management.games(request.tournament, request.bot, request.limit)
+        return admin_pb2.ListGamesResponse(games=[summary_info(g) for g in games])
 
+    @_management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
         """One stored game with its events and actions."""
-        async def call() -> admin_pb2.GetGameResponse:
-            game = self.management.game(request.game_id)
-            response = admin_pb2.GetGameResponse(
-                summary=summary_info(game), rules_json=json.dumps(game.rules), seed=game.seed)
-            for event in game.events:
-                wire.dict_into(event, response.events.add())
-            for action in game.actions:
-                if "forfeit" in action:
-                    response.forfeited_seat = int(action["forfeit"])
-                else:
-                    wire.dict_into(action, response.actions.add())
-            return response
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        game = self.management.game(request.game_id)
+        response = admin_pb2.GetGameResponse(
+            summary=summary_info(game), rules_json=json.dumps(game.rules), seed=game.seed)
+        for event in game.events:
+            wire.dict_into(event, response.events.add())
+        for action in game.actions:
+            if "forfeit" in action:
+                response.forfeited_seat = int(action["forfeit"])
+            else:
+                wire.dict_into(action, response.actions.add())
+        return response
 
+    @_management_call
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
                                context: Any) -> admin_pb2.TournamentInfo:
         """Create a tournament with its schedule."""
-        async def call() -> admin_pb2.TournamentInfo:
-            settings = _json_table(request.settings_json, "settings")
-            if request.rules_json.strip():
-                settings["rules"] = _json_table(request.rules_json, "rules")
-            tournament = self.management.create_tournament(request.name, list(request.bots),
-                                                           settings)
-            return tournament_info(tournament,
-                                   self.management.store.scheduled_games(tournament.id))
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        settings = _json_table(request.settings_json, "settings")
+        if request.rules_json.strip():
+            settings["rules"] = _json_table(request.rules_json, "rules")
+        tournament = self.management.create_tournament(request.name, list(request.bots),
+                                                       settings)
+        return tournament_info(tournament,
+                               self.management.store.scheduled_games(tournament.id))
 
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
@@ -425,27 +437,26 @@ class ManagedAdmin(AdminService):
             tournament_info(t, store.scheduled_games(t.id))
             for t in store.list_tournaments()])
 
+    @_management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
         """A tournament's schedule and where it stands."""
-        async def call() -> admin_pb2.GetScheduleResponse:
-            store = self.management.store
-            tournament = store.tournament(request.tournament)
-            scheduled = store.scheduled_games(tournament.id)
-            response = admin_pb2.GetScheduleResponse(
-                tournament=tournament_info(tournament, scheduled))
-            for game in scheduled:
-                teams = [0] * len(game.seats)
-                for team, seats in enumerate(game.teams or ()):
-                    for seat in seats:
-                        teams[seat] = team
-                response.games.add(round=game.round, table=game.table,
-                                   game_index=game.game_index, seats=list(game.seats),
-                                   seed=game.seed, status=game.status.value,
-                                   teams=teams if game.teams else [],
-                                   game_id=game.game_id or 0)
-            return response
-        return await _answer(context, call)  # type: ignore[no-any-return]
+        store = self.management.store
+        tournament = store.tournament(request.tournament)
+        scheduled = store.scheduled_games(tournament.id)
+        response = admin_pb2.GetScheduleResponse(
+            tournament=tournament_info(tournament, scheduled))
+        for game in scheduled:
+            teams = [0] * len(game.seats)
+            for team, seats in enumerate(game.teams or ()):
+                for seat in seats:
+                    teams[seat] = team
+            response.games.add(round=game.round, table=game.table,
+                               game_index=game.game_index, seats=list(game.seats),
+                               seed=game.seed, status=game.status.value,
+                               teams=teams if game.teams else [],
+                               game_id=game.game_id or 0)
+        return response
 
     async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
                             context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
@@ -512,7 +523,7 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
         await context.abort(grpc.StatusCode.ABORTED,
                             f"the server stopped: {last.done} of {last.total} games done{hint}")
     except (StoreError, ValueError) as exc:
-        await context.abort(status_for(exc), str(exc))
+        await _abort(context, exc)
     finally:
         if getter is not None:
             getter.cancel()

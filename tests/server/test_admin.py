@@ -138,6 +138,26 @@ def test_reflection_lists_every_service() -> None:
                           "grpc.reflection.v1alpha.ServerReflection"}
 
 
+def test_management_calls_need_a_server_with_a_store() -> None:
+    async def scenario() -> list[tuple[grpc.StatusCode, str]]:
+        answers = []
+        async with running_server() as server, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = admin_stub(channel)
+            calls = [stub.ListBots(admin_pb2.ListBotsRequest()),
+                     stub.RunTournament(admin_pb2.RunTournamentRequest(tournament="t")).read()]
+            for call in calls:
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await call
+                answers.append((refused.value.code(), refused.value.details()))
+        return answers
+
+    assert asyncio.run(scenario()) == [
+        (grpc.StatusCode.UNIMPLEMENTED, "ListBots needs a server with a store (arena serve)"),
+        (grpc.StatusCode.UNIMPLEMENTED, "RunTournament needs a server with a store (arena serve)"),
+    ]
+
+
 def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
     tmp_path: Path,
 ) -> None:
