@@ -7,6 +7,7 @@ Every ``x_from_proto`` has the proto it read as ``raw`` on its result; the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import fields
 from typing import Any, Generic, TypeVar, cast
 
 from arena.client import events as ev
@@ -190,33 +191,13 @@ def hello_to_proto(bot_version: str, max_tables: int, auto_single_action: bool,
 
 # ------------------------------------------------------------ game set-up
 
+_RULE_FIELDS = tuple(f.name for f in fields(Rules) if f.name not in ("raw", "target_score"))
+
+
 def rules_from_proto(rules: uno_pb2.RuleSet) -> Rules:
-    """The protocol's RuleSet as our Rules."""
-    return Rules(
-        deck=rules.deck,
-        shuffle_hands_card=rules.shuffle_hands_card,
-        customizable_effect=rules.customizable_effect,
-        hand_size=rules.hand_size,
-        uno_penalty=rules.uno_penalty,
-        challenge_extra_penalty=rules.challenge_extra_penalty,
-        wild_draw_four_rule=rules.wild_draw_four_rule,
-        reverse_first_card=rules.reverse_first_card,
-        going_out_draw_four_challengeable=rules.going_out_draw_four_challengeable,
-        scoring=rules.scoring,
-        target_score=optional_int(rules, "target_score"),
-        individual_hands=rules.individual_hands,
-        max_turns_per_hand=rules.max_turns_per_hand,
-        max_hands=rules.max_hands,
-        choose_first_dealer=rules.choose_first_dealer,
-        progressive=rules.progressive,
-        seven_o=rules.seven_o,
-        jump_in=rules.jump_in,
-        draw_to_match=rules.draw_to_match,
-        force_play=rules.force_play,
-        last_card_no_action=rules.last_card_no_action,
-        draw_four_bluffing=rules.draw_four_bluffing,
-        raw=rules,
-    )
+    """The protocol's RuleSet as our Rules (every field of the same name)."""
+    return Rules(**{name: getattr(rules, name) for name in _RULE_FIELDS},
+                 target_score=optional_int(rules, "target_score"), raw=rules)
 
 
 def table_from_proto(start: bot_pb2.GameStart) -> Table:

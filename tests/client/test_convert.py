@@ -218,3 +218,22 @@ def test_rules_outcome_table_and_errors() -> None:
     assert (outcome.winners, outcome.reason) == ((1,), "bot timed out")
     error = error_from_proto(bot_pb2.Error(code=bot_pb2.ERROR_CODE_ILLEGAL_ACTION, message="m"))
     assert error.code == "illegal_action"
+
+
+def test_every_rule_reads_the_protocol_field_of_its_name() -> None:
+    from dataclasses import fields
+
+    from arena import wire
+    from arena.engine import RuleSet
+
+    engine = RuleSet.from_dict(dict(
+        deck="2018", shuffle_hands_card="swap", hand_size=5,
+        uno_penalty=4, challenge_extra_penalty=3, wild_draw_four_rule="no_color_or_number",
+        reverse_first_card="right_of_dealer", going_out_draw_four_challengeable=True,
+        scoring="low_score", target_score=300, individual_hands=8, max_turns_per_hand=400,
+        max_hands=50, choose_first_dealer=False, progressive=True, seven_o=True, jump_in=True,
+        draw_to_match=True, force_play=True, last_card_no_action=True,
+        draw_four_bluffing=False))
+    rules = rules_from_proto(wire.rules_to_proto(engine))
+    read = {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "raw"}
+    assert read == engine.to_dict()
