@@ -27,7 +27,6 @@ from arena.tournament.runner import (
     PlayedGame,
     create_tournament,
     run_tournament,
-    run_tournament_sync,
     tournament_settings,
 )
 from arena.tournament.schedule import TournamentSettings
@@ -99,7 +98,7 @@ def new_tournament(store: Store, name: str = "cup", **settings: object) -> int:
 def test_every_scheduled_game_is_played_once_and_recorded(store: Store) -> None:
     tournament = new_tournament(store)
     table = FakeTable()
-    summary = run_tournament_sync(store, tournament, table)
+    summary = asyncio.run(run_tournament(store, tournament, table))
     total = len(store.scheduled_games(tournament))
     assert total == 10 * 3
     assert sorted(table.played) == list(range(total))
@@ -113,7 +112,7 @@ def test_every_scheduled_game_is_played_once_and_recorded(store: Store) -> None:
 
 def test_ratings_count_each_game_once_per_seat(store: Store) -> None:
     tournament = new_tournament(store)
-    run_tournament_sync(store, tournament, FakeTable())
+    asyncio.run(run_tournament(store, tournament, FakeTable()))
     games_per_bot = Counter(
         bot for game in store.scheduled_games(tournament) for bot in game.seats
     )
@@ -123,7 +122,7 @@ def test_ratings_count_each_game_once_per_seat(store: Store) -> None:
 
 def test_recorded_games_carry_the_schedule_seats_seed_and_rules(store: Store) -> None:
     tournament = new_tournament(store, rules={"target_score": 200})
-    run_tournament_sync(store, tournament, FakeTable())
+    asyncio.run(run_tournament(store, tournament, FakeTable()))
     for scheduled in store.scheduled_games(tournament):
         assert scheduled.game_id is not None
         game = store.get_game(scheduled.game_id)
@@ -137,28 +136,29 @@ def test_recorded_games_carry_the_schedule_seats_seed_and_rules(store: Store) ->
 def test_progress_reports_start_and_every_game(store: Store) -> None:
     tournament = new_tournament(store)
     calls: list[tuple[int, int]] = []
-    run_tournament_sync(store, tournament, FakeTable(), progress=lambda d, t: calls.append((d, t)))
+    asyncio.run(run_tournament(store, tournament, FakeTable(),
+                               progress=lambda d, t: calls.append((d, t))))
     assert calls == [(done, 30) for done in range(31)]
 
 
 def test_on_game_sees_each_recorded_game(store: Store) -> None:
     tournament = new_tournament(store)
     seen: list[GameSummary] = []
-    run_tournament_sync(store, tournament, FakeTable(), on_game=seen.append)
+    asyncio.run(run_tournament(store, tournament, FakeTable(), on_game=seen.append))
     assert sorted(game.id for game in seen) == sorted(g.id for g in store.games())
 
 
 def test_tables_play_concurrently_up_to_the_setting(store: Store) -> None:
     tournament = new_tournament(store, concurrency=3)
     table = FakeTable(delay=0.01)
-    run_tournament_sync(store, tournament, table)
+    asyncio.run(run_tournament(store, tournament, table))
     assert table.most_in_play == 3
 
 
 def test_concurrency_argument_overrides_the_setting(store: Store) -> None:
     tournament = new_tournament(store, concurrency=3)
     table = FakeTable(delay=0.005)
-    run_tournament_sync(store, tournament, table, concurrency=1)
+    asyncio.run(run_tournament(store, tournament, table, concurrency=1))
     assert table.most_in_play == 1
 
 
@@ -174,7 +174,7 @@ def test_plain_callable_table_runner_is_run_in_threads(store: Store) -> None:
             gate.wait()
         return fake.result(game)
 
-    summary = run_tournament_sync(store, tournament, play)
+    summary = asyncio.run(run_tournament(store, tournament, play))
     assert summary.status is TournamentStatus.FINISHED
     assert len(threads) >= 2
 
@@ -182,7 +182,7 @@ def test_plain_callable_table_runner_is_run_in_threads(store: Store) -> None:
 def test_failed_game_stops_the_tournament_and_keeps_finished_games(store: Store) -> None:
     tournament = new_tournament(store, concurrency=1)
     with pytest.raises(TableFailure, match="game 7"):
-        run_tournament_sync(store, tournament, FakeTable(fail_on=frozenset({7})))
+        asyncio.run(run_tournament(store, tournament, FakeTable(fail_on=frozenset({7}))))
     assert store.tournament(tournament).status is TournamentStatus.STOPPED
     assert store.schedule_progress(tournament) == (7, 30)
     assert [g.game_index for g in store.pending_games(tournament)][0] == 7
@@ -191,10 +191,10 @@ def test_failed_game_stops_the_tournament_and_keeps_finished_games(store: Store)
 def test_resumed_tournament_plays_only_what_is_left(store: Store) -> None:
     tournament = new_tournament(store, concurrency=2)
     with pytest.raises(TableFailure):
-        run_tournament_sync(store, tournament, FakeTable(fail_on=frozenset({12})))
+        asyncio.run(run_tournament(store, tournament, FakeTable(fail_on=frozenset({12}))))
     done_before, total = store.schedule_progress(tournament)
     table = FakeTable()
-    summary = run_tournament_sync(store, tournament, table)
+    summary = asyncio.run(run_tournament(store, tournament, table))
     assert summary.played == total - done_before == len(table.played)
     assert summary.status is TournamentStatus.FINISHED
     games_per_bot = Counter(
@@ -208,9 +208,9 @@ def test_resumed_run_gives_the_same_ratings_as_an_uninterrupted_one(store: Store
     interrupted = new_tournament(store, "interrupted", concurrency=1)
     whole = new_tournament(store, "whole", concurrency=1)
     with pytest.raises(TableFailure):
-        run_tournament_sync(store, interrupted, FakeTable(fail_on=frozenset({9})))
-    run_tournament_sync(store, interrupted, FakeTable())
-    run_tournament_sync(store, whole, FakeTable())
+        asyncio.run(run_tournament(store, interrupted, FakeTable(fail_on=frozenset({9}))))
+    asyncio.run(run_tournament(store, interrupted, FakeTable()))
+    asyncio.run(run_tournament(store, whole, FakeTable()))
     assert [(r.bot, r.mu, r.sigma) for r in store.ratings(interrupted)] == [
         (r.bot, r.mu, r.sigma) for r in store.ratings(whole)
     ]
@@ -229,15 +229,15 @@ def test_stop_event_lets_games_in_play_finish_then_stops(store: Store) -> None:
     )
     assert (summary.status, summary.done, summary.played) == (TournamentStatus.STOPPED, 5, 5)
     assert store.tournament(tournament).status is TournamentStatus.STOPPED
-    resumed = run_tournament_sync(store, tournament, FakeTable())
+    resumed = asyncio.run(run_tournament(store, tournament, FakeTable()))
     assert (resumed.status, resumed.played) == (TournamentStatus.FINISHED, 25)
 
 
 def test_running_a_finished_tournament_plays_nothing(store: Store) -> None:
     tournament = new_tournament(store)
-    run_tournament_sync(store, tournament, FakeTable())
+    asyncio.run(run_tournament(store, tournament, FakeTable()))
     table = FakeTable()
-    summary = run_tournament_sync(store, tournament, table)
+    summary = asyncio.run(run_tournament(store, tournament, table))
     assert (summary.played, summary.done, table.played) == (0, 30, [])
     assert summary.status is TournamentStatus.FINISHED
 
@@ -257,7 +257,8 @@ def test_game_recorded_elsewhere_meanwhile_is_not_counted_twice(store: Store) ->
             )
         return played
 
-    summary = run_tournament_sync(store, tournament, play_and_record_behind_the_runners_back)
+    summary = asyncio.run(
+        run_tournament(store, tournament, play_and_record_behind_the_runners_back))
     assert (summary.done, summary.played) == (30, 29)
     assert len(store.games()) == 30
 
@@ -269,7 +270,7 @@ def test_partner_tournament_records_team_ratings(store: Store) -> None:
     bots = [*BOTS, "fay", "gus", "hal"]
     settings = TournamentSettings.from_dict({"format": "partners", "rotations": False})
     created = create_tournament(store, "pairs", settings, bots)
-    run_tournament_sync(store, created.id, FakeTable())
+    asyncio.run(run_tournament(store, created.id, FakeTable()))
     assert len(store.games(tournament="pairs")) == 14
     for game in store.games(tournament="pairs"):
         assert game.teams == ((0, 2), (1, 3))
@@ -290,14 +291,14 @@ def test_table_runner_returning_the_wrong_type_stops_the_run(store: Store) -> No
         return "a score sheet"  # type: ignore[return-value]
 
     with pytest.raises(TypeError, match="returned str, not PlayedGame"):
-        run_tournament_sync(store, tournament, broken)
+        asyncio.run(run_tournament(store, tournament, broken))
     assert store.games() == []
 
 
 def test_concurrency_below_one_is_refused(store: Store) -> None:
     tournament = new_tournament(store)
     with pytest.raises(ValueError, match="at least 1"):
-        run_tournament_sync(store, tournament, FakeTable(), concurrency=0)
+        asyncio.run(run_tournament(store, tournament, FakeTable(), concurrency=0))
 
 
 def _now() -> datetime:

@@ -13,7 +13,6 @@ from arena.engine.rules import RuleSet, Scoring
 from arena.rating import PARTNER_TEAMS
 from arena.tournament.schedule import (
     MAX_PARTNER_BOTS,
-    SCHEDULE_HEADERS,
     Format,
     ScheduledTable,
     ScheduleError,
@@ -21,10 +20,8 @@ from arena.tournament.schedule import (
     TournamentSettings,
     build_schedule,
     derive_seed,
-    describe,
     partner_rounds,
     round_robin_tables,
-    schedule_rows,
     seat_rotations,
 )
 
@@ -383,28 +380,3 @@ def test_gauntlet_challenger_must_be_entered() -> None:
 def test_bad_fields_are_refused(bots: list[str], message: str) -> None:
     with pytest.raises(ScheduleError, match=message):
         build_schedule(TournamentSettings(), bots)
-
-
-# -- presenting ---------------------------------------------------------------------
-
-
-def test_schedule_rows_show_each_game_and_partner_teams() -> None:
-    settings = TournamentSettings.from_dict({"format": "partners", "rotations": False})
-    schedule = build_schedule(settings, ["a", "b", "c", "d"])
-    rows = schedule_rows(schedule)
-    assert len(rows[0]) == len(SCHEDULE_HEADERS)
-    assert rows[0][:3] == (0, 1, 1)
-    assert rows[0][3].count(" vs ") == 1 and rows[0][3].count(" & ") == 2
-    plain = schedule_rows(build_schedule(TournamentSettings(table_size=2), ["a", "b"]))
-    assert [row[3] for row in plain] == ["a, b", "b, a"]
-
-
-def test_describe_summarises_size_and_balance() -> None:
-    settings = TournamentSettings(table_size=3)
-    text = describe(settings, build_schedule(settings, names(5)))
-    assert text.splitlines() == [
-        "round_robin: 5 bots, tables of 3",
-        "30 games: 10 tables in 10 rounds, each played 3 seat order(s) x 1 deal(s)",
-        "deals: duplicate, tournament seed 0",
-        "games per bot: 18",
-    ]

@@ -9,7 +9,6 @@ from arena.tournament.runner import (
     TableRunner,
     create_tournament,
     run_tournament,
-    run_tournament_sync,
     tournament_settings,
 )
 from arena.tournament.schedule import (
@@ -20,13 +19,10 @@ from arena.tournament.schedule import (
     SettingsError,
     TournamentSettings,
     build_schedule,
-    describe,
-    schedule_rows,
 )
 
 __all__ = [
     "Format", "PlayedGame", "Progress", "RunSummary", "Schedule", "ScheduleError",
     "ScheduledTable", "SettingsError", "TableRunner", "TournamentSettings", "build_schedule",
-    "create_tournament", "describe", "run_tournament", "run_tournament_sync", "schedule_rows",
-    "tournament_settings",
+    "create_tournament", "run_tournament", "tournament_settings",
 ]

@@ -119,21 +119,6 @@ async def run_tournament(
     return await run.play_all(tables)
 
 
-def run_tournament_sync(
-    store: Store,
-    tournament: str | int,
-    play: TableRunner,
-    *,
-    concurrency: int | None = None,
-    progress: Progress | None = None,
-    on_game: Callable[[GameSummary], None] | None = None,
-) -> RunSummary:
-    """`run_tournament` for callers without an event loop."""
-    return asyncio.run(run_tournament(
-        store, tournament, play, concurrency=concurrency, progress=progress, on_game=on_game
-    ))
-
-
 class _Run:
     """One run of one tournament: a queue of pending games and the workers draining it."""
 
