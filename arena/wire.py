@@ -6,7 +6,7 @@ hiding: they keep exactly the events whose `audience` includes a seat (or is
 None, for public events). Nothing here knows a rule of UNO; a message that does
 not describe a valid engine object raises `WireError`.
 
-The JSON helpers (`event_to_dict`, `action_to_dict`, `event_to_json`, …) are the
+The JSON-object helpers (`event_to_dict`, `action_to_dict`, `dict_into`) are the
 storage format: the protobuf JSON mapping with the `.proto` field names.
 """
 
@@ -33,22 +33,17 @@ from arena.v1 import admin_pb2, bot_pb2, uno_pb2
 __all__ = [
     "EVENT_CLASSES",
     "WireError",
-    "action_from_json",
     "action_to_dict",
     "dict_into",
     "event_to_dict",
     "message_to_dict",
     "action_from_proto",
-    "action_to_json",
     "action_to_proto",
     "card_from_proto",
     "card_to_proto",
     "decision_request_to_bytes",
-    "decision_request_to_proto",
-    "event_from_json",
     "event_from_proto",
     "event_to_bytes",
-    "event_to_json",
     "event_to_proto",
     "events_for_seat",
     "game_events_to_proto",
@@ -60,7 +55,6 @@ __all__ = [
     "seat_termination_to_proto",
     "unfinished_outcome_to_proto",
     "view_to_bytes",
-    "view_to_proto",
     "watch_update_to_proto",
 ]
 
@@ -121,21 +115,10 @@ def seat_termination_to_proto(termination: str) -> int:
 
 # ------------------------------------------------------------------ cards
 
-_CARD_FIELDS: dict[Card, tuple[int, int]] = {}
-
-
-def _card_fields(card: Card) -> tuple[int, int]:
-    numbers = _CARD_FIELDS.get(card)
-    if numbers is None:
-        numbers = (_RANK_TO[card.rank], _color_to_proto(card.color))
-        _CARD_FIELDS[card] = numbers
-    return numbers
-
-
 def card_to_proto(card: Card) -> uno_pb2.Card:
     """A card as a message; wild cards carry COLOR_UNSPECIFIED."""
-    rank, color = _card_fields(card)
-    return uno_pb2.Card(rank=rank, color=color)  # type: ignore[arg-type]
+    return uno_pb2.Card(rank=_RANK_TO[card.rank],  # type: ignore[arg-type]
+                        color=_color_to_proto(card.color))  # type: ignore[arg-type]
 
 
 def card_from_proto(message: uno_pb2.Card) -> Card:
@@ -208,9 +191,8 @@ def rules_from_proto(message: uno_pb2.RuleSet) -> RuleSet:
 # and serializing it costs several times as much. Each card and legal action is
 # encoded once, as the bytes of a one-item repeated field (the encoding of a
 # repeated field is the concatenation of its items), and each field's key is
-# taken from the message descriptor. `view_to_proto` and
-# `decision_request_to_proto` parse those bytes back for callers that want a
-# message; the tests check them field by field against the engine's views.
+# taken from the message descriptor. The tests check the bytes against what
+# protobuf writes for the same message, and field by field against the views.
 
 _VARINT, _LENGTH_DELIMITED = 0, 2
 _SMALL_VARINTS = [bytes((n,)) for n in range(128)]
@@ -377,11 +359,6 @@ def view_to_bytes(view: SeatView) -> bytes:
     ))
 
 
-def view_to_proto(view: SeatView) -> uno_pb2.SeatView:
-    """One seat's view as a message (see `view_to_bytes`)."""
-    return uno_pb2.SeatView.FromString(view_to_bytes(view))
-
-
 def decision_request_to_bytes(
     request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
     time_left_ms: int, time_bank_ms: int = 0, events: Sequence[bytes] = (),
@@ -402,16 +379,6 @@ def decision_request_to_bytes(
         _REQUEST_EVENTS.encode(events),
     ))
     return _delimited(_SERVER_DECISION_REQUEST, body)
-
-
-def decision_request_to_proto(
-    request_id: str, game_id: str, view: SeatView, legal_actions: Sequence[Action],
-    time_left_ms: int, time_bank_ms: int = 0, events: Sequence[bytes] = (),
-) -> bot_pb2.DecisionRequest:
-    """A decision request as a message (see `decision_request_to_bytes`)."""
-    return bot_pb2.ServerMessage.FromString(decision_request_to_bytes(
-        request_id, game_id, view, legal_actions, time_left_ms, time_bank_ms, events,
-    )).decision_request
 
 
 def game_events_to_proto(game_id: str, events: Sequence[bytes]) -> bot_pb2.ServerMessage:
@@ -625,17 +592,6 @@ def outcome_from_proto(message: uno_pb2.Outcome) -> Outcome:
 # ------------------------------------------------------------------- JSON
 
 
-def _to_json(message: Message) -> str:
-    return json_format.MessageToJson(message, indent=None, preserving_proto_field_name=True)
-
-
-def _from_json(text: str, message: Message) -> None:
-    try:
-        json_format.Parse(text, message)
-    except json_format.ParseError as exc:
-        raise WireError(str(exc)) from None
-
-
 def message_to_dict(message: Message, *, with_defaults: bool = False) -> dict[str, Any]:
     """A message as a JSON object (`with_defaults`: zero values written out too)."""
     return json_format.MessageToDict(message, preserving_proto_field_name=True,
@@ -659,27 +615,3 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
 def action_to_dict(action: Action) -> dict[str, Any]:
     """An action as a JSON object, for storage."""
     return message_to_dict(action_to_proto(action))
-
-
-def event_to_json(event: ev.Event) -> str:
-    """An event as one line of JSON (the protobuf JSON mapping), for storage."""
-    return _to_json(event_to_proto(event))
-
-
-def event_from_json(text: str) -> ev.Event:
-    """The event stored by `event_to_json`."""
-    message = uno_pb2.Event()
-    _from_json(text, message)
-    return event_from_proto(message)
-
-
-def action_to_json(action: Action) -> str:
-    """An action as one line of JSON, for storage."""
-    return _to_json(action_to_proto(action))
-
-
-def action_from_json(text: str) -> Action:
-    """The action stored by `action_to_json`."""
-    message = uno_pb2.Action()
-    _from_json(text, message)
-    return action_from_proto(message)

@@ -40,7 +40,6 @@ from cli_support import (
     write_json,
 )
 from click.testing import Result
-from google.protobuf import json_format
 
 from arena import wire
 from arena.engine import RuleSet
@@ -162,11 +161,12 @@ def _engine_events(record: GameRecord) -> tuple[list[object], list[object]]:
     """The stored events, and those of the engine re-playing the stored seed and actions."""
     actions = [a for a in record.actions if not (isinstance(a, dict) and "forfeit" in a)]
     game = replay_game(RuleSet.from_dict(record.rules), len(record.seats), record.seed,
-                       [wire.action_from_json(json.dumps(a)) for a in actions])
+                       [wire.action_from_proto(wire.dict_into(a, uno_pb2.Action()))
+                        for a in actions])
     for action in record.actions:
         if isinstance(action, dict) and "forfeit" in action:
             game.forfeit(action["forfeit"])
-    stored = [wire.event_from_proto(json_format.ParseDict(e, uno_pb2.Event()))
+    stored = [wire.event_from_proto(wire.dict_into(e, uno_pb2.Event()))
               for e in record.events]
     assert game.outcome is not None
     assert game.outcome.scores == record.outcome.scores
