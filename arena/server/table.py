@@ -306,7 +306,11 @@ class Table:
     # -------------------------------------------------------------- events
 
     def _publish(self, events: Sequence[ev.Event]) -> None:
-        """Queue each event for the seats that may see it (and the watchers, if public)."""
+        """Queue each event for the seats that may see it (and the watchers, if public).
+
+        The rule is `wire.events_for_seat`'s, applied by routing each event to its
+        `audience` (every seat when None) rather than by filtering per seat.
+        """
         if not events:
             return
         seats = self.seats
