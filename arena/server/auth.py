@@ -3,7 +3,6 @@ and the guard that keeps the admin service to holders of the admin token."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import grpc
+
+from arena.store import hash_token
 
 TOKENS_VARIABLE = "ARENA_TOKENS"
 """Environment variable holding a JSON object of bot name → token."""
@@ -30,10 +31,6 @@ class TokenError(ValueError):
     """A token table could not be read; the message says where and why."""
 
 
-def _digest(token: str) -> bytes:
-    return hashlib.sha256(token.encode()).digest()
-
-
 class TokenTable:
     """An authenticator over a fixed table of bot name → token (for tests and `arena serve`).
 
@@ -42,18 +39,18 @@ class TokenTable:
     """
 
     def __init__(self, tokens: Mapping[str, str]) -> None:
-        self._names: dict[bytes, str] = {}
+        self._names: dict[str, str] = {}
         for name, token in tokens.items():
             if not name or not token:
                 raise TokenError("bot names and tokens must not be empty")
-            digest = _digest(token)
+            digest = hash_token(token)
             if digest in self._names:
                 raise TokenError(f"bots {self._names[digest]!r} and {name!r} share a token")
             self._names[digest] = name
 
     def bot_name(self, token: str) -> str | None:
         """The name of the bot holding `token`, or None."""
-        return self._names.get(_digest(token))
+        return self._names.get(hash_token(token))
 
     @property
     def names(self) -> list[str]:
@@ -160,7 +157,7 @@ class AdminGuard(_ServerInterceptor):
     def __init__(self, token: str, guarded: Iterable[str]) -> None:
         if not token:
             raise TokenError("the admin token must not be empty")
-        self._digest = _digest(token)
+        self._digest = hash_token(token)
         self._prefixes = tuple(f"/{service}/" for service in guarded)
 
     async def intercept_service(
@@ -173,7 +170,7 @@ class AdminGuard(_ServerInterceptor):
         if handler is None or not handler_call_details.method.startswith(self._prefixes):
             return handler
         token = bearer_token(handler_call_details.invocation_metadata)
-        if token is not None and hmac.compare_digest(_digest(token), self._digest):
+        if token is not None and hmac.compare_digest(hash_token(token), self._digest):
             return handler
         detail = ("wrong admin token" if token else
                   f"missing admin token: set {ADMIN_TOKEN_VARIABLE} (arena serve writes it "

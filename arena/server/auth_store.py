@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 
 from arena.server.auth import Authenticator
-from arena.store import Store
+from arena.store import Store, hash_token
 
 
 class StoreAuthenticator:
@@ -25,7 +25,8 @@ class SessionTokens:
     """Tokens minted for the managed bots this server launches; valid until it stops.
 
     The store keeps only hashes of registered tokens, so a managed bot is given a
-    fresh session token of its own when it is launched.
+    fresh session token of its own when it is launched. These are kept as hashes
+    too, so a lookup leaks nothing about them through timing.
     """
 
     def __init__(self) -> None:
@@ -34,12 +35,12 @@ class SessionTokens:
     def mint(self, bot_name: str) -> str:
         """A new token that authenticates as `bot_name`."""
         token = "session-" + secrets.token_urlsafe(24)
-        self._names[token] = bot_name
+        self._names[hash_token(token)] = bot_name
         return token
 
     def bot_name(self, token: str) -> str | None:
         """The bot a session token was minted for, or None."""
-        return self._names.get(token)
+        return self._names.get(hash_token(token))
 
     def revoke(self, bot_name: str) -> None:
         """Invalidate every session token minted for `bot_name`."""
