@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+from tests.support import IN_CI
 
 
 @pytest.hookimpl(hookwrapper=True)

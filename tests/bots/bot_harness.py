@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +23,7 @@ import pytest
 from arena.engine import RuleSet
 from arena.server import ArenaServer, BotPolicy, GameResult, TokenTable
 from arena.server.tls import ServerTls
+from tests.support import in_ci
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "sample_bots"
@@ -31,11 +31,6 @@ NODE_BOT = BOTS / "node"
 CPP_BOT = BOTS / "cpp" / "build" / "arena_bot"
 
 T = TypeVar("T")
-
-
-def in_ci() -> bool:
-    """True when the suite runs under CI (CI=true), where every toolchain must be present."""
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 def require_toolchain(present: bool, reason: str) -> None:
@@ -179,12 +174,3 @@ class BotProcess:
     def alive(self) -> bool:
         """True while the process runs."""
         return self.process.poll() is None
-
-
-def wait_until(condition: Any, timeout: float = 20.0, what: str = "condition") -> None:
-    """Poll `condition()` until it is true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)

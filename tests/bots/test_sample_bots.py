@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,12 +13,12 @@ from bot_harness import (
     cpp_command,
     node_command,
     python_command,
-    wait_until,
 )
 
 from arena.engine import RuleSet
 from arena.server import GameResult, SeatTermination
 from arena.server.tls import ServerTls
+from tests.support import free_port, wait_until
 from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(300)
@@ -186,14 +185,6 @@ def test_python_bot_started_with_dash_m_plays(arena: LiveArena) -> None:
         wait_until(lambda: "welcomed as greedy" in process.output, what="the -m bot's Welcome")
     finally:
         assert process.stop() == 0, process.output
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.mark.parametrize("name", ["greedy", "node", "cpp"])

@@ -11,12 +11,10 @@ import json
 import os
 import shlex
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,9 @@ ARENA = [sys.executable, "-c", "from arena.cli import main; main(prog_name='aren
 
 ONE_HAND = {"target_score": None}
 """Rules for single hands, the shortest games (TOML cannot say null, so these go in JSON)."""
+
+BOTS = {"greedy": "greedy", "rnd": "random", "counter": "counter"}
+"""Three managed sample bots for tournaments: name → script (see `add_bots`)."""
 
 
 def bot_command(script: str) -> str:
@@ -82,21 +83,21 @@ def query(db: Path, sql: str, *params: Any) -> list[sqlite3.Row]:
         return connection.execute(sql, params).fetchall()
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str,
-               interval: float = 0.01) -> None:
-    """Poll `condition` until it holds; fail with `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
+def assert_recorded_once(db: Path, tournament: str, total: int) -> None:
+    """Each of the `total` games scheduled for `tournament` is done and recorded exactly
+    once, linked to its schedule entry and played with the scheduled seed."""
+    scheduled = query(db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "
+                          "ON t.id = s.tournament_id WHERE t.name = ?", tournament)
+    games = query(db, "SELECT g.id, g.seed FROM games g JOIN tournaments t "
+                      "ON t.id = g.tournament_id WHERE t.name = ?", tournament)
+    assert len(scheduled) == total
+    assert len(games) == total, "no game lost, none recorded twice"
+    assert sorted(row["game_id"] for row in scheduled) == sorted(row["id"] for row in games), \
+        "each game linked once"
+    seeds = {row["id"]: row["seed"] for row in games}
+    for entry in scheduled:
+        assert entry["status"] == "done"
+        assert seeds[entry["game_id"]] == entry["seed"]
 
 
 # ------------------------------------------------------------- processes

@@ -18,24 +18,24 @@ from pathlib import Path
 import pytest
 from cli_support import (
     ARENA,
+    BOTS,
     ONE_HAND,
     add_bots,
-    free_port,
+    assert_recorded_once,
     kill_marked,
     marked_env,
     ok,
     processes_marked,
     query,
-    wait_until,
     write_json,
 )
 
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import Store
+from tests.support import free_port, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
-BOTS = {"greedy": "greedy", "rnd": "random", "counter": "counter"}
 DEALS = 12
 TOTAL = DEALS * 3  # one table of three, played in its three seat rotations
 
@@ -83,18 +83,8 @@ def _resume_and_check_every_game_recorded_once(db: Path) -> None:
     assert {line.split()[1]: line.split()[5] for line in rankings.splitlines()[2:]} == \
         {bot: str(TOTAL) for bot in BOTS}
 
-    scheduled = query(db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "
-                          "ON t.id = s.tournament_id WHERE t.name = 'long'")
-    games = query(db, "SELECT g.id, g.seed FROM games g JOIN tournaments t "
-                      "ON t.id = g.tournament_id WHERE t.name = 'long'")
-    assert len(scheduled) == TOTAL
-    assert len(games) == TOTAL, "no game lost, none recorded twice"
+    assert_recorded_once(db, "long", TOTAL)
     assert len(query(db, "SELECT id FROM games")) == TOTAL, "no stray game outside the schedule"
-    assert {row["status"] for row in scheduled} == {"done"}
-    game_ids = [row["game_id"] for row in scheduled]
-    assert sorted(game_ids) == sorted(row["id"] for row in games), "each game linked once"
-    seeds = {row["id"]: row["seed"] for row in games}
-    assert all(seeds[row["game_id"]] == row["seed"] for row in scheduled)
     assert len(query(db, "SELECT game_id FROM game_seats")) == TOTAL * 3
 
     store = Store.open(db)

@@ -26,10 +26,11 @@ from pathlib import Path
 import pytest
 from cli_support import (
     ARENA,
+    BOTS,
     ONE_HAND,
     add_bots,
+    assert_recorded_once,
     bot_command,
-    free_port,
     invoke,
     marked_env,
     ok,
@@ -47,11 +48,11 @@ from arena.engine import replay as replay_game
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import GameRecord, Store
 from arena.v1 import uno_pb2
+from tests.support import free_port
 from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(60)
 
-BOTS = {"greedy": "greedy", "rnd": "random", "counter": "counter"}
 RANKING_KEYS = ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points"]
 
 
@@ -107,16 +108,7 @@ def test_the_schedule_is_there_before_play_and_every_game_of_it_is_played(played
 
 
 def test_every_scheduled_game_is_recorded_exactly_once_as_scheduled(played: Played) -> None:
-    scheduled = query(played.db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "
-                                 "ON t.id = s.tournament_id WHERE t.name = 't1'")
-    games = query(played.db, "SELECT g.* FROM games g JOIN tournaments t "
-                             "ON t.id = g.tournament_id WHERE t.name = 't1'")
-    assert len(scheduled) == len(games) == 6
-    assert sorted(row["game_id"] for row in scheduled) == sorted(row["id"] for row in games)
-    by_id = {row["id"]: row for row in games}
-    for entry in scheduled:
-        assert entry["status"] == "done"
-        assert by_id[entry["game_id"]]["seed"] == entry["seed"]
+    assert_recorded_once(played.db, "t1", 6)
     for record in _records(played.db, "t1"):
         assert record.outcome.termination.value == "single_hand"
         assert sorted(record.outcome.ranks)[0] == 0

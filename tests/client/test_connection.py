@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -49,6 +48,7 @@ from arena.client import (
 )
 from arena.client.connection import run
 from arena.v1 import bot_pb2, uno_pb2
+from tests.support import free_port
 
 FAST = Backoff(initial=0.02, maximum=0.1)
 
@@ -420,9 +420,7 @@ def test_a_stream_closed_by_the_server_is_reconnected() -> None:
 
 
 def test_reconnecting_gives_up_when_no_server_answers() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]  # a port nothing listens on
+    port = free_port()
     client = Client(FunctionBot(first), server=f"127.0.0.1:{port}", token=TOKEN,
                     give_up_after=0.3, backoff=FAST)
     start = time.monotonic()
@@ -454,9 +452,7 @@ def test_run_returns_unauthenticated_for_a_function_bot() -> None:
 
 
 def test_stop_while_waiting_to_reconnect_returns_promptly() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     client = Client(FunctionBot(first), server=f"127.0.0.1:{port}", token=TOKEN,
                     give_up_after=None, backoff=Backoff(initial=30, maximum=30))
     runner = ClientThread(client)

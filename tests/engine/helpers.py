@@ -17,6 +17,13 @@ from arena.engine import (
 
 RED, YELLOW, GREEN, BLUE = Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE
 
+FILL = "Y1 Y2 Y3"
+"""A filler hand for seats that only need cards: it matches no red, green or blue card."""
+
+SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"
+"""Hands for seats 1 and 2, worth 1 + 20 + 50 = 71 and 9 + 50 + 20 = 79 points when
+the hand is scored."""
+
 E = TypeVar("E", bound=events.Event)
 
 

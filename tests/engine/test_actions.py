@@ -4,9 +4,7 @@ with three or more players and with exactly two."""
 from __future__ import annotations
 
 from arena.engine import ACCEPT, CHALLENGE, DRAW, Phase, Rank, events, play
-from tests.engine.helpers import BLUE, GREEN, card, hand, of_type, rules, table
-
-FILL = "Y1 Y2 Y3"  # a hand that never matches a red or blue card below
+from tests.engine.helpers import BLUE, FILL, GREEN, card, hand, of_type, rules, table
 
 
 def test_skip_makes_the_next_player_lose_their_turn() -> None:

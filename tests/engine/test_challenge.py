@@ -21,11 +21,21 @@ from arena.engine import (
     events,
     play,
 )
-from tests.engine.helpers import BLUE, GREEN, RED, card, hand, of_type, rules, table
+from tests.engine.helpers import (
+    BLUE,
+    FILL,
+    GREEN,
+    RED,
+    SEAT1,
+    SEAT2,
+    card,
+    hand,
+    of_type,
+    rules,
+    table,
+)
 
-FILL = "Y1 Y2 Y3"
 DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8"
-SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"   # 71 and 79 points
 
 
 def test_only_the_player_who_would_draw_the_four_may_challenge() -> None:

@@ -17,6 +17,7 @@ from arena.engine import (
 )
 from tests.engine.helpers import (
     BLUE,
+    FILL,
     GREEN,
     RED,
     YELLOW,
@@ -28,7 +29,6 @@ from tests.engine.helpers import (
     table,
 )
 
-FILL = "Y1 Y2 Y3"
 DRAWS = "B1 B2 B3 B4 B5 B6 B7 B8 B9 B1 B2 B3"
 
 

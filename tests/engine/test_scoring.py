@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 from arena.engine import DRAW, Termination, events, play
-from tests.engine.helpers import BLUE, RED, card, of_type, rules, table
-
-# Points left: seat 1 holds 1 + 20 + 50 = 71, seat 2 holds 9 + 50 + 20 = 79.
-SEAT1, SEAT2 = "Y1 YS W", "B9 W+4 G+2"
+from tests.engine.helpers import BLUE, RED, SEAT1, SEAT2, card, of_type, rules, table
 
 
 def hand_ended(game_events: list[events.Event]) -> events.HandEnded:

@@ -20,9 +20,8 @@ from arena.engine import (
     events,
     play,
 )
-from tests.engine.helpers import card, hand, of_type, rules, table
+from tests.engine.helpers import FILL, card, hand, of_type, rules, table
 
-FILL = "Y1 Y2 Y3"
 PENALTY = "B1 B2 B3 B4 B5 B6"
 
 

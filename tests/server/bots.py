@@ -22,24 +22,17 @@ async def first_legal(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2
     return bot_pb2.Decision(request_id=request.request_id, action_index=0)
 
 
-def random_legal(seed: int = 0) -> Strategy:
-    """A uniformly random legal action, from a seeded generator."""
+def random_legal(seed: int = 0, *, as_action: bool = False) -> Strategy:
+    """A uniformly random legal action, from a seeded generator, sent as its index — or,
+    with `as_action`, echoed back as the full Action."""
     rng = random.Random(seed)
 
     async def decide(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
         index = rng.randrange(len(request.legal_actions))
+        if as_action:
+            return bot_pb2.Decision(request_id=request.request_id,
+                                    action=request.legal_actions[index])
         return bot_pb2.Decision(request_id=request.request_id, action_index=index)
-
-    return decide
-
-
-def echo_action(seed: int = 0) -> Strategy:
-    """A random legal action sent back as a full Action instead of an index."""
-    rng = random.Random(seed)
-
-    async def decide(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
-        action = rng.choice(list(request.legal_actions))
-        return bot_pb2.Decision(request_id=request.request_id, action=action)
 
     return decide
 
@@ -59,6 +52,11 @@ async def unlisted_action(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot
 async def never_answer(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
     """Hang: read the request and say nothing."""
     return None
+
+
+async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
+    """Hang up at the first request, without answering it."""
+    asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
 
 
 @dataclass

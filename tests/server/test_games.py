@@ -8,7 +8,7 @@ from arena import wire
 from arena.engine import Game, RuleSet
 from arena.server import BotPolicy, GameResult, SeatTermination
 from arena.v1 import bot_pb2
-from tests.server.bots import TestBot, echo_action, first_legal, random_legal
+from tests.server.bots import TestBot, first_legal, random_legal
 from tests.server.conftest import ONE_HAND, TOKENS, running_server
 
 TO_200 = RuleSet(target_score=200)
@@ -82,7 +82,8 @@ def test_four_bots_answering_with_full_actions_play_house_rules() -> None:
     async def scenario() -> None:
         async with running_server() as server:
             names = ["alice", "bob", "carol", "dave"]
-            bots = [await TestBot(server.port or 0, TOKENS[name], echo_action(i)).start()
+            bots = [await TestBot(server.port or 0, TOKENS[name],
+                                  random_legal(i, as_action=True)).start()
                     for i, name in enumerate(names)]
             results = [await server.play_game(names, rules, seed) for seed in range(3)]
             await close_all(bots)

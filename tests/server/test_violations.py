@@ -18,6 +18,7 @@ from tests.server.bots import (
     first_legal,
     never_answer,
     out_of_range,
+    quitter,
     random_legal,
     unlisted_action,
 )
@@ -193,9 +194,6 @@ def test_late_and_duplicate_answers_get_unknown_request_errors() -> None:
 
 
 def test_a_bot_that_disconnects_mid_game_falls_back_without_waiting() -> None:
-    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
-
     async def scenario() -> None:
         async with running_server() as server:
             await TestBot(server.port or 0, TOKENS["alice"], quitter).start()
@@ -216,9 +214,6 @@ def test_a_bot_that_disconnects_mid_game_falls_back_without_waiting() -> None:
 
 
 def test_a_disconnected_seat_forfeits_under_the_forfeit_policy() -> None:
-    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
-
     async def scenario() -> None:
         async with running_server() as server:
             good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
@@ -246,9 +241,6 @@ def test_a_crashed_managed_bot_forfeits_as_a_crash() -> None:
 
 
 def test_a_dropped_connection_counts_as_a_crash_when_the_crash_check_says_so() -> None:
-    async def quitter(bot: TestBot, request: bot_pb2.DecisionRequest) -> None:
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(bot.close()))
-
     checked: list[str] = []
 
     async def crashed(name: str) -> bool:
