@@ -4,8 +4,9 @@ Every conversion comes as a symmetric pair (`card_to_proto` / `card_from_proto`,
 …). Information hiding has one rule, an event's `audience`: a seat sees the events
 whose audience includes it, and public ones (audience None). `events_for_seat`
 and `public_events` apply it to stored event lists; the table applies it to
-live events as it routes each one to exactly its audience. Nothing here knows a rule of UNO; a message that does
-not describe a valid engine object raises `WireError`.
+live events as it routes each one to exactly its audience. Nothing here knows a
+rule of UNO; a message that does not describe a valid engine object raises
+`WireError`.
 
 The JSON-object helpers (`event_to_dict`, `action_to_dict`, `dict_into`) are the
 storage format: the protobuf JSON mapping with the `.proto` field names.
