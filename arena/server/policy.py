@@ -38,6 +38,14 @@ class BotPolicy:
     max_strikes: int | None = 3
 
     def __post_init__(self) -> None:
+        for name in ("decision_timeout", "time_bank"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{name}: must be a number of seconds, got {value!r}")
+        if self.max_strikes is not None and (isinstance(self.max_strikes, bool)
+                                             or not isinstance(self.max_strikes, int)):
+            raise ValueError(f"max_strikes: must be a whole number or None, "
+                             f"got {self.max_strikes!r}")
         if self.decision_timeout <= 0:
             raise ValueError(f"decision_timeout: must be positive, got {self.decision_timeout}")
         if self.time_bank < 0:

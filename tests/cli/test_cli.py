@@ -222,6 +222,10 @@ def test_a_rules_file_that_does_not_parse_names_the_file(three_bots: Path, tmp_p
     ({"bogus": 1}, "Error: bogus: unknown setting (known: "),
     ({"rules": {"bogus": 1}}, "Error: rules: bogus: unknown rule setting (known: "),
     ({"policy": {"bogus": 1}}, "Error: policy: bogus: unknown bot policy setting\n"),
+    ({"policy": {"decision_timeout": "2"}},
+     "Error: policy: decision_timeout: must be a number of seconds, got '2'\n"),
+    ({"policy": {"max_strikes": 2.5}},
+     "Error: policy: max_strikes: must be a whole number or None, got 2.5\n"),
     ({"format": "gauntlet"}, "Error: challenger: a gauntlet needs the name of its challenger\n"),
 ])
 def test_bad_settings_are_refused_naming_the_setting(
