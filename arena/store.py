@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -62,6 +64,10 @@ class AlreadyRecorded(StoreError):
 
 class SchemaError(StoreError):
     """The database schema is newer than this code, or a migration failed."""
+
+
+class TournamentBusy(StoreError):
+    """Another run, in this process or another, is playing the tournament's games."""
 
 
 class BotKind(StrEnum):
@@ -208,6 +214,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX rating_history_bot ON rating_history (bot_id, tournament_id)",
         ),
     ),
+    Migration(
+        2,
+        "which run is playing a tournament",
+        (
+            """CREATE TABLE tournament_runs (
+                tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (id),
+                token TEXT NOT NULL,
+                host TEXT NOT NULL,
+                pid INTEGER NOT NULL,
+                claimed_at TEXT NOT NULL,
+                heartbeat_at TEXT NOT NULL
+            )""",
+        ),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""
 
@@ -240,6 +260,44 @@ class Tournament:
     rules: dict[str, Any]
     status: TournamentStatus
     created_at: datetime
+
+
+CLAIM_STALE_AFTER = 60.0
+"""Seconds without a heartbeat after which a run's claim on a tournament lapses."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunClaim:
+    """A run's claim on a tournament: while it holds, no other run plays its games."""
+
+    tournament_id: int
+    token: str
+    host: str
+    pid: int
+    claimed_at: datetime
+    heartbeat_at: datetime
+
+    def lapsed(self, now: datetime, stale_after: float = CLAIM_STALE_AFTER) -> bool:
+        """True once the run is known to be gone: its process on this host has
+        exited, or it has sent no heartbeat for `stale_after` seconds."""
+        if (now - self.heartbeat_at).total_seconds() > stale_after:
+            return True
+        return self.host == socket.gethostname() and not _process_exists(self.pid)
+
+    def describe(self) -> str:
+        """Who holds the claim, for an error message."""
+        return (f"process {self.pid} on {self.host}, running since "
+                f"{self.claimed_at:%Y-%m-%d %H:%M:%S} UTC")
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
 
 
 class ScheduleEntry(Protocol):
@@ -642,6 +700,58 @@ class Store:
     @classmethod
     def _tournament_id(cls, conn: sqlite3.Connection, tournament: str | int) -> int:
         return int(cls._tournament_row(conn, tournament)["id"])
+
+    # -- runs -----------------------------------------------------------------
+
+    def claim_run(self, tournament: str | int, *,
+                  stale_after: float = CLAIM_STALE_AFTER) -> RunClaim:
+        """Claim the right to play `tournament`'s games for this run.
+
+        Raises `TournamentBusy` while another run's claim holds, whether that
+        run is in this process or another one on the same database. A claim
+        left by a run that is gone (see `RunClaim.lapsed`) is taken over.
+        """
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            row = conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
+                               (tournament_id,)).fetchone()
+            now = datetime.now(UTC)
+            if row is not None and not (holder := _run_claim(row)).lapsed(now, stale_after):
+                raise TournamentBusy(
+                    f"tournament {self._tournament_row(conn, tournament_id)['name']!r} is "
+                    f"already being run by {holder.describe()}; a run that was killed is "
+                    f"taken over once its process is gone, or after {stale_after:g} s "
+                    "without a heartbeat")
+            claim = RunClaim(tournament_id, secrets.token_hex(8), socket.gethostname(),
+                             os.getpid(), now, now)
+            conn.execute(
+                "INSERT OR REPLACE INTO tournament_runs (tournament_id, token, host, pid,"
+                " claimed_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, claim.token, claim.host, claim.pid, _timestamp(now),
+                 _timestamp(now)))
+        return claim
+
+    def refresh_run(self, claim: RunClaim) -> bool:
+        """Renew `claim`'s heartbeat; False if it no longer holds (another run took over)."""
+        with self._transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE tournament_runs SET heartbeat_at = ? WHERE tournament_id = ? AND token = ?",
+                (_now(), claim.tournament_id, claim.token))
+            return cursor.rowcount == 1
+
+    def release_run(self, claim: RunClaim) -> None:
+        """Give `claim` up (nothing happens if another run holds the tournament now)."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM tournament_runs WHERE tournament_id = ? AND token = ?",
+                         (claim.tournament_id, claim.token))
+
+    def run_claim(self, tournament: str | int) -> RunClaim | None:
+        """The claim on `tournament` as stored (it may have lapsed), or None."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            row = self._conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
+                                     (tournament_id,)).fetchone()
+        return None if row is None else _run_claim(row)
 
     # -- schedules ------------------------------------------------------------
 
@@ -1069,6 +1179,17 @@ def _tournament(row: sqlite3.Row) -> Tournament:
         rules=json.loads(row["rules"]),
         status=TournamentStatus(row["status"]),
         created_at=datetime.fromisoformat(row["created_at"]),
+    )
+
+
+def _run_claim(row: sqlite3.Row) -> RunClaim:
+    return RunClaim(
+        tournament_id=row["tournament_id"],
+        token=row["token"],
+        host=row["host"],
+        pid=row["pid"],
+        claimed_at=datetime.fromisoformat(row["claimed_at"]),
+        heartbeat_at=datetime.fromisoformat(row["heartbeat_at"]),
     )
 
 

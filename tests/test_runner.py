@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ from arena.store import (
     ScheduledGame,
     SeatTermination,
     Store,
+    TournamentBusy,
     TournamentStatus,
 )
 from arena.tournament.runner import (
@@ -299,6 +302,62 @@ def test_concurrency_below_one_is_refused(store: Store) -> None:
     tournament = new_tournament(store)
     with pytest.raises(ValueError, match="at least 1"):
         asyncio.run(run_tournament(store, tournament, FakeTable(), concurrency=0))
+
+
+def test_second_run_of_a_tournament_in_play_is_refused(store: Store) -> None:
+    tournament = new_tournament(store, concurrency=2)
+    table = FakeTable(delay=0.005)
+
+    async def both() -> tuple[object, object]:
+        first = asyncio.create_task(run_tournament(store, tournament, table))
+        await asyncio.sleep(0.02)
+        second = await asyncio.gather(run_tournament(store, tournament, FakeTable()),
+                                      return_exceptions=True)
+        return await first, second[0]
+
+    summary, refused = asyncio.run(both())
+    assert isinstance(refused, TournamentBusy)
+    assert "'cup' is already being run by process" in str(refused)
+    assert sorted(table.played) == list(range(30)), "the first run played every game once"
+    assert getattr(summary, "status", None) is TournamentStatus.FINISHED
+    assert store.run_claim(tournament) is None, "a finished run gives its claim up"
+
+
+def test_run_in_another_process_holds_the_tournament_until_that_process_dies(
+        store: Store, tmp_path: Path) -> None:
+    tournament = new_tournament(store)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from arena.store import Store; "
+         "Store.open(sys.argv[1]).claim_run('cup'); print('claimed', flush=True); "
+         "time.sleep(120)", str(tmp_path / "arena.db")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "claimed\n"
+        with pytest.raises(TournamentBusy, match=f"process {holder.pid} on "):
+            asyncio.run(run_tournament(store, tournament, FakeTable()))
+        assert store.games() == []
+    finally:
+        holder.kill()
+        holder.wait()
+    summary = asyncio.run(run_tournament(store, tournament, FakeTable()))
+    assert (summary.status, summary.played) == (TournamentStatus.FINISHED, 30)
+
+
+def test_run_that_loses_its_claim_stops_and_keeps_its_games(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
+    tournament = new_tournament(store, concurrency=1)
+
+    def taken_over_after_three(done: int, total: int) -> None:
+        if done == 3:
+            store.claim_run(tournament, stale_after=0)
+
+    with pytest.raises(TournamentBusy, match="taken over by another run"):
+        asyncio.run(run_tournament(store, tournament, FakeTable(delay=0.02),
+                                   progress=taken_over_after_three))
+    done, _ = store.schedule_progress(tournament)
+    assert 3 <= done < 30 and len(store.games()) == done
+    assert store.run_claim(tournament) is not None, "the run that took over keeps its claim"
 
 
 def _now() -> datetime:

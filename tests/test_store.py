@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +30,7 @@ from arena.store import (
     SeatTermination,
     Store,
     StoreError,
+    TournamentBusy,
     TournamentStatus,
     UnknownBot,
     UnknownGame,
@@ -215,6 +220,57 @@ def test_reset_token_replaces_the_old_token(store: Store) -> None:
     new = store.reset_token("alpha")
     assert store.bot_by_token(old) is None
     assert store.bot_by_token(new) == store.bot("alpha")
+
+
+# -- run claims -------------------------------------------------------------------
+
+
+def test_claimed_tournament_refuses_a_second_run_naming_the_holder(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    claim = store.claim_run("cup")
+    assert (claim.host, claim.pid) == (socket.gethostname(), os.getpid())
+    with pytest.raises(TournamentBusy, match=f"'cup' is already being run by process "
+                                              f"{os.getpid()} on {socket.gethostname()}"):
+        store.claim_run("cup")
+    assert store.run_claim("cup") == claim
+
+
+def test_released_claim_lets_the_next_run_claim(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    store.release_run(store.claim_run("cup"))
+    assert store.run_claim("cup") is None
+    assert store.claim_run("cup").tournament_id == store.tournament("cup").id
+
+
+def test_claim_without_heartbeats_lapses_and_is_taken_over(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    old = store.claim_run("cup")
+    assert store.refresh_run(old)
+    new = store.claim_run("cup", stale_after=0)
+    assert new.token != old.token
+    assert not store.refresh_run(old), "the old run learns it lost the tournament"
+    store.release_run(old)
+    assert store.run_claim("cup") == new, "releasing a lost claim leaves the new one"
+
+
+def test_claim_of_a_process_that_exited_on_this_host_is_taken_over(
+        store: Store, tmp_path: Path) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    script = ("import sys; from arena.store import Store; "
+              "Store.open(sys.argv[1]).claim_run('cup')")
+    subprocess.run([sys.executable, "-c", script, str(tmp_path / "arena.db")], check=True)
+    gone = store.run_claim("cup")
+    assert gone is not None and gone.pid != os.getpid()
+    assert store.claim_run("cup").pid == os.getpid()
+
+
+def test_database_from_schema_version_1_gains_run_claims(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with Store.open(path, migrations=MIGRATIONS[:1]) as old:
+        old.create_tournament("cup", "round_robin", {}, {})
+    with Store.open(path) as store:
+        assert store.schema_version == MIGRATIONS[-1].version
+        assert store.claim_run("cup").tournament_id == store.tournament("cup").id
 
 
 # -- tournaments and schedules ------------------------------------------------------

@@ -36,6 +36,7 @@ from arena.store import (
     GameStatus,
     GameSummary,
     InvalidInput,
+    RunClaim,
     ScheduledGame,
     Store,
     StoreError,
@@ -86,7 +87,6 @@ class Management:
         self.log_dir = log_dir
         self._server_address = server_address
         self._supervisor: BotSupervisor | None = None
-        self._running: set[int] = set()
 
     # ------------------------------------------------------------------ bots
 
@@ -201,20 +201,19 @@ class Management:
                              progress: ProgressListener | None = None) -> int:
         """Play every pending game of a tournament; a stopped run resumes where it ended.
 
-        A tournament this server is running already is refused: two runs would
-        both play its pending games.
+        A tournament that another run is playing, on this server or in another
+        process on the same database, is refused (`TournamentBusy`) before any
+        bot is launched: two runs would both play its pending games.
         """
         tournament = self.store.tournament(name)
-        if tournament.id in self._running:
-            raise ManagementError(f"tournament {tournament.name!r} is already running")
-        self._running.add(tournament.id)
+        claim = self.store.claim_run(tournament.id)
         try:
-            return await self._run(tournament, concurrency, wait_seconds, progress)
+            return await self._run(tournament, claim, concurrency, wait_seconds, progress)
         finally:
-            self._running.discard(tournament.id)
+            self.store.release_run(claim)
 
-    async def _run(self, tournament: Tournament, concurrency: int, wait_seconds: float,
-                   progress: ProgressListener | None) -> int:
+    async def _run(self, tournament: Tournament, claim: RunClaim, concurrency: int,
+                   wait_seconds: float, progress: ProgressListener | None) -> int:
         policy = bot_policy(tournament_settings(tournament))
         pending = self.store.pending_games(tournament.id)
         await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
@@ -234,7 +233,7 @@ class Management:
 
         summary = await run_tournament(self.store, tournament.id, play,
                                        concurrency=concurrency or None,
-                                       progress=on_progress, on_game=on_game)
+                                       progress=on_progress, on_game=on_game, claim=claim)
         return summary.played
 
     # -------------------------------------------------------------- games

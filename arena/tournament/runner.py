@@ -5,7 +5,9 @@ plays one scheduled game and returns a `PlayedGame` — and records every result
 through `Store.record_game`, which writes the game, marks it done and updates
 the ratings in one transaction. Games already recorded are skipped, so running
 a stopped or killed tournament again finishes it without playing any game
-twice.
+twice. A run holds the store's claim on its tournament while it plays, so a
+second run of the same tournament, from this process or another one on the
+same database, is refused instead of playing the same games.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from typing import Any, Protocol
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
 from arena.store import (
+    CLAIM_STALE_AFTER,
     AlreadyRecorded,
     GameSummary,
+    RunClaim,
     ScheduledGame,
     SeatTermination,
     Store,
     Tournament,
+    TournamentBusy,
     TournamentStatus,
 )
 from arena.tournament.schedule import TournamentSettings, build_schedule
@@ -61,6 +66,9 @@ class TableRunner(Protocol):
     ) -> PlayedGame | Awaitable[PlayedGame]:
         """Play `game` to its end and return the result."""
 
+
+HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
+"""Seconds between a run's heartbeats on its claim."""
 
 Progress = Callable[[int, int], None]
 """Called with (games done, games scheduled) at the start and after every game."""
@@ -102,6 +110,7 @@ async def run_tournament(
     progress: Progress | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
     stop: asyncio.Event | None = None,
+    claim: RunClaim | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament`, `concurrency` tables at once.
 
@@ -110,13 +119,24 @@ async def run_tournament(
     'stopped' and a later run resumes it. If `play` raises, the games in play
     are abandoned (they stay pending), the tournament is 'stopped' and the
     error propagates. `on_game` sees each game as it is recorded.
+
+    The run claims the tournament (`Store.claim_run`) for as long as it plays,
+    unless the caller passes the `claim` it holds already (and releases it
+    itself). Raises `TournamentBusy` when another run holds the tournament, and
+    when this run loses its claim midway (another run took it over after
+    missed heartbeats); the games recorded until then are kept.
     """
     stored = store.tournament(tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
     if tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
-    run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event())
-    return await run.play_all(tables)
+    held = store.claim_run(stored.id) if claim is None else claim
+    try:
+        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), held)
+        return await run.play_all(tables)
+    finally:
+        if claim is None:
+            store.release_run(held)
 
 
 class _Run:
@@ -130,8 +150,11 @@ class _Run:
         progress: Progress | None,
         on_game: Callable[[GameSummary], None] | None,
         stop: asyncio.Event,
+        claim: RunClaim,
     ) -> None:
         self.store = store
+        self.claim = claim
+        self.claim_lost = False
         self.tournament = tournament
         self.rules = RuleSet.from_dict(tournament.rules)
         self.play = play
@@ -148,6 +171,7 @@ class _Run:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
             workers = [asyncio.create_task(self._worker())
                        for _ in range(min(concurrency, len(self.queue)))]
+            heartbeat = asyncio.create_task(self._heartbeat())
             try:
                 await asyncio.gather(*workers)
             except BaseException:
@@ -156,12 +180,26 @@ class _Run:
                 self.store.set_tournament_status(self.tournament.id, TournamentStatus.STOPPED)
                 await _cancel(workers)
                 raise
+            finally:
+                await _cancel([heartbeat])
+        if self.claim_lost:
+            raise TournamentBusy(
+                f"tournament {self.tournament.name!r} was taken over by another run after "
+                f"this one missed its heartbeats; the {self.played} games this run "
+                "recorded are kept")
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
         return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
 
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            if not await asyncio.to_thread(self.store.refresh_run, self.claim):
+                self.claim_lost = True
+                return
+
     async def _worker(self) -> None:
-        while self.queue and not self.stop.is_set():
+        while self.queue and not self.stop.is_set() and not self.claim_lost:
             game = self.queue.popleft()
             started = datetime.now(UTC)
             played = await _call(self.play, game, self.rules)
@@ -215,7 +253,7 @@ def _is_async(play: TableRunner) -> bool:
     return inspect.iscoroutinefunction(play) or inspect.iscoroutinefunction(type(play).__call__)
 
 
-async def _cancel(tasks: Sequence[asyncio.Task[None]]) -> None:
+async def _cancel(tasks: Sequence[asyncio.Task[Any]]) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
