@@ -259,6 +259,8 @@ class Tournament:
     settings: dict[str, Any]
     rules: dict[str, Any]
     status: TournamentStatus
+    """'running' only while a run holds the tournament (`Store.claim_run`): one that
+    was killed reads as 'stopped', and running it again resumes it."""
     created_at: datetime
 
 
@@ -655,8 +657,7 @@ class Store:
             )
             tournament_id = int(cursor.lastrowid or 0)
             self._insert_scheduled(conn, tournament_id, games)
-            row = conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
-            return _tournament(row.fetchone())
+            return _tournament(self._tournament_row(conn, tournament_id))
 
     def tournament(self, tournament: str | int) -> Tournament:
         """The tournament with this name (str) or id (int)."""
@@ -666,7 +667,7 @@ class Store:
     def list_tournaments(self) -> list[Tournament]:
         """Every tournament, oldest first."""
         with self._lock:
-            rows = self._conn.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
+            rows = self._conn.execute(f"{_TOURNAMENT_SELECT} ORDER BY t.id").fetchall()
         return [_tournament(row) for row in rows]
 
     def set_tournament_status(
@@ -683,15 +684,13 @@ class Store:
             conn.execute(
                 "UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id)
             )
-            return _tournament(
-                conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
-            )
+            return _tournament(self._tournament_row(conn, tournament_id))
 
     @staticmethod
     def _tournament_row(conn: sqlite3.Connection, tournament: str | int) -> sqlite3.Row:
         column = "id" if isinstance(tournament, int) else "name"
         row: sqlite3.Row | None = conn.execute(
-            f"SELECT * FROM tournaments WHERE {column} = ?", (tournament,)
+            f"{_TOURNAMENT_SELECT} WHERE t.{column} = ?", (tournament,)
         ).fetchone()
         if row is None:
             raise UnknownTournament(f"no tournament {tournament!r}")
@@ -1170,14 +1169,25 @@ def _bot(row: sqlite3.Row) -> Bot:
     )
 
 
+_TOURNAMENT_SELECT = (
+    "SELECT t.*, r.tournament_id, r.token, r.host, r.pid, r.claimed_at, r.heartbeat_at"
+    " FROM tournaments t LEFT JOIN tournament_runs r ON r.tournament_id = t.id"
+)
+"""A tournament with the claim of the run playing it, if any (for its live status)."""
+
+
 def _tournament(row: sqlite3.Row) -> Tournament:
+    status = TournamentStatus(row["status"])
+    if status is TournamentStatus.RUNNING and (
+            row["token"] is None or _run_claim(row).lapsed(datetime.now(UTC))):
+        status = TournamentStatus.STOPPED  # the run that set it was killed
     return Tournament(
         id=row["id"],
         name=row["name"],
         format=row["format"],
         settings=json.loads(row["settings"]),
         rules=json.loads(row["rules"]),
-        status=TournamentStatus(row["status"]),
+        status=status,
         created_at=datetime.fromisoformat(row["created_at"]),
     )
 

@@ -264,10 +264,24 @@ def test_claim_of_a_process_that_exited_on_this_host_is_taken_over(
     assert store.claim_run("cup").pid == os.getpid()
 
 
+def test_tournament_reads_running_only_while_a_run_holds_it(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    claim = store.claim_run("cup")
+    assert store.set_tournament_status("cup", "running").status is TournamentStatus.RUNNING
+    store.release_run(claim)  # as a killed run's claim lapses
+    assert store.tournament("cup").status is TournamentStatus.STOPPED
+    assert [t.status for t in store.list_tournaments()] == [TournamentStatus.STOPPED]
+
+
 def test_database_from_schema_version_1_gains_run_claims(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    with Store.open(path, migrations=MIGRATIONS[:1]) as old:
-        old.create_tournament("cup", "round_robin", {}, {})
+    Store.open(path, migrations=MIGRATIONS[:1]).close()
+    old = sqlite3.connect(path)
+    with old:
+        old.execute("INSERT INTO tournaments (name, format, settings, rules, status, created_at)"
+                    " VALUES ('cup', 'round_robin', '{}', '{}', 'created', ?)",
+                    (START.isoformat(),))
+    old.close()
     with Store.open(path) as store:
         assert store.schema_version == MIGRATIONS[-1].version
         assert store.claim_run("cup").tournament_id == store.tournament("cup").id
@@ -329,6 +343,7 @@ def test_add_scheduled_games_refuses_a_repeated_game_index(store: Store) -> None
 
 def test_tournament_status_changes_and_bad_status_is_refused(store: Store) -> None:
     store.create_tournament("cup", "round_robin", {}, {})
+    store.claim_run("cup")
     assert store.set_tournament_status("cup", "running").status is TournamentStatus.RUNNING
     with pytest.raises(InvalidInput, match="paused"):
         store.set_tournament_status("cup", "paused")
