@@ -16,9 +16,10 @@ time straight through `ArenaServer.play_game`.
   Decision, then the next; its messages/s and p50/p99 are what a round trip
   costs with nothing of arena in it.
 - A second ping-pong shows what the table's arrangement costs by itself: each
-  table's pings take turns among four client processes, as its decisions take
-  turns among the four bots, so each round trip wakes a process that has been
-  idle for three. "round trips vs rotating" sets arena against it.
+  table's pings go to four client processes in the order the bots were asked
+  in the run's one-table games (recorded as they are played), so a round trip
+  usually wakes a process that has been idle while others answered. "round
+  trips vs turns" sets arena against it: it is the most arena could reach.
 - Configurations: one and four tables; with `events_in_requests` (the SDK's
   default; events ride inside the request) or without (a GameEvents message of
   its own before each request); with `auto_single_action` (a decision with
@@ -47,7 +48,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -97,11 +98,14 @@ class Probe:
     decision_bytes: int = 0
     requests: int = 0
     answers: int = 0
+    turns: list[str] = field(default_factory=list)
+    """The bot asked for each decision since the last reset, in order."""
 
     def reset(self) -> None:
-        """Forget the latencies so far (the sizes are kept for the whole run)."""
+        """Forget the latencies and turns so far (the sizes are kept for the whole run)."""
         self.asked.clear()
         self.latencies = []
+        self.turns = []
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[Probe]:
@@ -115,6 +119,7 @@ class Probe:
                       timeout: float) -> Any:
             self.request_bytes += len(serialize(request))
             self.requests += 1
+            self.turns.append(connection.bot_name)
             self.asked[request_id] = clock()
             return ask(connection, request_id, request, timeout)
 
@@ -267,8 +272,8 @@ class EchoServer:
                 self.idle.remove(stream)
 
     def _take(self, tables: int, rotation: int) -> list[list[_EchoStream]] | None:
-        """Streams for `tables` tables of `rotation` seats, each seat a different client
-        (and, with one seat, each table a different client); None while too few are idle."""
+        """Streams for `tables` tables of `rotation` clients, each a different process
+        (and, with one client, each table a different one); None while too few are idle."""
         by_client: dict[int, list[_EchoStream]] = {}
         for stream in self.idle:
             by_client.setdefault(stream.client, []).append(stream)
@@ -286,9 +291,11 @@ class EchoServer:
         return groups
 
     async def measure(self, tables: int, count: int, ping_size: int, pong_size: int,
-                      rotation: int = 1) -> dict[str, float]:
-        """`count` round trips at each of `tables` tables at once, each table taking its
-        turns among `rotation` client processes."""
+                      turns: Sequence[int] = (0,)) -> dict[str, float]:
+        """`count` round trips at each of `tables` tables at once; each table sends its
+        pings to its client processes in the order `turns` gives (cycled), table t
+        starting `t` turns in."""
+        rotation = max(turns) + 1
         waited = 0.0
         while (groups := self._take(tables, rotation)) is None:
             if waited > 30:
@@ -299,11 +306,11 @@ class EchoServer:
         latencies: list[float] = []
         clock = time.perf_counter
 
-        async def drive(group: list[_EchoStream]) -> None:
+        async def drive(table: int, group: list[_EchoStream]) -> None:
             from grpc.aio import EOF  # type: ignore[attr-defined]
 
-            for turn in range(count):
-                context = group[turn % len(group)].context
+            for turn in range(table, table + count):
+                context = group[turns[turn % len(turns)]].context
                 start = clock()
                 await context.write(payload)
                 if await context.read() is EOF:
@@ -312,7 +319,7 @@ class EchoServer:
 
         start = clock()
         try:
-            await asyncio.gather(*(drive(group) for group in groups))
+            await asyncio.gather(*(drive(table, group) for table, group in enumerate(groups)))
         finally:
             for group in groups:
                 for stream in group:
@@ -378,20 +385,23 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
                     _play(server, names, 1, 1, 999, probe) for names in sets.values()))
                 await echo.measure(streams, 100, probe.request_size, probe.decision_size)
                 await echo.measure(streams, 100, probe.request_size, probe.decision_size,
-                                   rotation=SEATS)
+                                   range(SEATS))
                 for repeat in range(repeats):
+                    game_turns: list[int] = []
                     for config in configs:
                         games = max(config.tables, round(GAMES[config.tables] * scale))
-                        run = await _play(server, sets[config.bot_set], config.tables, games,
-                                          repeat, probe)
+                        names = sets[config.bot_set]
+                        run = await _play(server, names, config.tables, games, repeat, probe)
+                        if config.tables == 1 and not config.auto_single_action:
+                            game_turns += [names.index(name) for name in probe.turns]
                         key = ("arena", config.tables, config.events_in_requests,
                                config.auto_single_action)
                         figures.setdefault(key, []).append({"games": games, **run})
                     for tables in sorted({c.tables for c in configs}):
                         count = max(50, round(PINGS[tables] * scale))
-                        for kind, rotation in (("ping", 1), ("rotating ping", SEATS)):
+                        for kind, turns in (("ping", [0]), ("turns ping", game_turns)):
                             ping = await echo.measure(tables, count, probe.request_size,
-                                                      probe.decision_size, rotation)
+                                                      probe.decision_size, turns)
                             figures.setdefault((kind, tables, False, False), []).append(
                                 {**ping, "request B": probe.request_size})
     finally:
@@ -413,7 +423,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         if kind != "arena":
             continue
         ping = medians[("ping", tables, False, False)]
-        rotating = medians[("rotating ping", tables, False, False)]
+        turns = medians[("turns ping", tables, False, False)]
         rows.append({
             "configuration": f"arena, {tables} table{'s' if tables > 1 else ''}",
             "events in requests": "on" if events else "off",
@@ -428,7 +438,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
             "request B": round(m["request B"]),
             "round trips vs ping": round(m["round trips/s"] / ping["round trips/s"], 2),
             "p99 vs ping": round(m["p99 ms"] / ping["p99 ms"], 2),
-            "round trips vs rotating": round(m["round trips/s"] / rotating["round trips/s"], 2),
+            "round trips vs turns": round(m["round trips/s"] / turns["round trips/s"], 2),
         })
     for (kind, tables, _, _), m in medians.items():
         if kind == "arena":
@@ -436,7 +446,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         streams = f"{tables} stream{'s' if tables > 1 else ''}"
         rows.append({
             "configuration": (f"grpc.aio ping-pong, {streams}" if kind == "ping" else
-                              f"ping-pong rotating, {streams}, {SEATS} clients each"),
+                              f"ping-pong in game turns, {streams}, {SEATS} clients each"),
             "events in requests": "", "auto single action": "", "games": "",
             "decisions/s": "",
             "round trips/s": round(m["round trips/s"]),
@@ -448,7 +458,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
                 ("ping", tables, False, False)]["round trips/s"], 2),
             "p99 vs ping": round(m["p99 ms"] / medians[("ping", tables, False, False)]["p99 ms"],
                                  2),
-            "round trips vs rotating": "",
+            "round trips vs turns": "",
         })
     return rows
 

@@ -44,7 +44,7 @@ def test_protocol_benchmark() -> None:
     assert len(arena) == len(protocol.CONFIGS)
     assert len(pings) == 4  # one stream per table, and turns among four clients
     _assert_positive(arena, "decisions/s", "round trips/s", "p50 ms", "p99 ms", "games/s",
-                     "request B", "round trips vs ping", "p99 vs ping", "round trips vs rotating")
+                     "request B", "round trips vs ping", "p99 vs ping", "round trips vs turns")
     _assert_positive(pings, "round trips/s", "p50 ms", "p99 ms", "request B")
     for row in arena:  # a bot is asked at most every decision; auto_single_action fewer
         assert isinstance(row["round trips/s"], int) and isinstance(row["decisions/s"], int)
