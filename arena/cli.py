@@ -510,7 +510,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.GetScheduleResponse:
         return await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=name))
 
-    emit([_tournament_row(context.run(body).tournament)], fmt)
+    info = context.run(body).tournament
+    emit([{**_tournament_row(info), "run by": info.run_by or "-"}], fmt)
 
 
 @tournament.command("run")

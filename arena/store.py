@@ -262,6 +262,8 @@ class Tournament:
     """'running' only while a run holds the tournament (`Store.claim_run`): one that
     was killed reads as 'stopped', and running it again resumes it."""
     created_at: datetime
+    run_by: str = ""
+    """The run holding the tournament now (see `RunClaim.describe`); empty when none."""
 
 
 CLAIM_STALE_AFTER = 60.0
@@ -1178,8 +1180,10 @@ _TOURNAMENT_SELECT = (
 
 def _tournament(row: sqlite3.Row) -> Tournament:
     status = TournamentStatus(row["status"])
-    if status is TournamentStatus.RUNNING and (
-            row["token"] is None or _run_claim(row).lapsed(datetime.now(UTC))):
+    claim = None if row["token"] is None else _run_claim(row)
+    if claim is not None and claim.lapsed(datetime.now(UTC)):
+        claim = None
+    if status is TournamentStatus.RUNNING and claim is None:
         status = TournamentStatus.STOPPED  # the run that set it was killed
     return Tournament(
         id=row["id"],
@@ -1189,6 +1193,7 @@ def _tournament(row: sqlite3.Row) -> Tournament:
         rules=json.loads(row["rules"]),
         status=status,
         created_at=datetime.fromisoformat(row["created_at"]),
+        run_by="" if claim is None else claim.describe(),
     )
 
 

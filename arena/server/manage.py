@@ -346,7 +346,8 @@ def tournament_info(tournament: Tournament,
         games_total=len(scheduled),
         games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
         created_at=tournament.created_at.isoformat(timespec="seconds"),
-        bots=sorted({bot for game in scheduled for bot in game.seats}))
+        bots=sorted({bot for game in scheduled for bot in game.seats}),
+        run_by=tournament.run_by)
 
 
 def rules_from_json(text: str) -> RuleSet:

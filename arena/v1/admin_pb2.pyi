@@ -62,7 +62,7 @@ class RemoveBotResponse(_message.Message):
     def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
 
 class TournamentInfo(_message.Message):
-    __slots__ = ("name", "format", "status", "settings_json", "rules_json", "games_total", "games_done", "created_at", "bots")
+    __slots__ = ("name", "format", "status", "settings_json", "rules_json", "games_total", "games_done", "created_at", "bots", "run_by")
     NAME_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -72,6 +72,7 @@ class TournamentInfo(_message.Message):
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    RUN_BY_FIELD_NUMBER: _ClassVar[int]
     name: str
     format: str
     status: str
@@ -81,7 +82,8 @@ class TournamentInfo(_message.Message):
     games_done: int
     created_at: str
     bots: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., status: _Optional[str] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., created_at: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+    run_by: str
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., status: _Optional[str] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., created_at: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., run_by: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
     __slots__ = ("name", "bots", "settings_json", "rules_json")

@@ -145,9 +145,24 @@ def test_tournament_list_and_status_as_json(three_bots: Path) -> None:
     [listed] = json.loads(ok(three_bots, "tournament", "list", "--format", "json").stdout)
     [status] = json.loads(ok(three_bots, "tournament", "status", "t1", "--format", "json").stdout)
     assert list(listed) == TOURNAMENT_KEYS
-    assert listed == status
+    assert list(status) == [*TOURNAMENT_KEYS, "run by"]
+    assert listed == {key: status[key] for key in TOURNAMENT_KEYS}
     assert (status["name"], status["format"], status["status"]) == ("t1", "round_robin", "created")
-    assert (status["bots"], status["done"], status["games"]) == (3, 0, 3)
+    assert (status["bots"], status["done"], status["games"], status["run by"]) == (3, 0, 3, "-")
+
+
+def test_tournament_status_names_the_process_running_it(three_bots: Path) -> None:
+    ok(three_bots, "tournament", "create", "t1", "greedy", "rnd", "counter", "--table-size", "3")
+    with Store.open(three_bots) as store:
+        claim = store.claim_run("t1")
+        store.set_tournament_status("t1", "running")
+        [status] = json.loads(ok(three_bots, "tournament", "status", "t1",
+                                 "--format", "json").stdout)
+        assert status["status"] == "running"
+        assert status["run by"].startswith(f"process {claim.pid} on {claim.host}, running since")
+        store.release_run(claim)
+    [status] = json.loads(ok(three_bots, "tournament", "status", "t1", "--format", "json").stdout)
+    assert (status["status"], status["run by"]) == ("stopped", "-")
 
 
 def test_partner_tournaments_default_to_four_seats_and_partner_scoring(db: Path) -> None:
