@@ -66,6 +66,10 @@ class SchemaError(StoreError):
     """The database schema is newer than this code, or a migration failed."""
 
 
+class EntrantRemoved(StoreError):
+    """A bot a tournament still has games for has been removed."""
+
+
 class TournamentBusy(StoreError):
     """Another run, in this process or another, is playing the tournament's games."""
 
@@ -792,6 +796,23 @@ class Store:
         """The scheduled games not yet recorded, by game index."""
         return self._scheduled(tournament, pending_only=True)
 
+    def removed_entrants(self, tournament: str | int) -> list[str]:
+        """Names of the bots in `tournament`'s pending games that have been removed since.
+
+        Those games cannot be played: a bot added again under the same name is a
+        different bot, and the games stay credited to the one scheduled.
+        """
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            rows = self._conn.execute(
+                "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
+                " JOIN bots b ON b.id = j.value"
+                " WHERE sg.tournament_id = ? AND sg.status = 'pending'"
+                " AND b.removed_at IS NOT NULL ORDER BY b.name",
+                (tournament_id,),
+            ).fetchall()
+        return [str(row["name"]) for row in rows]
+
     def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
         """(games done, games scheduled) for a tournament."""
         with self._lock:
@@ -887,6 +908,13 @@ class Store:
             raise AlreadyRecorded(
                 f"scheduled game {scheduled_game_id} is already recorded as game {row['game_id']}"
             )
+        removed = [str(row["name"]) for row in conn.execute(
+            f"SELECT name FROM bots WHERE removed_at IS NOT NULL AND id IN "
+            f"({','.join('?' * len(bot_ids))})", bot_ids)]
+        if removed:
+            raise InvalidInput(
+                f"scheduled game {scheduled_game_id} cannot be recorded: "
+                f"{', '.join(removed)} has been removed since it was scheduled")
         played = (tuple(seats), seed, _teams_tuple(teams))
         if played != (scheduled.seats, scheduled.seed, scheduled.teams):
             raise InvalidInput(

@@ -18,6 +18,7 @@ from arena.engine.outcome import Outcome, Termination, ranks_from_keys
 from arena.engine.rules import RuleSet
 from arena.store import (
     BotKind,
+    EntrantRemoved,
     GameStatus,
     GameSummary,
     ScheduledGame,
@@ -358,6 +359,19 @@ def test_run_that_loses_its_claim_stops_and_keeps_its_games(
     done, _ = store.schedule_progress(tournament)
     assert 3 <= done < 30 and len(store.games()) == done
     assert store.run_claim(tournament) is not None, "the run that took over keeps its claim"
+
+
+def test_bot_removed_and_added_again_under_its_name_does_not_take_its_games(
+        store: Store) -> None:
+    tournament = new_tournament(store, concurrency=1)
+    store.remove_bot("bob")
+    store.add_bot("bob", BotKind.REMOTE)
+    table = FakeTable()
+    with pytest.raises(EntrantRemoved, match="'cup' cannot go on: bob was removed after it "
+                                             "was created"):
+        asyncio.run(run_tournament(store, tournament, table))
+    assert table.played == [] and store.games() == []
+    assert store.removed_entrants(tournament) == ["bob"]
 
 
 def _now() -> datetime:

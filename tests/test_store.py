@@ -287,6 +287,17 @@ def test_database_from_schema_version_1_gains_run_claims(tmp_path: Path) -> None
         assert store.claim_run("cup").tournament_id == store.tournament("cup").id
 
 
+def test_scheduled_game_of_a_removed_bot_is_not_recorded(store: Store) -> None:
+    scheduled = tournament_with_one_game(store)
+    removed = scheduled.seats[1]
+    store.remove_bot(removed)
+    assert store.removed_entrants(scheduled.tournament_id) == [removed]
+    with pytest.raises(InvalidInput, match=f"{removed} has been removed since it was scheduled"):
+        record(store, scheduled_game_id=scheduled.id, seats=scheduled.seats,
+               seed=scheduled.seed)
+    assert store.games() == []
+
+
 # -- tournaments and schedules ------------------------------------------------------
 
 

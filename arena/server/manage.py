@@ -49,6 +49,7 @@ from arena.tournament import (
     PlayedGame,
     ScheduleError,
     TournamentSettings,
+    check_entrants,
     create_tournament,
     run_tournament,
     tournament_settings,
@@ -215,6 +216,7 @@ class Management:
     async def _run(self, tournament: Tournament, claim: RunClaim, concurrency: int,
                    wait_seconds: float, progress: ProgressListener | None) -> int:
         policy = bot_policy(tournament_settings(tournament))
+        check_entrants(self.store, tournament)
         pending = self.store.pending_games(tournament.id)
         await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
         last_game = 0

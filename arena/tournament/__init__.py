@@ -7,6 +7,7 @@ from arena.tournament.runner import (
     Progress,
     RunSummary,
     TableRunner,
+    check_entrants,
     create_tournament,
     run_tournament,
     tournament_settings,
@@ -24,5 +25,5 @@ from arena.tournament.schedule import (
 __all__ = [
     "Format", "PlayedGame", "Progress", "RunSummary", "Schedule", "ScheduleError",
     "ScheduledTable", "SettingsError", "TableRunner", "TournamentSettings", "build_schedule",
-    "create_tournament", "run_tournament", "tournament_settings",
+    "check_entrants", "create_tournament", "run_tournament", "tournament_settings",
 ]

@@ -25,6 +25,7 @@ from arena.engine.rules import RuleSet
 from arena.store import (
     CLAIM_STALE_AFTER,
     AlreadyRecorded,
+    EntrantRemoved,
     GameSummary,
     RunClaim,
     ScheduledGame,
@@ -130,6 +131,7 @@ async def run_tournament(
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
     if tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
+    check_entrants(store, stored)
     held = store.claim_run(stored.id) if claim is None else claim
     try:
         run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), held)
@@ -137,6 +139,16 @@ async def run_tournament(
     finally:
         if claim is None:
             store.release_run(held)
+
+
+def check_entrants(store: Store, tournament: Tournament) -> None:
+    """Raise `EntrantRemoved` if a bot the tournament still has games for was removed."""
+    removed = store.removed_entrants(tournament.id)
+    if removed:
+        raise EntrantRemoved(
+            f"tournament {tournament.name!r} cannot go on: {', '.join(removed)} "
+            f"{'was' if len(removed) == 1 else 'were'} removed after it was created, and "
+            "a bot added again under the same name is a different bot")
 
 
 class _Run:
