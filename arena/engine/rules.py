@@ -58,6 +58,10 @@ class ReverseFirstCard(StrEnum):
     RIGHT_OF_DEALER = "right_of_dealer"
 
 
+MAX_LIMIT = 1_000_000
+"""The largest target score, hand count or turn limit a rule set may set."""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A complete rule set. The defaults are the official rules; house rules are off.
@@ -97,11 +101,13 @@ class RuleSet:
         for name in ("uno_penalty", "challenge_extra_penalty"):
             if not 0 <= getattr(self, name) <= 20:
                 raise RuleSetError(f"{name}: must be between 0 and 20, got {getattr(self, name)}")
-        if self.target_score is not None and self.target_score < 1:
-            raise RuleSetError(f"target_score: must be positive or null, got {self.target_score}")
+        if self.target_score is not None and not 1 <= self.target_score <= MAX_LIMIT:
+            raise RuleSetError(f"target_score: must be between 1 and {MAX_LIMIT:,} or null, "
+                               f"got {self.target_score}")
         for name in ("individual_hands", "max_turns_per_hand", "max_hands"):
-            if getattr(self, name) < 1:
-                raise RuleSetError(f"{name}: must be at least 1, got {getattr(self, name)}")
+            if not 1 <= getattr(self, name) <= MAX_LIMIT:
+                raise RuleSetError(f"{name}: must be between 1 and {MAX_LIMIT:,}, "
+                                   f"got {getattr(self, name)}")
         if self.scoring is Scoring.ELIMINATION and self.target_score is None:
             raise RuleSetError("target_score: elimination scoring needs a target score")
 

@@ -18,13 +18,20 @@ Violation = Literal[
 """The seat terminations that a bot's own mistake causes."""
 
 
+MAX_DECISION_TIMEOUT = 3600.0
+"""The longest decision timeout a policy may set, in seconds (an hour)."""
+MAX_TIME_BANK = 86400.0
+"""The largest time bank a policy may set, in seconds (a day)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotPolicy:
     """How a table treats a bot that answers late, illegally, garbled or not at all.
 
-    - `decision_timeout`: seconds a bot has for each decision.
+    - `decision_timeout`: seconds a bot has for each decision (at most
+      `MAX_DECISION_TIMEOUT`).
     - `time_bank`: extra seconds per seat and game; a slow decision spends it
-      before it times out.
+      before it times out (at most `MAX_TIME_BANK`).
     - `on_violation`: "fallback" plays the most passive legal action (draw,
       keep, accept or pass) and records a strike; "forfeit" ends the game at once
       with the offending seat last.
@@ -46,10 +53,12 @@ class BotPolicy:
                                              or not isinstance(self.max_strikes, int)):
             raise ValueError(f"max_strikes: must be a whole number or None, "
                              f"got {self.max_strikes!r}")
-        if self.decision_timeout <= 0:
-            raise ValueError(f"decision_timeout: must be positive, got {self.decision_timeout}")
-        if self.time_bank < 0:
-            raise ValueError(f"time_bank: must not be negative, got {self.time_bank}")
+        if not 0 < self.decision_timeout <= MAX_DECISION_TIMEOUT:
+            raise ValueError(f"decision_timeout: must be more than 0 and at most "
+                             f"{MAX_DECISION_TIMEOUT:g} seconds, got {self.decision_timeout}")
+        if not 0 <= self.time_bank <= MAX_TIME_BANK:
+            raise ValueError(f"time_bank: must be between 0 and {MAX_TIME_BANK:g} seconds, "
+                             f"got {self.time_bank}")
         if self.on_violation not in ("fallback", "forfeit"):
             raise ValueError(
                 f"on_violation: must be 'fallback' or 'forfeit', got {self.on_violation!r}")
