@@ -43,6 +43,13 @@ from arena.v1 import admin_pb2
 T = TypeVar("T")
 FORMATS = ("table", "json", "csv")
 
+UINT32 = click.IntRange(0, 2**32 - 1)
+"""The values a uint32 field of an admin request carries."""
+UINT64 = click.IntRange(0, 2**64 - 1)
+"""The values a uint64 field of an admin request carries."""
+POSITIVE_UINT32 = click.IntRange(1, 2**32 - 1)
+"""The values above 0 a uint32 field carries."""
+
 
 def use_color(stream: object = None) -> bool:
     """Colour only on a terminal, and never under NO_COLOR."""
@@ -358,12 +365,12 @@ def bot_remove(context: Context, name: str) -> None:
 
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True,
+@click.option("--games", type=POSITIVE_UINT32, default=10, show_default=True,
               help="Games to play, rounded up to a multiple of the number of BOTS.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=UINT64, default=0, show_default=True)
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False),
               help="Rule set file (TOML or JSON); the official rules otherwise.")
-@click.option("--concurrency", type=click.IntRange(1), default=2, show_default=True,
+@click.option("--concurrency", type=POSITIVE_UINT32, default=2, show_default=True,
               help="Games played at once.")
 @click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect.")
@@ -415,7 +422,7 @@ def tournament() -> None:
 @click.option("--table-size", type=click.IntRange(2, 10), default=None, help="Seats per table.")
 @click.option("--deals", "deals", type=click.IntRange(1), default=None,
               help="Deals per table (each played in every seat rotation).")
-@click.option("--seed", type=int, default=None, help="Tournament seed.")
+@click.option("--seed", type=UINT64, default=None, help="Tournament seed.")
 @click.option("--challenger", default=None, help="Gauntlet: the bot that meets the field.")
 @click.option("--settings", "settings_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file (TOML or JSON): any of the options, plus policy and rules.")
@@ -516,7 +523,7 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 
 @tournament.command("run")
 @click.argument("name")
-@click.option("--concurrency", type=click.IntRange(0), default=0,
+@click.option("--concurrency", type=UINT32, default=0,
               help="Tables at once [default: the tournament's setting].")
 @click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect.")
@@ -597,7 +604,7 @@ def _tournament_row(t: admin_pb2.TournamentInfo) -> dict[str, Any]:
 @main.command()
 @click.option("--tournament", default=None, help="Only this tournament's games.")
 @click.option("--bot", "bot_name", default=None, help="Only games this bot played.")
-@click.option("--limit", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--limit", type=POSITIVE_UINT32, default=20, show_default=True)
 @output_format
 @pass_context
 def games(context: Context, tournament: str | None, bot_name: str | None, limit: int,
@@ -621,7 +628,7 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
 
 
 @main.command()
-@click.argument("game_id", type=int)
+@click.argument("game_id", type=UINT64)
 @click.option("--export", "export", type=click.Choice(["jsonl"]), default=None,
               help="Print the full event log as JSON lines instead.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each hand.")
@@ -744,7 +751,7 @@ def watch(context: Context, game_id: str) -> None:
 @main.command()
 @click.option("--games", "deals", type=click.IntRange(1), default=3, show_default=True,
               help="Deals per table (each played in every seat rotation).")
-@click.option("--seed", type=int, default=2024, show_default=True)
+@click.option("--seed", type=UINT64, default=2024, show_default=True)
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Keep the demo's database here (a temporary one otherwise).")
 def demo(deals: int, seed: int, demo_db: Path | None) -> None:

@@ -1,0 +1,86 @@
+"""Bad input from the command line, a file or the environment: one clear line, no traceback.
+
+Each test gives `arena` something it cannot use and checks the exact error
+and that nothing was changed, on a real SQLite file as the other CLI tests do.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import arena, ok
+
+from arena.store import Store
+
+pytestmark = pytest.mark.timeout(60)
+
+UINT32_MAX = 2**32 - 1
+UINT64_MAX = 2**64 - 1
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A database file that does not exist yet: the first command creates it."""
+    return tmp_path / "arena.db"
+
+
+@pytest.fixture
+def two_bots(db: Path) -> Path:
+    """A database with two remote bots registered (neither connected)."""
+    ok(db, "bot", "add", "far-a")
+    ok(db, "bot", "add", "far-b")
+    return db
+
+
+def _no_tournaments(db: Path) -> bool:
+    with Store.open(db) as store:
+        return store.list_tournaments() == []
+
+
+# ------------------------------------------------- numbers the wire cannot carry
+
+@pytest.mark.parametrize(("args", "param", "value", "bounds"), [
+    (["replay", "--", "-1"], "GAME_ID", "-1", f"0<=x<={UINT64_MAX}"),
+    (["replay", str(UINT64_MAX + 1)], "GAME_ID", str(UINT64_MAX + 1), f"0<=x<={UINT64_MAX}"),
+    (["match", "far-a", "far-b", "--seed", "-1"], "--seed", "-1", f"0<=x<={UINT64_MAX}"),
+    (["match", "far-a", "far-b", "--seed", str(UINT64_MAX + 1)], "--seed",
+     str(UINT64_MAX + 1), f"0<=x<={UINT64_MAX}"),
+    (["match", "far-a", "far-b", "--games", "5000000000"], "--games", "5000000000",
+     f"1<=x<={UINT32_MAX}"),
+    (["match", "far-a", "far-b", "--concurrency", "5000000000"], "--concurrency", "5000000000",
+     f"1<=x<={UINT32_MAX}"),
+    (["games", "--limit", "5000000000"], "--limit", "5000000000", f"1<=x<={UINT32_MAX}"),
+    (["tournament", "run", "t", "--concurrency", "5000000000"], "--concurrency", "5000000000",
+     f"0<=x<={UINT32_MAX}"),
+    (["tournament", "create", "t", "far-a", "far-b", "--seed", "-1"], "--seed", "-1",
+     f"0<=x<={UINT64_MAX}"),
+    (["tournament", "create", "t", "far-a", "far-b", "--seed", str(UINT64_MAX + 1)], "--seed",
+     str(UINT64_MAX + 1), f"0<=x<={UINT64_MAX}"),
+    (["demo", "--seed", "-1"], "--seed", "-1", f"0<=x<={UINT64_MAX}"),
+])
+def test_a_number_out_of_its_wire_range_is_a_usage_error(
+        two_bots: Path, args: list[str], param: str, value: str, bounds: str) -> None:
+    result = arena(two_bots, *args)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.endswith(
+        f"Error: Invalid value for '{param}': {value} is not in the range {bounds}.\n")
+    assert _no_tournaments(two_bots)
+
+
+def test_match_and_tournament_seeds_take_the_same_range(two_bots: Path) -> None:
+    for seed in ("0", str(UINT64_MAX)):
+        ok(two_bots, "tournament", "create", f"t{seed}", "far-a", "far-b", "--table-size", "2",
+           "--seed", seed)
+        result = arena(two_bots, "match", "far-a", "far-b", "--seed", seed, "--wait", "0.01")
+        assert result.stderr.startswith("Error: bots not connected after 0.01 s"), result.output
+    [status] = json.loads(ok(two_bots, "tournament", "status", f"t{UINT64_MAX}",
+                             "--format", "json").stdout)
+    assert status["games"] == 2
+
+
+def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:
+    assert ok(db, "games", "--limit", str(UINT32_MAX)).stdout == "no games yet\n"
+    result = arena(db, "replay", "0")
+    assert (result.exit_code, result.stderr) == (1, "Error: no game 0\n")
