@@ -10,6 +10,7 @@ the `schema_migrations` table.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -18,14 +19,14 @@ import secrets
 import socket
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from os import PathLike
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from arena import rating
 from arena.engine.outcome import Outcome, Termination
@@ -64,6 +65,10 @@ class AlreadyRecorded(StoreError):
 
 class SchemaError(StoreError):
     """The database schema is newer than this code, or a migration failed."""
+
+
+class DamagedDatabase(StoreError):
+    """A row of the database cannot be read back: it was changed or broken outside arena."""
 
 
 class EntrantRemoved(StoreError):
@@ -412,6 +417,25 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _decoding(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Make a row decoder raise `DamagedDatabase` for a row it cannot read."""
+    def decorate(decode: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(decode)
+        def decoded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return decode(*args, **kwargs)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                raise DamagedDatabase(
+                    f"the database holds a damaged {what}: {type(exc).__name__}: {exc}; "
+                    "it was changed outside arena") from None
+        return decoded
+    return decorate
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -496,6 +520,12 @@ class Store:
 
     def _migrate(self, migrations: Sequence[Migration]) -> None:
         with self._transaction() as conn:
+            tables = {str(row[0]) for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT LIKE 'sqlite_%'")}
+            if tables and "schema_migrations" not in tables:
+                raise SchemaError("this is not an arena database: it holds tables of its "
+                                  f"own ({', '.join(sorted(tables)[:5])})")
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, description TEXT NOT NULL,"
@@ -531,7 +561,11 @@ class Store:
         """The version of the newest migration applied to this database."""
         with self._lock:
             row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-        return int(row[0] or 0)
+        try:
+            return int(row[0] or 0)
+        except ValueError:
+            raise SchemaError(f"schema_migrations holds a version arena cannot read: "
+                              f"{row[0]!r}") from None
 
     @property
     def journal_mode(self) -> str:
@@ -795,6 +829,17 @@ class Store:
     def pending_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The scheduled games not yet recorded, by game index."""
         return self._scheduled(tournament, pending_only=True)
+
+    def tournament_bots(self, tournament: str | int) -> list[str]:
+        """The names of the bots in `tournament`'s schedule, sorted."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            rows = self._conn.execute(
+                "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
+                " JOIN bots b ON b.id = j.value WHERE sg.tournament_id = ? ORDER BY b.name",
+                (tournament_id,),
+            ).fetchall()
+        return [str(row["name"]) for row in rows]
 
     def removed_entrants(self, tournament: str | int) -> list[str]:
         """Names of the bots in `tournament`'s pending games that have been removed since.
@@ -1068,12 +1113,15 @@ class Store:
         return [self._summary(conn, row) for row in rows]
 
     @staticmethod
+    @_decoding("game")
     def _summary(conn: sqlite3.Connection, row: sqlite3.Row) -> GameSummary:
         seats = conn.execute(
             "SELECT b.name, s.score, s.rank, s.termination FROM game_seats s"
             " JOIN bots b ON b.id = s.bot_id WHERE s.game_id = ? ORDER BY s.seat",
             (row["id"],),
         ).fetchall()
+        if len(seats) < MIN_SEATS:
+            raise ValueError(f"game {row['id']} has {len(seats)} seats")
         return GameSummary(
             id=row["id"],
             tournament_id=row["tournament_id"],
@@ -1187,6 +1235,7 @@ def _check_game_shape(
         raise InvalidInput(f"{len(seats)} seats but {details}")
 
 
+@_decoding("bot")
 def _bot(row: sqlite3.Row) -> Bot:
     removed = row["removed_at"]
     return Bot(
@@ -1206,6 +1255,7 @@ _TOURNAMENT_SELECT = (
 """A tournament with the claim of the run playing it, if any (for its live status)."""
 
 
+@_decoding("tournament")
 def _tournament(row: sqlite3.Row) -> Tournament:
     status = TournamentStatus(row["status"])
     claim = None if row["token"] is None else _run_claim(row)
@@ -1225,6 +1275,7 @@ def _tournament(row: sqlite3.Row) -> Tournament:
     )
 
 
+@_decoding("tournament run")
 def _run_claim(row: sqlite3.Row) -> RunClaim:
     return RunClaim(
         tournament_id=row["tournament_id"],
@@ -1240,6 +1291,7 @@ def _teams_from_json(text: str | None) -> tuple[tuple[int, ...], ...] | None:
     return None if text is None else _teams_tuple(json.loads(text))
 
 
+@_decoding("scheduled game")
 def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame:
     bot_ids = tuple(int(bot) for bot in json.loads(row["bot_ids"]))
     return ScheduledGame(
@@ -1257,6 +1309,7 @@ def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame
     )
 
 
+@_decoding("game log")
 def _with_logs(summary: GameSummary, logs: sqlite3.Row) -> GameRecord:
     fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
     return GameRecord(

@@ -22,6 +22,7 @@ from arena.store import (
     MIGRATIONS,
     AlreadyRecorded,
     BotKind,
+    DamagedDatabase,
     DuplicateName,
     GameStatus,
     InvalidInput,
@@ -220,6 +221,57 @@ def test_reset_token_replaces_the_old_token(store: Store) -> None:
     new = store.reset_token("alpha")
     assert store.bot_by_token(old) is None
     assert store.bot_by_token(new) == store.bot("alpha")
+
+
+def test_a_database_with_tables_of_its_own_is_refused_and_left_untouched(
+        tmp_path: Path) -> None:
+    path = tmp_path / "foreign.db"
+    foreign = sqlite3.connect(path)
+    with foreign:
+        foreign.execute("CREATE TABLE bots (x)")
+    foreign.close()
+    with pytest.raises(SchemaError, match=r"not an arena database: it holds tables of its own"
+                                          r" \(bots\)"):
+        Store.open(path)
+    foreign = sqlite3.connect(path)
+    tables = [row[0] for row in foreign.execute("SELECT name FROM sqlite_master")]
+    foreign.close()
+    assert tables == ["bots"]
+
+
+def test_an_unreadable_schema_version_is_a_schema_error(tmp_path: Path) -> None:
+    path = tmp_path / "odd.db"
+    odd = sqlite3.connect(path)
+    with odd:
+        odd.execute("CREATE TABLE schema_migrations (version TEXT, description TEXT,"
+                    " applied_at TEXT)")
+        odd.execute("INSERT INTO schema_migrations VALUES ('20240101_init', 'x', 'y')")
+    odd.close()
+    with pytest.raises(SchemaError, match="a version arena cannot read: '20240101_init'"):
+        Store.open(path)
+
+
+def _damage(store: Store, statement: str) -> None:
+    with store._transaction() as conn:
+        conn.execute(statement)
+
+
+def test_a_tournament_row_damaged_outside_arena_is_reported_as_such(store: Store) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    _damage(store, "UPDATE tournaments SET settings = 'not json'")
+    with pytest.raises(DamagedDatabase, match="damaged tournament: JSONDecodeError"):
+        store.list_tournaments()
+    _damage(store, "UPDATE tournaments SET settings = '{}', created_at = 'yesterday'")
+    with pytest.raises(DamagedDatabase, match="damaged tournament: ValueError: Invalid isoformat"):
+        store.tournament("cup")
+
+
+def test_a_game_whose_seats_were_deleted_is_reported_damaged(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    game = record(store, ("alpha", "beta"))
+    _damage(store, "DELETE FROM game_seats")
+    with pytest.raises(DamagedDatabase, match=f"damaged game: ValueError: game {game.id} has 0"):
+        store.get_game(game.id)
 
 
 # -- run claims -------------------------------------------------------------------
