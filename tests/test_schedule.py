@@ -12,6 +12,7 @@ import pytest
 from arena.engine.rules import RuleSet, Scoring
 from arena.rating import PARTNER_TEAMS
 from arena.tournament.schedule import (
+    MAX_GAMES,
     MAX_PARTNER_BOTS,
     Format,
     ScheduledTable,
@@ -91,6 +92,8 @@ def test_partner_formats_default_to_partner_scoring() -> None:
         ({"deals_per_table": 0}, "deals_per_table: must be at least 1"),
         ({"max_tables": 0}, "max_tables: must be at least 1"),
         ({"concurrency": 0}, "concurrency: must be at least 1"),
+        ({"deals_per_table": 10**9}, "deals_per_table: must be at most 100,000"),
+        ({"max_tables": 2**40}, "max_tables: must be at most 100,000"),
         ({"format": "partners", "table_size": 6}, "table_size: the partners format seats 4"),
         ({"format": "partners", "rules": {"scoring": "standard"}}, "needs scoring = 'partners'"),
         ({"format": "gauntlet"}, "challenger: a gauntlet needs"),
@@ -108,6 +111,16 @@ def test_partner_formats_default_to_partner_scoring() -> None:
 def test_bad_settings_are_refused_with_the_key_named(data: dict[str, object], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         TournamentSettings.from_dict(data)
+
+
+def test_a_schedule_over_the_game_limit_is_refused_before_it_is_built() -> None:
+    bots = [f"b{i}" for i in range(12)]
+    settings = TournamentSettings(table_size=4, deals_per_table=MAX_GAMES)
+    with pytest.raises(ScheduleError, match=r"would hold [\d,]+ games, more than the 100,000"):
+        build_schedule(settings, bots)
+    tables = len(round_robin_tables(bots, 4, settings.max_tables))
+    largest = TournamentSettings(table_size=4, deals_per_table=MAX_GAMES // (tables * 4))
+    assert len(build_schedule(largest, bots)) <= MAX_GAMES
 
 
 def test_settings_must_be_a_table() -> None:

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import functools
 import json
+import math
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +35,6 @@ from arena.store import (
     BotKind,
     DuplicateName,
     GameRecord,
-    GameStatus,
     GameSummary,
     InvalidInput,
     RunClaim,
@@ -281,6 +282,7 @@ _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (UnknownGame, grpc.StatusCode.NOT_FOUND),
     (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
     (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
+    (sqlite3.Error, grpc.StatusCode.FAILED_PRECONDITION),
     (RuleSetError, grpc.StatusCode.INVALID_ARGUMENT),
     (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
     (ManagementError, grpc.StatusCode.FAILED_PRECONDITION),
@@ -298,7 +300,8 @@ def status_for(exc: Exception) -> grpc.StatusCode:
 
 async def _abort(context: Any, exc: Exception) -> NoReturn:
     """End the call with the gRPC status and message of a management error."""
-    await context.abort(status_for(exc), str(exc))
+    message = f"the database cannot be used: {exc}" if isinstance(exc, sqlite3.Error) else exc
+    await context.abort(status_for(exc), str(message))
     raise AssertionError("abort returned")  # pragma: no cover
 
 
@@ -315,7 +318,7 @@ def _management_call(
     async def call(self: Servicer, request: Request, context: Any) -> Response:
         try:
             return await method(self, request, context)
-        except (StoreError, ValueError) as exc:
+        except (StoreError, ValueError, sqlite3.Error) as exc:
             await _abort(context, exc)
     return call
 
@@ -339,17 +342,30 @@ def summary_info(game: GameSummary, tournament: str = "") -> admin_pb2.GameSumma
     )
 
 
-def tournament_info(tournament: Tournament,
-                    scheduled: Sequence[ScheduledGame]) -> admin_pb2.TournamentInfo:
-    """A tournament as the admin service shows it, given its whole schedule."""
+def tournament_info(store: Store, tournament: Tournament) -> admin_pb2.TournamentInfo:
+    """A tournament as the admin service shows it, with its progress and its bots."""
+    done, total = store.schedule_progress(tournament.id)
     return admin_pb2.TournamentInfo(
         name=tournament.name, format=tournament.format, status=tournament.status.value,
         settings_json=json.dumps(tournament.settings), rules_json=json.dumps(tournament.rules),
-        games_total=len(scheduled),
-        games_done=sum(1 for g in scheduled if g.status is GameStatus.DONE),
+        games_total=total, games_done=done,
         created_at=tournament.created_at.isoformat(timespec="seconds"),
-        bots=sorted({bot for game in scheduled for bot in game.seats}),
-        run_by=tournament.run_by)
+        bots=store.tournament_bots(tournament.id), run_by=tournament.run_by)
+
+
+DEFAULT_WAIT_SECONDS = 30.0
+"""How long a run waits for its bots to connect when the request does not say."""
+
+
+def _wait_seconds(request: admin_pb2.RunTournamentRequest | admin_pb2.PlayMatchRequest
+                  ) -> float:
+    """The request's wait for the bots (0: not at all), or `DEFAULT_WAIT_SECONDS`."""
+    if not request.HasField("remote_wait_seconds"):
+        return DEFAULT_WAIT_SECONDS
+    wait = request.remote_wait_seconds
+    if not 0 <= wait < math.inf:
+        raise ValueError(f"remote_wait_seconds: must be a number of seconds, got {wait}")
+    return wait
 
 
 def rules_from_json(text: str) -> RuleSet:
@@ -372,6 +388,7 @@ class ManagedAdmin(AdminService):
                                              request.command or None)
         return admin_pb2.AddBotResponse(bot=bot_info(bot), token=token)
 
+    @_management_call
     async def ListBots(self, request: admin_pb2.ListBotsRequest,
                        context: Any) -> admin_pb2.ListBotsResponse:
         """Every registered bot."""
@@ -428,27 +445,26 @@ class ManagedAdmin(AdminService):
             settings["rules"] = _json_table(request.rules_json, "rules")
         tournament = self.management.create_tournament(request.name, list(request.bots),
                                                        settings)
-        return tournament_info(tournament,
-                               self.management.store.scheduled_games(tournament.id))
+        return tournament_info(self.management.store, tournament)
 
+    @_management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
         """Every tournament."""
         store = self.management.store
         return admin_pb2.ListTournamentsResponse(tournaments=[
-            tournament_info(t, store.scheduled_games(t.id))
-            for t in store.list_tournaments()])
+            tournament_info(store, t) for t in store.list_tournaments()])
 
     @_management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
-        """A tournament's schedule and where it stands."""
+        """A tournament's schedule (unless `skip_games`) and where it stands."""
         store = self.management.store
         tournament = store.tournament(request.tournament)
-        scheduled = store.scheduled_games(tournament.id)
-        response = admin_pb2.GetScheduleResponse(
-            tournament=tournament_info(tournament, scheduled))
-        for game in scheduled:
+        response = admin_pb2.GetScheduleResponse(tournament=tournament_info(store, tournament))
+        if request.skip_games:
+            return response
+        for game in store.scheduled_games(tournament.id):
             teams = [0] * len(game.seats)
             for team, seats in enumerate(game.teams or ()):
                 for seat in seats:
@@ -463,10 +479,14 @@ class ManagedAdmin(AdminService):
     async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
                             context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
         """Run (or resume) a tournament, streaming progress."""
+        try:
+            wait = _wait_seconds(request)
+        except ValueError as exc:
+            await _abort(context, exc)
+
         def start(listener: ProgressListener) -> Awaitable[int]:
             return self.management.run_tournament(
-                request.tournament, request.concurrency, request.remote_wait_seconds or 30.0,
-                listener)
+                request.tournament, request.concurrency, wait, listener)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
         async for update in _progress_stream(context, start, resume):
@@ -479,7 +499,7 @@ class ManagedAdmin(AdminService):
             rules = rules_from_json(request.rules_json)
             return await self.management.play_match(
                 list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
-                request.concurrency or 1, request.remote_wait_seconds or 30.0, listener)
+                request.concurrency or 1, _wait_seconds(request), listener)
 
         async for update in _progress_stream(context, start):
             yield update
@@ -524,7 +544,7 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
         hint = f"; {resume}" if resume else ""
         await context.abort(grpc.StatusCode.ABORTED,
                             f"the server stopped: {last.done} of {last.total} games done{hint}")
-    except (StoreError, ValueError) as exc:
+    except (StoreError, ValueError, sqlite3.Error) as exc:
         await _abort(context, exc)
     finally:
         if getter is not None:

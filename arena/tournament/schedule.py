@@ -48,6 +48,8 @@ MAX_PARTNER_BOTS = 24
 """The largest field the partner format schedules."""
 MAX_COMBINATIONS_SEARCHED = 200_000
 """Round robin over `max_tables` searches orbits among at most this many combinations."""
+MAX_GAMES = 100_000
+"""The most games one tournament may schedule."""
 
 Table = tuple[str, ...]
 Seat = TypeVar("Seat", str, int)
@@ -111,6 +113,9 @@ class TournamentSettings:
         for name in ("deals_per_table", "max_tables", "concurrency"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name}: must be at least 1, got {getattr(self, name)}")
+            if getattr(self, name) > MAX_GAMES:
+                raise SettingsError(f"{name}: must be at most {MAX_GAMES:,}, "
+                                    f"got {getattr(self, name):,}")
         if self.partnered:
             self._check_partner_format()
         if self.format is Format.GAUNTLET and not self.challenger:
@@ -290,9 +295,15 @@ Schedule = tuple[ScheduledTable, ...]
 
 
 def build_schedule(settings: TournamentSettings, bots: Sequence[str]) -> Schedule:
-    """Every game of a tournament between `bots`, in playing order."""
+    """Every game of a tournament between `bots`, in playing order (at most `MAX_GAMES`)."""
     _check_bots(bots)
     rounds = _FORMATS[settings.format](settings, list(bots))
+    games = sum(len(seats) if settings.rotations else 1
+                for tables in rounds for seats in tables) * settings.deals_per_table
+    if games > MAX_GAMES:
+        raise ScheduleError(f"the schedule would hold {games:,} games, more than the "
+                            f"{MAX_GAMES:,} a tournament may have: use fewer deals per "
+                            "table, fewer tables (max_tables) or several tournaments")
     return tuple(_expand(rounds, settings))
 
 

@@ -108,10 +108,12 @@ class ListTournamentsResponse(_message.Message):
     def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ...) -> None: ...
 
 class GetScheduleRequest(_message.Message):
-    __slots__ = ("tournament",)
+    __slots__ = ("tournament", "skip_games")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    SKIP_GAMES_FIELD_NUMBER: _ClassVar[int]
     tournament: str
-    def __init__(self, tournament: _Optional[str] = ...) -> None: ...
+    skip_games: bool
+    def __init__(self, tournament: _Optional[str] = ..., skip_games: _Optional[bool] = ...) -> None: ...
 
 class ScheduledGameInfo(_message.Message):
     __slots__ = ("round", "table", "game_index", "seats", "seed", "status", "teams", "game_id")

@@ -308,3 +308,56 @@ def test_run_server_stops_gracefully_on_sigterm() -> None:
     finally:
         process.kill()
         process.wait()
+
+
+def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        store = Store.open(tmp_path / "arena.db")
+        holder: list[Management] = []
+        server = build_server(store, tmp_path / "logs", holder.append)
+        port = await server.start("127.0.0.1", 0)
+        management = holder[0]
+        try:
+            for name in ("alice", "bob"):
+                management.add_bot(name, "remote", None)
+            management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = admin_stub(channel)
+                summary = await stub.GetSchedule(
+                    admin_pb2.GetScheduleRequest(tournament="cup", skip_games=True))
+                assert (summary.tournament.games_total, list(summary.tournament.bots),
+                        list(summary.games)) == (2, ["alice", "bob"], [])
+                whole = await stub.GetSchedule(admin_pb2.GetScheduleRequest(tournament="cup"))
+                assert len(whole.games) == 2 and whole.tournament == summary.tournament
+
+                started = asyncio.get_running_loop().time()
+                with pytest.raises(grpc.aio.AioRpcError) as waited:
+                    async for _ in stub.RunTournament(admin_pb2.RunTournamentRequest(
+                            tournament="cup", remote_wait_seconds=0)):
+                        pass
+                assert waited.value.details() == "bots not connected after 0 s: alice, bob"
+                assert asyncio.get_running_loop().time() - started < 5
+
+                with store._transaction() as conn:
+                    conn.execute("UPDATE tournaments SET settings = 'not json'")
+                with pytest.raises(grpc.aio.AioRpcError) as damaged:
+                    await stub.ListTournaments(admin_pb2.ListTournamentsRequest())
+                assert damaged.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+                assert damaged.value.details().startswith(
+                    "the database holds a damaged tournament: JSONDecodeError")
+
+                with store._transaction() as conn:
+                    conn.execute("DROP TABLE rating_history")
+                    conn.execute("DROP TABLE ratings")
+                with pytest.raises(grpc.aio.AioRpcError) as broken:
+                    await stub.GetRankings(admin_pb2.GetRankingsRequest())
+                assert broken.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+                assert broken.value.details() == (
+                    "the database cannot be used: no such table: ratings")
+        finally:
+            await server.stop(0.5)
+            store.close()
+
+    asyncio.run(scenario())
