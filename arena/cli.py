@@ -125,18 +125,48 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
         click.echo(empty)
 
 
+MAX_NESTING = 32
+"""How deep tables and lists may nest in a settings or rules file (they need 3 levels)."""
+
+
 def load_table(path: str | None, what: str) -> dict[str, Any]:
-    """A settings table from a TOML or JSON file (by its extension; TOML otherwise)."""
+    """A settings table from a TOML or JSON file (JSON by a `.json` extension in any case,
+    TOML otherwise); a file that is no such table is a `click.BadParameter` naming it."""
     if path is None:
         return {}
-    text = Path(path).read_text()
     try:
-        data = json.loads(text) if path.endswith(".json") else tomllib.loads(text)
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{path}: not a UTF-8 text file", param_hint=what) from None
+    except OSError as exc:
+        raise click.BadParameter(f"{path}: {exc.strerror}", param_hint=what) from None
+    too_deep = click.BadParameter(f"{path}: nested too deeply (more than {MAX_NESTING} levels)",
+                                  param_hint=what)
+    try:
+        data = json.loads(text) if Path(path).suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint=what) from None
+    except RecursionError:
+        raise too_deep from None
     if not isinstance(data, dict):
         raise click.BadParameter(f"{path}: must hold a table of settings", param_hint=what)
+    if _nesting(data) > MAX_NESTING:
+        raise too_deep
     return data
+
+
+def _nesting(value: object) -> int:
+    """How many tables and lists deep `value` goes (counted without recursion)."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((child, depth) for child in (
+                item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def rules_json(path: str | None) -> str:

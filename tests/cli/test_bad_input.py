@@ -84,3 +84,35 @@ def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:
     assert ok(db, "games", "--limit", str(UINT32_MAX)).stdout == "no games yet\n"
     result = arena(db, "replay", "0")
     assert (result.exit_code, result.stderr) == (1, "Error: no game 0\n")
+
+
+# ------------------------------------------------------ settings and rules files
+
+TOO_DEEP = "nested too deeply (more than 32 levels)"
+
+
+@pytest.mark.parametrize("option", ["--rules", "--settings"])
+@pytest.mark.parametrize(("name", "content", "problem"), [
+    ("bin.toml", b"\xff\xfe\x00garbage", "not a UTF-8 text file"),
+    ("deep.toml", b"a = " + b"[" * 100_000, TOO_DEEP),
+    ("deep.json", b"[" * 5000, TOO_DEEP),
+    ("deep-but-parses.json", b'{"a": ' + b"[" * 900 + b"]" * 900 + b"}", TOO_DEEP),
+])
+def test_a_file_that_cannot_be_read_as_settings_is_a_usage_error_naming_it(
+        two_bots: Path, tmp_path: Path, option: str, name: str, content: bytes,
+        problem: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    result = arena(two_bots, "tournament", "create", "t", "far-a", "far-b", option, str(path))
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.endswith(f"Error: Invalid value for {option}: {path}: {problem}\n")
+    assert _no_tournaments(two_bots)
+
+
+def test_a_json_extension_in_capitals_is_read_as_json(two_bots: Path, tmp_path: Path) -> None:
+    path = tmp_path / "RULES.JSON"
+    path.write_text(json.dumps({"hand_size": "seven"}))
+    result = arena(two_bots, "match", "far-a", "far-b", "--rules", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "Error: Invalid value for --rules: hand_size: must be a whole number, got 'seven'\n")
