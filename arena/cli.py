@@ -38,6 +38,7 @@ from arena.session import (
     find_admin_token,
     tls_from_env,
 )
+from arena.store import StoreError
 from arena.v1 import admin_pb2
 
 T = TypeVar("T")
@@ -70,7 +71,8 @@ class Context:
         self.db = db
 
     def run(self, body: Callable[[Session], Awaitable[T]]) -> T:
-        """Open an admin session and run `body` in it; gRPC errors become clean messages."""
+        """Open an admin session and run `body` in it; gRPC errors, and a database that
+        cannot be used, become clean messages."""
         try:
             tls = tls_from_env() if self.server else None
         except ValueError as exc:
@@ -84,7 +86,7 @@ class Context:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:
             raise click.ClickException(_rpc_message(exc, self.server)) from None
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, StoreError) as exc:
             raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
 
 
@@ -296,7 +298,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
 
     try:
         store = Store.open(context.db)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, StoreError) as exc:
         raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
     try:
         admin_token, token_file = issue_admin_token(context.db)

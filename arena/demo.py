@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from tabulate import tabulate
 
 import arena
 from arena.session import Session, admin_session
+from arena.store import StoreError
 from arena.v1 import admin_pb2
 
 SAMPLE_BOTS = Path(arena.__file__).resolve().parent.parent / "sample_bots"
@@ -59,9 +61,12 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
     assert database is not None
     try:
         asyncio.run(_journey(bots, notes, deals, seed, database))
-    except BaseException:
-        click.echo(f"(the demo's database and bot logs are kept in {database.parent})",
-                   err=True)
+    except BaseException as exc:
+        if database.exists():
+            click.echo(f"(the demo's database and bot logs are kept in {database.parent})",
+                       err=True)
+        if isinstance(exc, sqlite3.Error | StoreError):
+            raise click.ClickException(f"cannot use the database {database}: {exc}") from None
         raise
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)

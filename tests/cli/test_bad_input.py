@@ -7,10 +7,13 @@ and that nothing was changed, on a real SQLite file as the other CLI tests do.
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
-from cli_support import arena, ok
+from cli_support import arena, invoke, ok
 
 from arena.store import Store
 
@@ -116,3 +119,53 @@ def test_a_json_extension_in_capitals_is_read_as_json(two_bots: Path, tmp_path: 
     assert result.exit_code == 2
     assert result.stderr.endswith(
         "Error: Invalid value for --rules: hand_size: must be a whole number, got 'seven'\n")
+
+
+# ------------------------------------------------------------ unusable databases
+
+def _newer_database(path: Path) -> Path:
+    ok(path, "bot", "add", "far-a")
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', '')")
+    return path
+
+
+def _foreign_database(path: Path) -> Path:
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("CREATE TABLE bots (x)")
+        connection.execute("INSERT INTO bots VALUES ('theirs')")
+    return path
+
+
+@pytest.mark.parametrize("command", [["bot", "list"], ["serve", "--port", "0"]])
+def test_a_database_from_a_newer_arena_is_refused_and_left_alone(
+        db: Path, command: list[str]) -> None:
+    _newer_database(db)
+    result = arena(db, *command)
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    assert re.fullmatch(
+        f"Error: cannot use the database {re.escape(str(db))}: the database has schema "
+        r"version 999, newer than this arena knows \(\d+\); upgrade arena\n", result.stderr)
+    with closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("SELECT name FROM bots").fetchall() == [("far-a",)]
+
+
+@pytest.mark.parametrize("command", [["bot", "list"], ["serve", "--port", "0"]])
+def test_a_database_of_something_else_is_refused_and_left_alone(
+        db: Path, command: list[str]) -> None:
+    _foreign_database(db)
+    result = arena(db, *command)
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    # the store's own words for why (a failed migration, or a note of the foreign table)
+    assert result.stderr.startswith(f"Error: cannot use the database {db}: ")
+    assert result.stderr.count("\n") == 1 and "bots" in result.stderr
+    with closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("SELECT x FROM bots").fetchall() == [("theirs",)]
+
+
+def test_a_demo_database_that_cannot_be_created_is_a_clean_error(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "demo.db"
+    result = invoke("demo", "--db", str(path))
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    assert result.stderr == (
+        f"Error: cannot use the database {path}: unable to open database file\n")
