@@ -31,6 +31,18 @@ class ManagedBotError(RuntimeError):
     """A managed bot could not be started (bad command, missing program)."""
 
 
+def command_words(name: str, command: str) -> list[str]:
+    """The words of bot `name`'s command line, split as a POSIX shell would;
+    `ManagedBotError` for one that cannot be split (an unclosed quote) or is empty."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ManagedBotError(f"bot {name}: cannot read command {command!r}: {exc}") from None
+    if not argv:
+        raise ManagedBotError(f"bot {name}: empty command")
+    return argv
+
+
 @dataclass(frozen=True)
 class ManagedBot:
     """What it takes to launch one bot: its name, command line, token and working folder."""
@@ -130,13 +142,7 @@ class BotSupervisor:
         env = dict(os.environ, ARENA_SERVER=self.server_address, ARENA_TOKEN=bot.token,
                    ARENA_BOT_NAME=bot.name, PYTHONUNBUFFERED="1")
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            argv = shlex.split(bot.command)
-        except ValueError as exc:
-            message = f"bot {bot.name}: cannot read command {bot.command!r}: {exc}"
-            raise ManagedBotError(message) from None
-        if not argv:
-            raise ManagedBotError(f"bot {bot.name}: empty command")
+        argv = command_words(bot.name, bot.command)
         if shutil.which(argv[0], path=env.get("PATH")) is None:
             raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
         with self.log_path(bot.name).open("ab") as log:

@@ -408,8 +408,9 @@ class RatingPoint:
     sigma: float
 
 
-BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-"""Bot names: a letter or digit, then up to 63 letters, digits, '_', '.' or '-'."""
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""Bot and tournament names: a letter or digit, then up to 63 letters, digits, '_', '.'
+or '-', so a name is one word on a command line and never looks like an option."""
 
 
 def hash_token(token: str) -> str:
@@ -583,7 +584,7 @@ class Store:
         A managed bot needs the `command` that launches it; a remote bot has none.
         """
         kind = _bot_kind(kind)
-        _check_bot_name(name)
+        _check_name("bot", name)
         if kind is BotKind.MANAGED and not (command and command.strip()):
             raise InvalidInput(f"managed bot {name!r} needs a command to launch it")
         if kind is BotKind.REMOTE and command is not None:
@@ -684,8 +685,7 @@ class Store:
         games: Iterable[ScheduleEntry] = (),
     ) -> Tournament:
         """Create a tournament, with its schedule if `games` is given, in one transaction."""
-        if not name.strip():
-            raise InvalidInput("a tournament needs a name")
+        _check_name("tournament", name)
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise DuplicateName(f"a tournament named {name!r} already exists")
@@ -1199,10 +1199,10 @@ def _bot_kind(kind: BotKind | str) -> BotKind:
         raise InvalidInput(f"bot kind {kind!r} is not 'managed' or 'remote'") from None
 
 
-def _check_bot_name(name: str) -> None:
-    if not BOT_NAME.fullmatch(name):
+def _check_name(kind: str, name: str) -> None:
+    if not NAME.fullmatch(name):
         raise InvalidInput(
-            f"bot name {name!r} must start with a letter or digit and use only letters, "
+            f"{kind} name {name!r} must start with a letter or digit and use only letters, "
             "digits, '_', '.' and '-' (at most 64 characters)"
         )
 

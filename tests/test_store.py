@@ -373,6 +373,18 @@ def test_tournament_keeps_settings_rules_and_schedule(store: Store) -> None:
     assert store.schedule_progress("cup") == (0, 2)
 
 
+@pytest.mark.parametrize("name", ["", " ", "-x", "two words", "line\nbreak", "é", "a" * 65])
+@pytest.mark.parametrize("kind", ["bot", "tournament"])
+def test_a_name_that_is_not_one_plain_word_is_refused(store: Store, kind: str,
+                                                      name: str) -> None:
+    with pytest.raises(InvalidInput, match=f"^{kind} name .* must start with a letter or digit"):
+        if kind == "bot":
+            store.add_bot(name, BotKind.REMOTE)
+        else:
+            store.create_tournament(name, "round_robin", {}, {})
+    assert store.list_bots() == [] and store.list_tournaments() == []
+
+
 def test_duplicate_tournament_name_is_refused(store: Store) -> None:
     store.create_tournament("cup", "round_robin", {}, {})
     with pytest.raises(DuplicateName, match="cup"):

@@ -23,7 +23,7 @@ import grpc
 
 from arena import wire
 from arena.engine.rules import RuleSet, RuleSetError
-from arena.managed import BotSupervisor, ManagedBot, ManagedBotError
+from arena.managed import BotSupervisor, ManagedBot, ManagedBotError, command_words
 from arena.rating import LeaderboardRow, leaderboard
 from arena.server.admin import AdminService
 from arena.server.auth_store import SessionTokens
@@ -60,6 +60,9 @@ from arena.v1 import admin_pb2
 ProgressListener = Callable[["Progress"], None]
 
 
+EXIT_POLL = 0.1
+"""Seconds between looks, while waiting for bots, at whether a managed bot has exited."""
+
 CRASH_GRACE = 0.5
 """Seconds a managed bot whose connection dropped is given to finish exiting, so that
 its seats' violations are recorded as a crash rather than a disconnect."""
@@ -89,11 +92,19 @@ class Management:
         self.log_dir = log_dir
         self._server_address = server_address
         self._supervisor: BotSupervisor | None = None
+        self._exits: dict[str, int] = {}
+        """The last exit code of each managed bot launched here, once it has exited."""
 
     # ------------------------------------------------------------------ bots
 
     def add_bot(self, name: str, kind: str, command: str | None) -> tuple[Bot, str]:
-        """Register a bot; return it and its token (shown once)."""
+        """Register a bot; return it and its token (shown once). A managed bot's command
+        must read as a command line (closed quotes) now, not when it is first launched."""
+        if command:
+            try:
+                command_words(name, command)
+            except ManagedBotError as exc:
+                raise ManagementError(str(exc)) from None
         return self.store.add_bot(name, kind, command or None)
 
     def list_bots(self) -> list[tuple[Bot, bool]]:
@@ -119,21 +130,40 @@ class Management:
     # ----------------------------------------------------------- managed bots
 
     async def ensure_bots(self, names: Sequence[str], wait_seconds: float) -> None:
-        """Launch the managed bots among `names` that are not connected, then wait for all."""
+        """Launch the managed bots among `names` that are not connected, then wait for all;
+        a managed bot that exits during the wait without connecting fails it at once."""
+        for name in names:
+            self._exits.pop(name, None)
         connected = set(self.server.connected_bots())
         for name in dict.fromkeys(names):
             bot = self.store.bot(name)
             running = self._supervisor is not None and self._supervisor.is_running(name)
             if bot.kind is BotKind.MANAGED and name not in connected and not running:
                 await self._launch(bot)
+        waiting = asyncio.ensure_future(
+            self.server.wait_for_bots(list(dict.fromkeys(names)), timeout=wait_seconds))
         try:
-            await self.server.wait_for_bots(list(dict.fromkeys(names)), timeout=wait_seconds)
+            while not (await asyncio.wait({waiting}, timeout=EXIT_POLL))[0]:
+                self._check_exits(names)
+            waiting.result()
         except TimeoutError:
             missing = sorted(set(names) - set(self.server.connected_bots()))
             hint = f" (see the logs in {self.log_dir})" if self._supervisor is not None else ""
             raise ManagementError(
                 f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}{hint}"
             ) from None
+        finally:
+            waiting.cancel()
+
+    def _check_exits(self, names: Sequence[str]) -> None:
+        """Fail a wait at once if a managed bot it waits for has exited without connecting."""
+        connected = set(self.server.connected_bots())
+        exited = {name: self._exits[name] for name in names
+                  if name in self._exits and name not in connected}
+        if exited:
+            which = ", ".join(f"{name} (exit code {code})" for name, code in sorted(exited.items()))
+            raise ManagementError(f"bots exited before connecting: {which}; see the logs in "
+                                  f"{self.log_dir}")
 
     async def _launch(self, bot: Bot) -> None:
         if self._supervisor is None:
@@ -148,6 +178,7 @@ class Management:
             raise ManagementError(str(exc)) from None
 
     def _bot_exited(self, name: str, code: int) -> None:
+        self._exits[name] = code
         if code != 0:
             self.server.bot_crashed(name)
 

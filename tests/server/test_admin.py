@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
 from arena.server import ArenaServer, BotPolicy, TokenTable, serve
-from arena.server.manage import Management
+from arena.server.manage import Management, ManagementError
 from arena.session import build_server
 from arena.store import Store
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
@@ -356,6 +356,34 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
                 assert broken.value.code() is grpc.StatusCode.FAILED_PRECONDITION
                 assert broken.value.details() == (
                     "the database cannot be used: no such table: ratings")
+        finally:
+            await server.stop(0.5)
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        store = Store.open(tmp_path / "arena.db")
+        holder: list[Management] = []
+        server = build_server(store, tmp_path / "logs", holder.append)
+        await server.start("127.0.0.1", 0)
+        management = holder[0]
+        try:
+            with pytest.raises(ManagementError, match="cannot read command .*No closing quotation"):
+                management.add_bot("quoted", "managed", f"{sys.executable} -c 'print(1)")
+            management.add_bot("broken", "managed", f'{sys.executable} -c "raise SystemExit(3)"')
+            management.add_bot("remote", "remote", None)
+            management.create_tournament("cup", ["broken", "remote"], {"table_size": 2})
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(ManagementError) as failed:
+                await management.run_tournament("cup", 1, 30.0)
+            assert str(failed.value) == ("bots exited before connecting: broken (exit code 3); "
+                                         f"see the logs in {tmp_path / 'logs'}")
+            assert asyncio.get_running_loop().time() - started < 15
         finally:
             await server.stop(0.5)
             store.close()
