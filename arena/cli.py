@@ -75,9 +75,9 @@ class Context:
         cannot be used, become clean messages."""
         try:
             tls = tls_from_env() if self.server else None
+            token = find_admin_token(self.db) if self.server else None
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
-        token = find_admin_token(self.db) if self.server else None
 
         async def main() -> T:
             async with admin_session(self.server, self.db, token, tls) as session:
@@ -285,7 +285,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     """
     from arena.server.app import serve as serve_forever
     from arena.server.tls import ServerTls, TlsError
-    from arena.session import build_server, issue_admin_token, log_dir_for
+    from arena.session import AdminTokenError, build_server, issue_admin_token, log_dir_for
     from arena.store import Store
 
     if (tls_cert is None) != (tls_key is None):
@@ -302,6 +302,9 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
     try:
         admin_token, token_file = issue_admin_token(context.db)
+    except AdminTokenError as exc:
+        store.close()
+        raise click.ClickException(str(exc)) from None
     except OSError as exc:
         store.close()
         raise click.ClickException(f"cannot write the admin token: {exc}") from None

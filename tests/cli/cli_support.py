@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shlex
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
@@ -161,3 +163,20 @@ def serving(db: Path, port: int, env: Mapping[str, str],
             server.wait()
         assert server.stderr is not None
         server.stderr.close()
+
+
+def wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) -> str:
+    """Read the stderr of `process` until it says `text`; return all it said."""
+    assert process.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 0.1)
+        if ready:
+            chunk = os.read(process.stderr.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+            if text.encode() in seen:
+                return seen.decode()
+    raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")

@@ -38,6 +38,7 @@ from cli_support import (
     query,
     read_only,
     serving,
+    wait_for_line,
     write_json,
 )
 from click.testing import Result
@@ -310,22 +311,6 @@ def test_a_match_plays_each_deal_in_every_seat_rotation(tmp_path: Path) -> None:
 
 # ------------------------------------------------------- arena serve
 
-def _wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) -> str:
-    assert process.stderr is not None
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stderr], [], [], 0.1)
-        if ready:
-            chunk = os.read(process.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            seen += chunk
-            if text.encode() in seen:
-                return seen.decode()
-    raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")
-
-
 def _first_live_game(*remote: str) -> dict[str, object]:
     """The first game `arena tables` lists as being played on the server `remote` names."""
     deadline = time.monotonic() + 20
@@ -343,7 +328,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
     address = f"127.0.0.1:{port}"
     db = tmp_path / "served.db"
     with marked_env(f"serve-{port}") as env, serving(db, port, env) as server:
-        said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+        said = wait_for_line(server, "Ctrl-C stops", timeout=20)
         token_file = admin_token_path(db)
         assert (f"arena serving on {address} (database {db}, admin token in {token_file})"
                 in said)
@@ -412,7 +397,7 @@ def test_serve_over_tls_serves_commands_that_trust_it_and_its_managed_bots(
     with (marked_env(f"tls-{port}") as env,
           serving(db, port, env, "--tls-cert", str(cert_file), "--tls-key", str(key_file))
           as server):
-        said = _wait_for_line(server, "Ctrl-C stops", timeout=20)
+        said = wait_for_line(server, "Ctrl-C stops", timeout=20)
         assert f"arena serving on {address} over TLS" in said
         remote = ("--server", address, "--db", str(db))
         plaintext = invoke(*remote, "bot", "list")

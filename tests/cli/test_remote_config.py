@@ -1,0 +1,67 @@
+"""`--server`: the admin token and TLS settings a command reads from the environment
+or a file, against a real `arena serve` process; a setting that cannot be used is one
+clear line naming where it came from."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from cli_support import arena, invoke, marked_env, serving, wait_for_line
+
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
+from tests.support import free_port
+
+pytestmark = pytest.mark.timeout(60)
+
+NO_BOTS = "no bots yet: add one with `arena bot add NAME`\n"
+
+
+def test_an_admin_token_with_surrounding_whitespace_is_trimmed_by_serve_and_commands(
+        tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "served.db"
+    with (marked_env(f"token-{os.getpid()}-{port}") as env,
+          serving(db, port, {**env, ADMIN_TOKEN_VARIABLE: " s3cret-token\n"}) as server):
+        wait_for_line(server, "Ctrl-C stops", timeout=20)
+        for token in ("s3cret-token\n", "\ts3cret-token  ", "s3cret-token"):
+            result = invoke("--server", f"127.0.0.1:{port}", "bot", "list",
+                            env={ADMIN_TOKEN_VARIABLE: token})
+            assert (result.exit_code, result.stdout, result.stderr) == (0, NO_BOTS, ""), token
+
+
+@pytest.mark.parametrize("token", ["s3crét", "s3c\tret", "s3c\nret"])
+def test_an_admin_token_gRPC_cannot_send_is_refused_naming_the_variable(
+        tmp_path: Path, token: str) -> None:
+    result = invoke("--db", str(tmp_path / "arena.db"), "--server", f"127.0.0.1:{free_port()}",
+                    "bot", "list", env={ADMIN_TOKEN_VARIABLE: token})
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: the admin token in {ADMIN_TOKEN_VARIABLE} holds a character gRPC metadata "
+        "cannot carry (only printable ASCII can go)\n")
+
+
+@pytest.mark.parametrize("content", ["s3crét\n".encode(), b"\xff\xfe\n"])
+def test_an_admin_token_file_gRPC_cannot_send_is_refused_naming_the_file(
+        tmp_path: Path, content: bytes) -> None:
+    db = tmp_path / "arena.db"
+    path = admin_token_path(db)
+    path.write_bytes(content)
+    result = invoke("--db", str(db), "--server", f"127.0.0.1:{free_port()}", "bot", "list",
+                    env={ADMIN_TOKEN_VARIABLE: None})
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: the admin token in {path} holds a character gRPC metadata "
+        "cannot carry (only printable ASCII can go)\n")
+    assert path.read_bytes() == content
+
+
+def test_serve_refuses_an_admin_token_no_command_could_send(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    result = arena(db, "serve", "--port", "0", env={ADMIN_TOKEN_VARIABLE: "s3crét"})
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: the admin token in {ADMIN_TOKEN_VARIABLE} holds a character gRPC metadata "
+        "cannot carry (only printable ASCII can go)\n")
+    assert not admin_token_path(db).exists()
