@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from arena.engine import Game, RuleSet, RuleSetError, Scoring, replay
 from arena.engine.rules import (
+    MAX_LIMIT,
     CustomizableEffect,
     DeckKind,
     ReverseFirstCard,
@@ -41,10 +42,10 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
     data["hand_size"] = draw(st.integers(1, 20))
     data["uno_penalty"] = draw(st.integers(0, 20))
     data["challenge_extra_penalty"] = draw(st.integers(0, 20))
-    data["individual_hands"] = draw(st.integers(1, 10**6))
-    data["max_turns_per_hand"] = draw(st.integers(1, 10**9))
-    data["max_hands"] = draw(st.integers(1, 10**6))
-    target = draw(st.none() | st.integers(1, 10**9))
+    data["individual_hands"] = draw(st.integers(1, MAX_LIMIT))
+    data["max_turns_per_hand"] = draw(st.integers(1, MAX_LIMIT))
+    data["max_hands"] = draw(st.integers(1, MAX_LIMIT))
+    target = draw(st.none() | st.integers(1, MAX_LIMIT))
     if data["scoring"] == "elimination" and target is None:
         target = 500
     data["target_score"] = target
