@@ -12,8 +12,10 @@ import csv
 import io
 import json
 import os
+import signal
 import sqlite3
 import sys
+import threading
 import time
 import tomllib
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -226,10 +228,18 @@ def _interruptible(message: str) -> Callable[[Callable[..., T]], Callable[..., T
             try:
                 return function(*args, **kwargs)
             except KeyboardInterrupt:
+                _ignore_ctrl_c()
                 click.echo(f"\n{message}", err=True)
                 raise SystemExit(130) from None
         return wrapper
     return decorate
+
+
+def _ignore_ctrl_c() -> None:
+    """Ignore further Ctrl-C: the command is ending, and one now would only interrupt
+    the interpreter's exit (with an 'Exception ignored' report)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # -------------------------------------------------------------------- group

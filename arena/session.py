@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import signal
+import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,14 +79,45 @@ async def admin_session(server_address: str | None, db_path: Path,
     store = Store.open(db_path)
     own_token = secrets.token_urlsafe(24)
     server = build_server(store, log_dir_for(db_path), admin_token=own_token)
+    stopping = _CtrlCHeldOff()
     try:
         port = await server.start("127.0.0.1", 0)
         address = f"127.0.0.1:{port}"
         async with _admin_channel(address, own_token) as channel:
-            yield Session(admin_pb2_grpc.ArenaAdminStub(channel), address)
+            try:
+                yield Session(admin_pb2_grpc.ArenaAdminStub(channel), address)
+            finally:
+                stopping.hold()
     finally:
-        await server.stop(0.5)
-        store.close()
+        stopping.hold()
+        try:
+            await server.stop(0.5)
+        finally:
+            store.close()
+            stopping.release()
+
+
+class _CtrlCHeldOff:
+    """Ignores Ctrl-C from `hold` to `release`, so that a second Ctrl-C cannot cut the
+    in-process server's stop short: `asyncio.run` would raise it inside the event loop,
+    leaving the server to be shut down on a closed loop. Only the main thread can."""
+
+    def __init__(self) -> None:
+        self._previous: Any = None
+        self._held = False
+
+    def hold(self) -> None:
+        """Start ignoring SIGINT (again is a no-op)."""
+        if not self._held and threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            self._held = True
+
+    def release(self) -> None:
+        """Give SIGINT back to the handler it had before `hold`."""
+        if self._held:
+            signal.signal(signal.SIGINT,
+                          signal.SIG_DFL if self._previous is None else self._previous)
+            self._held = False
 
 
 class AdminTokenError(ValueError):
