@@ -11,6 +11,7 @@ import asyncio
 import csv
 import io
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -52,6 +53,21 @@ UINT64 = click.IntRange(0, 2**64 - 1)
 """The values a uint64 field of an admin request carries."""
 POSITIVE_UINT32 = click.IntRange(1, 2**32 - 1)
 """The values above 0 a uint32 field carries."""
+
+
+class Seconds(click.FloatRange):
+    """A finite number of seconds, 0 or more (click.FloatRange lets nan and inf through)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        """The number of seconds `value` says, or a usage error."""
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value} is not a finite number of seconds.", param, ctx)
+        return seconds
 
 
 def use_color(stream: object = None) -> bool:
@@ -417,8 +433,8 @@ def bot_remove(context: Context, name: str) -> None:
               help="Rule set file (TOML or JSON); the official rules otherwise.")
 @click.option("--concurrency", type=POSITIVE_UINT32, default=2, show_default=True,
               help="Games played at once.")
-@click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
-              help="Seconds to wait for the bots to connect.")
+@click.option("--wait", type=Seconds(), default=30.0, show_default=True,
+              help="Seconds to wait for the bots to connect (0: do not wait).")
 @pass_context
 @_interruptible("stopped; the games played so far are kept: `arena tournament list` shows "
                 "the match, `arena tournament run NAME` finishes it.")
@@ -570,8 +586,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 @click.argument("name")
 @click.option("--concurrency", type=UINT32, default=0,
               help="Tables at once [default: the tournament's setting].")
-@click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
-              help="Seconds to wait for the bots to connect.")
+@click.option("--wait", type=Seconds(), default=30.0, show_default=True,
+              help="Seconds to wait for the bots to connect (0: do not wait).")
 @pass_context
 @_interruptible("stopped; run the same command again to resume.")
 def tournament_run(context: Context, name: str, concurrency: int, wait: float) -> None:

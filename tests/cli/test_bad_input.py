@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from cli_support import arena, invoke, ok
 
 from arena.store import Store
+from arena.v1 import admin_pb2
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -169,3 +171,30 @@ def test_a_demo_database_that_cannot_be_created_is_a_clean_error(tmp_path: Path)
     assert (result.exit_code, result.stdout) == (1, ""), result.output
     assert result.stderr == (
         f"Error: cannot use the database {path}: unable to open database file\n")
+
+
+# ----------------------------------------------------------------------- --wait
+
+@pytest.mark.parametrize("command", [["match", "far-a", "far-b"], ["tournament", "run", "t"]])
+@pytest.mark.parametrize("wait", ["nan", "inf", "NaN", "Infinity"])
+def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(
+        two_bots: Path, command: list[str], wait: str) -> None:
+    result = arena(two_bots, *command, "--wait", wait)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.endswith(
+        f"Error: Invalid value for '--wait': {wait} is not a finite number of seconds.\n")
+
+
+WAIT_HAS_PRESENCE = admin_pb2.PlayMatchRequest.DESCRIPTOR.fields_by_name[
+    "remote_wait_seconds"].has_presence
+
+
+@pytest.mark.skipif(not WAIT_HAS_PRESENCE,
+                    reason="the admin protocol cannot tell a wait of 0 from no wait given")
+def test_a_wait_of_0_does_not_wait_for_the_bots(two_bots: Path) -> None:
+    started = time.monotonic()
+    result = arena(two_bots, "match", "far-a", "far-b", "--wait", "0")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("Error: bots not connected after 0 s: far-a, far-b")
+    assert time.monotonic() - started < 10
+    assert _no_tournaments(two_bots)
