@@ -42,6 +42,7 @@ from arena.session import (
     tls_from_env,
 )
 from arena.store import StoreError
+from arena.tournament.schedule import MAX_TABLE_SIZE
 from arena.v1 import admin_pb2
 
 T = TypeVar("T")
@@ -440,7 +441,7 @@ def bot_remove(context: Context, name: str) -> None:
                 "the match, `arena tournament run NAME` finishes it.")
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float) -> None:
-    """Play rated games between BOTS, then show the rankings.
+    """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
 
     Each deal is played once in every seat rotation, so every bot holds every
     hand; the match is stored as a tournament of its own (match-DATE-TIME).
@@ -449,6 +450,9 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
     Example:
       arena match greedy counter random --games 30 --seed 1
     """
+    if len(bots) > MAX_TABLE_SIZE:
+        raise click.ClickException(
+            f"a match seats at most {MAX_TABLE_SIZE} bots, got {len(bots)}")
     request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
                                          rules_json=rules_json(rules_path),
                                          concurrency=concurrency, remote_wait_seconds=wait)

@@ -371,6 +371,17 @@ def test_a_match_needs_two_bots_and_leaves_nothing_behind(three_bots: Path) -> N
         assert store.list_tournaments() == []
 
 
+def test_a_match_of_more_bots_than_a_table_seats_says_so(db: Path) -> None:
+    names = [f"far-{i}" for i in range(11)]
+    for name in names:
+        ok(db, "bot", "add", name)
+    result = arena(db, "match", *names)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: a match seats at most 10 bots, got 11\n"
+    with Store.open(db) as store:
+        assert store.list_tournaments() == []
+
+
 def test_a_match_whose_bots_never_connect_leaves_no_match_behind(db: Path) -> None:
     ok(db, "bot", "add", "far-a")
     ok(db, "bot", "add", "far-b")
