@@ -22,7 +22,7 @@ import tomllib
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 import grpc
@@ -201,13 +201,19 @@ def rules_json(path: str | None) -> str:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
 
 
-async def follow_progress(updates: Any, label: str) -> admin_pb2.RunProgress:
-    """Show a progress bar (games done of total, rate, time left) over a progress stream."""
+async def follow_progress(updates: Any, label: str,
+                          on_first: Callable[[], None] | None = None) -> admin_pb2.RunProgress:
+    """Show a progress bar (games done of total, rate, time left) over a progress stream;
+    `on_first` is called when the first update arrives (the run has begun)."""
     last = admin_pb2.RunProgress()
     rate = _Rate()
     bar: Any = None
+    first = True
     try:
         async for update in updates:
+            if first and on_first is not None:
+                on_first()
+            first = False
             last = update
             if bar is None and update.total:
                 rate.first_done = update.done
@@ -245,11 +251,16 @@ def _interruptible(message: str) -> Callable[[Callable[..., T]], Callable[..., T
             try:
                 return function(*args, **kwargs)
             except KeyboardInterrupt:
-                _ignore_ctrl_c()
-                click.echo(f"\n{message}", err=True)
-                raise SystemExit(130) from None
+                _stopped(message)
         return wrapper
     return decorate
+
+
+def _stopped(message: str) -> NoReturn:
+    """End a command stopped by Ctrl-C with `message`."""
+    _ignore_ctrl_c()
+    click.echo(f"\n{message}", err=True)
+    raise SystemExit(130) from None
 
 
 def _ignore_ctrl_c() -> None:
@@ -437,8 +448,6 @@ def bot_remove(context: Context, name: str) -> None:
 @click.option("--wait", type=Seconds(), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect (0: do not wait).")
 @pass_context
-@_interruptible("stopped; the games played so far are kept: `arena tournament list` shows "
-                "the match, `arena tournament run NAME` finishes it.")
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float) -> None:
     """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
@@ -450,19 +459,34 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
     Example:
       arena match greedy counter random --games 30 --seed 1
     """
-    if len(bots) > MAX_TABLE_SIZE:
-        raise click.ClickException(
-            f"a match seats at most {MAX_TABLE_SIZE} bots, got {len(bots)}")
-    request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
-                                         rules_json=rules_json(rules_path),
-                                         concurrency=concurrency, remote_wait_seconds=wait)
+    begun = False
+
+    def on_begun() -> None:
+        nonlocal begun
+        begun = True
 
     async def body(session: Session) -> admin_pb2.GetRankingsResponse:
-        await follow_progress(session.admin.PlayMatch(request), "match")
+        await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest())
 
-    rows = [r for r in ranking_rows(context.run(body).rows) if r["bot"] in bots]
+    try:
+        if len(bots) > MAX_TABLE_SIZE:
+            raise click.ClickException(
+                f"a match seats at most {MAX_TABLE_SIZE} bots, got {len(bots)}")
+        request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
+                                             rules_json=rules_json(rules_path),
+                                             concurrency=concurrency, remote_wait_seconds=wait)
+        rows = [r for r in ranking_rows(context.run(body).rows) if r["bot"] in bots]
+    except KeyboardInterrupt:
+        # The server creates the match only once its bots are connected, just before
+        # its first progress update.
+        _stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
     emit(rows, "table")
+
+
+MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
+              "the match, `arena tournament run NAME` finishes it.")
+MATCH_NOT_BEGUN = "stopped before the match began; no game was played."
 
 
 # ------------------------------------------------------------------ tournaments

@@ -7,6 +7,7 @@ same server on a free loopback port, and talks to that over gRPC.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import secrets
@@ -80,8 +81,11 @@ async def admin_session(server_address: str | None, db_path: Path,
     own_token = secrets.token_urlsafe(24)
     server = build_server(store, log_dir_for(db_path), admin_token=own_token)
     stopping = _CtrlCHeldOff()
+    # A start cut short by Ctrl-C would leave a server running that `stop` does not know
+    # of yet: it goes on, shielded, until it can be stopped.
+    starting = asyncio.ensure_future(server.start("127.0.0.1", 0))
     try:
-        port = await server.start("127.0.0.1", 0)
+        port = await asyncio.shield(starting)
         address = f"127.0.0.1:{port}"
         async with _admin_channel(address, own_token) as channel:
             try:
@@ -91,6 +95,9 @@ async def admin_session(server_address: str | None, db_path: Path,
     finally:
         stopping.hold()
         try:
+            await asyncio.wait([starting])
+            if not starting.cancelled():
+                starting.exception()  # raised above, unless the start was cut short
             await server.stop(0.5)
         finally:
             store.close()

@@ -133,6 +133,16 @@ def kill_marked(marker: str) -> list[int]:
     return pids
 
 
+def has_open(pid: int, path: Path) -> bool:
+    """Whether process `pid` has the file `path` open (Linux /proc)."""
+    with suppress(OSError):
+        for descriptor in Path(f"/proc/{pid}/fd").iterdir():
+            with suppress(OSError):
+                if Path(os.readlink(descriptor)) == path.resolve():
+                    return True
+    return False
+
+
 @contextmanager
 def marked_env(marker: str) -> Iterator[dict[str, str]]:
     """An environment that tags a process and its children with `marker`.

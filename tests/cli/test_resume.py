@@ -14,6 +14,7 @@ import signal
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from cli_support import (
     ONE_HAND,
     add_bots,
     assert_recorded_once,
+    has_open,
     kill_marked,
     marked_env,
     ok,
@@ -208,3 +210,53 @@ def test_a_run_whose_server_stops_says_so_and_resumes(db: Path) -> None:
     [status] = query(db, "SELECT status FROM tournaments WHERE name = 'long'")
     assert status["status"] == "stopped"
     _resume_and_check_every_game_recorded_once(db)
+
+
+# ------------------------------------------------------------------ matches
+
+MATCH_KEPT = ("\nstopped; the games played so far are kept: `arena tournament list` shows "
+              "the match, `arena tournament run NAME` finishes it.\n")
+
+
+def _interrupt_match(db: Path, bots: list[str], ready: Callable[[int], bool]) -> str:
+    """Start `arena match BOTS` on `db`, Ctrl-C it once `ready(pid)`; return its stderr."""
+    with marked_env(f"match-{os.getpid()}-{db.parent.name}") as env:
+        cli = subprocess.Popen([*ARENA, "--db", str(db), "match", *bots, "--games", "300",
+                                "--wait", "30"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=_default_sigint)
+        try:
+            wait_until(lambda: ready(cli.pid) or cli.poll() is not None, timeout=30,
+                       what="the match to get going", interval=0.005)
+            assert cli.poll() is None, "the match ended before it could be interrupted"
+            cli.send_signal(signal.SIGINT)
+            _, err = cli.communicate(timeout=20)
+        finally:
+            if cli.poll() is None:
+                os.killpg(cli.pid, signal.SIGKILL)
+                cli.communicate()
+        assert cli.returncode == 130, err.decode()
+        assert processes_marked(env["ARENA_TEST_MARK"]) == [], "the match stopped its bots"
+    stderr = err.decode()
+    assert "Traceback" not in stderr, stderr
+    return stderr
+
+
+def test_ctrl_c_before_a_match_begins_says_no_game_was_played(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    ok(db, "bot", "add", "far-a")
+    ok(db, "bot", "add", "far-b")
+    # the command has opened the database: its server waits for bots that never come
+    stderr = _interrupt_match(db, ["far-a", "far-b"], lambda pid: has_open(pid, db))
+    assert stderr.endswith("\nstopped before the match began; no game was played.\n"), stderr
+    assert query(db, "SELECT name FROM tournaments") == []
+
+
+def test_ctrl_c_during_a_match_says_its_games_are_kept(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, BOTS)
+    stderr = _interrupt_match(db, list(BOTS), lambda pid: bool(
+        query(db, "SELECT id FROM games LIMIT 1")))
+    assert stderr.endswith(MATCH_KEPT), stderr
+    [match] = query(db, "SELECT name, status FROM tournaments")
+    assert match["name"].startswith("match-") and match["status"] == "stopped"
