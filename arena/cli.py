@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import tomllib
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -97,6 +97,7 @@ class Context:
             token = find_admin_token(self.db) if self.server else None
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
+        trust = None if tls is None else _tls_trust(os.environ)
 
         async def main() -> T:
             async with admin_session(self.server, self.db, token, tls) as session:
@@ -104,15 +105,31 @@ class Context:
         try:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:
-            raise click.ClickException(_rpc_message(exc, self.server)) from None
+            raise click.ClickException(_rpc_message(exc, self.server, trust)) from None
         except (sqlite3.Error, StoreError) as exc:
             raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
 
 
-def _rpc_message(exc: grpc.aio.AioRpcError, server: str | None) -> str:
+def _tls_trust(environ: Mapping[str, str]) -> str:
+    """The certificates a TLS connection set up by `tls_from_env` trusts, for messages."""
+    if environ.get(TLS_CA_VARIABLE):
+        return f"the certificates in {TLS_CA_VARIABLE} ({environ[TLS_CA_VARIABLE]})"
+    return f"the system's trusted certificates ({TLS_VARIABLE})"
+
+
+def _rpc_message(exc: grpc.aio.AioRpcError, server: str | None,
+                 tls_trust: str | None = None) -> str:
+    """What a failed call says, given what a TLS connection trusted (None: plaintext)."""
     if exc.code() is grpc.StatusCode.UNAVAILABLE:
-        return (f"cannot reach the arena server at {server}: is `arena serve` running? "
-                f"(If it serves TLS, set {TLS_CA_VARIABLE} or {TLS_VARIABLE}=1.)")
+        where = f"cannot reach the arena server at {server}"
+        if tls_trust is None:
+            return (f"{where}: is `arena serve` running? "
+                    f"(If it serves TLS, set {TLS_CA_VARIABLE} or {TLS_VARIABLE}=1.)")
+        if "handshake failed" in (exc.details() or "").lower():
+            return (f"{where}: the TLS handshake failed: its certificate does not match "
+                    f"{tls_trust}, or it does not serve TLS.")
+        return (f"{where}: is `arena serve` running? (If it is, the TLS handshake may have "
+                f"failed: its certificate may not match {tls_trust}.)")
     if exc.code() is grpc.StatusCode.CANCELLED:
         return "cancelled"
     return exc.details() or exc.code().name.lower()

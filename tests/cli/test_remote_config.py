@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from cli_support import arena, invoke, marked_env, serving, wait_for_line
 
+from arena.client.connection import TLS_CA_VARIABLE, TLS_VARIABLE
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from tests.support import free_port
+from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -65,3 +67,45 @@ def test_serve_refuses_an_admin_token_no_command_could_send(tmp_path: Path) -> N
         f"Error: the admin token in {ADMIN_TOKEN_VARIABLE} holds a character gRPC metadata "
         "cannot carry (only printable ASCII can go)\n")
     assert not admin_token_path(db).exists()
+
+
+# --------------------------------------------------------------------- TLS
+
+def test_a_tls_server_whose_certificate_is_not_trusted_is_said_to_fail_the_handshake(
+        tmp_path: Path) -> None:
+    (tmp_path / "theirs").mkdir()
+    (tmp_path / "ours").mkdir()
+    theirs, ours = write_certificates(tmp_path / "theirs"), write_certificates(tmp_path / "ours")
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    with (marked_env(f"tls-{os.getpid()}-{port}") as env,
+          serving(tmp_path / "served.db", port, env, "--tls-cert", str(theirs.cert),
+                  "--tls-key", str(theirs.key)) as server):
+        wait_for_line(server, "Ctrl-C stops", timeout=20)
+        result = invoke("--db", str(tmp_path / "served.db"), "--server", address, "bot", "list",
+                        env={TLS_CA_VARIABLE: str(ours.ca), TLS_VARIABLE: None})
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == (
+            f"Error: cannot reach the arena server at {address}: the TLS handshake failed: "
+            f"its certificate does not match the certificates in {TLS_CA_VARIABLE} "
+            f"({ours.ca}), or it does not serve TLS.\n")
+        system = invoke("--db", str(tmp_path / "served.db"), "--server", address, "bot", "list",
+                        env={TLS_CA_VARIABLE: None, TLS_VARIABLE: "1"})
+        assert system.stderr == (
+            f"Error: cannot reach the arena server at {address}: the TLS handshake failed: "
+            f"its certificate does not match the system's trusted certificates "
+            f"({TLS_VARIABLE}), or it does not serve TLS.\n")
+
+
+def test_no_tls_server_at_the_address_is_not_blamed_on_an_unset_variable(
+        tmp_path: Path) -> None:
+    (tmp_path / "ours").mkdir()
+    ca = write_certificates(tmp_path / "ours").ca
+    address = f"127.0.0.1:{free_port()}"
+    result = invoke("--db", str(tmp_path / "arena.db"), "--server", address, "bot", "list",
+                    env={TLS_CA_VARIABLE: str(ca)})
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: cannot reach the arena server at {address}: is `arena serve` running? "
+        "(If it is, the TLS handshake may have failed: its certificate may not match "
+        f"the certificates in {TLS_CA_VARIABLE} ({ca}).)\n")
