@@ -242,4 +242,6 @@ class ArenaServer:
         self._finished[table.game_id] = table
         while len(self._finished) > self._keep_finished:
             self._finished.popitem(last=False)
+        for bot_name in dict.fromkeys(table.players):  # their connections have room now
+            self._seat_orphans(bot_name)
         self._lobby.changed()

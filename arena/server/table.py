@@ -34,6 +34,8 @@ from arena.v1 import admin_pb2, bot_pb2, uno_pb2
 
 FLUSH_AT = 64
 """Events queued for one seat that are sent at once, without waiting for a decision."""
+REPLAY_BYTES = 256 * 1024
+"""The most event bytes in one message of the replay a reconnected bot is sent."""
 YIELD_EVERY = 64
 """Decisions taken without a round trip before the table lets other tasks run."""
 
@@ -104,11 +106,21 @@ class Table:
         connection.send(bot_pb2.ServerMessage(game_start=self._game_start(seat)))
 
     def take_over(self, number: int, connection: BotConnection) -> None:
-        """A reconnected bot takes back its seat: GameStart again, then the events so far."""
+        """A reconnected bot takes back its seat: GameStart again, then the events so far,
+        in messages of at most `REPLAY_BYTES` each."""
         self.seat(number, connection)
         seat = self.seats[number]
-        seat.unsent = [wire.event_to_bytes(e)
-                       for e in wire.events_for_seat(self.game.events, number)]
+        batch: list[bytes] = []
+        size = 0
+        for event in wire.events_for_seat(self.game.events, number):
+            message = wire.event_to_bytes(event)
+            if size + len(message) > REPLAY_BYTES and batch:
+                seat.unsent = batch
+                self._flush(seat)
+                batch, size = [], 0
+            batch.append(message)
+            size += len(message) + 8  # its key and length
+        seat.unsent = batch
         self._flush(seat)
 
     def orphan_seats(self, bot_name: str) -> list[int]:

@@ -291,6 +291,76 @@ def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> N
     asyncio.run(scenario())
 
 
+def test_the_game_so_far_reaches_a_reconnected_bot_in_messages_of_bounded_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.server.table.REPLAY_BYTES", 200)
+
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            first = await TestBot(port, TOKENS["alice"], never_answer).start()
+            opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
+            policy = BotPolicy(decision_timeout=2, max_strikes=None)
+            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
+                                                        policy, "g"))
+            while not first.games.get("g") or not first.games["g"].requests:
+                await asyncio.sleep(0.002)
+            await first.close()
+            second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
+            result = await game
+            await second.wait_game_end("g")
+            await second.close()
+            await opponent.close()
+        kinds = [m.WhichOneof("kind") for m in second.messages]
+        replay = second.messages[kinds.index("game_start") + 1:kinds.index("decision_request")]
+        assert len(replay) >= 2 and {m.WhichOneof("kind") for m in replay} == {"events"}
+        assert all(m.events.ByteSize() <= 200 + 64 for m in replay)
+        expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
+        assert second.games["g"].events == expected
+
+    asyncio.run(scenario())
+
+
+def test_an_orphaned_seat_goes_to_the_bots_other_connection_once_it_has_room() -> None:
+    async def scenario() -> None:
+        gate = asyncio.Event()
+
+        async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+            await gate.wait()
+            return await first_legal(bot, request)
+
+        async with running_server() as server:
+            port = server.port or 0
+            dropped = await TestBot(port, TOKENS["alice"], never_answer).start()
+            bob = await TestBot(port, TOKENS["bob"], gated).start()
+            policy = BotPolicy(decision_timeout=5, max_strikes=None)
+            g1 = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9, policy,
+                                                      "g1"))
+            while not dropped.games.get("g1"):
+                await asyncio.sleep(0.002)
+            spare = await TestBot(port, TOKENS["alice"]).start()
+            carol = await TestBot(port, TOKENS["carol"]).start()
+            g2 = asyncio.create_task(server.play_game(["alice", "carol"], ONE_HAND, 3, policy,
+                                                      "g2"))
+            while not spare.games.get("g2"):
+                await asyncio.sleep(0.002)
+            await dropped.close()
+            await g2
+            for _ in range(2500):  # g2's end gave the spare connection room
+                if "g1" in spare.games:
+                    break
+                await asyncio.sleep(0.002)
+            gate.set()
+            result = await g1
+            for bot in (spare, bob, carol):
+                await bot.close()
+        assert "g1" in spare.games, "the spare connection was given the orphaned seat"
+        assert spare.games["g1"].start is not None and spare.games["g1"].requests
+        assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.NORMAL)
+
+    asyncio.run(scenario())
+
+
 def test_a_game_with_an_absent_bot_starts_and_the_bot_can_join_later() -> None:
     async def scenario() -> None:
         async with running_server() as server:
