@@ -88,6 +88,10 @@ class PendingDecision:
     timer: asyncio.TimerHandle | None = None
 
 
+MAX_BOT_VERSION = 200
+"""The longest `bot_version` kept from a Hello, in characters."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotHello:
     """What a bot said about itself in its `Hello`."""
@@ -99,9 +103,10 @@ class BotHello:
 
     @classmethod
     def from_proto(cls, hello: bot_pb2.Hello) -> BotHello:
-        """Read a Hello message (`max_tables` 0 means 1)."""
-        return cls(hello.bot_version, max(1, hello.max_tables), hello.auto_single_action,
-                   hello.events_in_requests)
+        """Read a Hello message (`max_tables` 0 means 1; `bot_version` is cut to
+        `MAX_BOT_VERSION` characters)."""
+        return cls(hello.bot_version[:MAX_BOT_VERSION], max(1, hello.max_tables),
+                   hello.auto_single_action, hello.events_in_requests)
 
 
 WRITE_GRACE = 1.0

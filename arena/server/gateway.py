@@ -18,6 +18,9 @@ SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
 
 Context = grpc.aio.ServicerContext[bot_pb2.BotMessage, bot_pb2.ServerMessage]
 
+MAX_CONNECTIONS_PER_BOT = 32
+"""The most connections one bot may hold open at once."""
+
 
 class BotGateway:
     """The bot service: one `BotConnection` per authenticated stream.
@@ -30,10 +33,14 @@ class BotGateway:
                  on_connect: Callable[[BotConnection], None],
                  on_disconnect: Callable[[BotConnection], None], *,
                  server_version: str, hello_timeout: float = 10.0,
-                 max_outbox: int = 10_000) -> None:
+                 max_outbox: int = 10_000,
+                 connections_of: Callable[[str], int] = lambda name: 0,
+                 max_connections: int = MAX_CONNECTIONS_PER_BOT) -> None:
         self._authenticator = authenticator
         self._on_connect = on_connect
         self._on_disconnect = on_disconnect
+        self._connections_of = connections_of
+        self._max_connections = max_connections
         self._server_version = server_version
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
@@ -65,6 +72,10 @@ class BotGateway:
         if first.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                 "the first message must be a Hello")
+        if self._connections_of(name) >= self._max_connections:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"bot {name} already has {self._max_connections} connections "
+                                "open; play more tables over each (Hello.max_tables)")
         await self._serve(name, BotHello.from_proto(first.hello), context)
 
     async def _serve(self, name: str, hello: BotHello, context: Context) -> None:

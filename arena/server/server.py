@@ -107,7 +107,8 @@ class ArenaServer:
         bots = gateway.BotGateway(
             self._authenticator, self._bot_connected, self._bot_disconnected,
             server_version=arena.__version__, hello_timeout=self._hello_timeout,
-            max_outbox=self._max_outbox)
+            max_outbox=self._max_outbox,
+            connections_of=lambda name: len(self._lobby.connections_of(name)))
         server.add_generic_rpc_handlers((bots.handler(),))
         admin_pb2_grpc.add_ArenaAdminServicer_to_server(
             self.admin_servicer(self.connections, self.tables, self.find_table), server)

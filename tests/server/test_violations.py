@@ -12,6 +12,8 @@ import pytest
 from arena import wire
 from arena.engine import Game
 from arena.server import BotPolicy, SeatTermination, passive_action
+from arena.server.connection import MAX_BOT_VERSION
+from arena.server.gateway import MAX_CONNECTIONS_PER_BOT
 from arena.v1 import bot_pb2, uno_pb2
 from tests.server.bots import (
     TestBot,
@@ -592,5 +594,33 @@ def test_an_error_inside_a_table_ends_its_game_and_frees_the_seats(
                 await bot.close()
         assert all(end.reason == "aborted: RuntimeError" for end in ends)
         assert again.seat_terminations == (SeatTermination.NORMAL,) * 2
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_holds_at_most_32_connections_and_a_long_version_is_cut() -> None:
+    async def scenario() -> None:
+        async with running_server() as server:
+            port = server.port or 0
+            hello = bot_pb2.BotMessage(hello=bot_pb2.Hello(bot_version="v" * 60_000))
+            held = [await TestBot(port, TOKENS["alice"], first=hello).start()
+                    for _ in range(MAX_CONNECTIONS_PER_BOT)]
+            refused = await TestBot(port, TOKENS["alice"]).start()
+            await refused.wait_ended()
+            other = await TestBot(port, TOKENS["bob"]).start()
+            versions = {c.hello.bot_version for c in server.connections()}
+            await held[0].close()
+            while len(server.connections()) > MAX_CONNECTIONS_PER_BOT:
+                await asyncio.sleep(0.002)
+            again = await TestBot(port, TOKENS["alice"]).start()
+            assert not again.ended.is_set(), "a closed connection makes room"
+            for bot in (*held[1:], other, again):
+                await bot.close()
+        assert refused.status is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert refused.details == (f"bot alice already has {MAX_CONNECTIONS_PER_BOT} "
+                                   "connections open; play more tables over each "
+                                   "(Hello.max_tables)")
+        assert other.welcomed.is_set(), "another bot is not held back"
+        assert versions == {"v" * MAX_BOT_VERSION, "test/1"}
 
     asyncio.run(scenario())
