@@ -621,7 +621,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
       arena tournament status spring
     """
     async def body(session: Session) -> admin_pb2.GetScheduleResponse:
-        return await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=name))
+        return await session.admin.GetSchedule(
+            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
 
     info = context.run(body).tournament
     emit([{**_tournament_row(info), "run by": info.run_by or "-"}], fmt)

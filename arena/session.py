@@ -184,14 +184,20 @@ def tls_from_env(environ: Mapping[str, str] | None = None) -> grpc.ChannelCreden
     return channel_credentials(None, environ)
 
 
+ADMIN_MAX_RECEIVE_BYTES = 64 * 1024 * 1024
+"""The largest admin answer a session takes: a whole schedule (up to 100,000 games)
+or a long game's replay log can be several MB, over gRPC's default of 4 MB."""
+
+
 def _admin_channel(address: str, token: str | None,
                    tls: grpc.ChannelCredentials | None = None) -> grpc.aio.Channel:
     # A channel files each interceptor under one kind of call only.
     interceptors: Any = (None if token is None else
                          [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token)])
+    options = [("grpc.max_receive_message_length", ADMIN_MAX_RECEIVE_BYTES)]
     if tls is not None:
-        return grpc.aio.secure_channel(address, tls, interceptors=interceptors)
-    return grpc.aio.insecure_channel(address, interceptors=interceptors)
+        return grpc.aio.secure_channel(address, tls, options, interceptors=interceptors)
+    return grpc.aio.insecure_channel(address, options, interceptors=interceptors)
 
 
 if TYPE_CHECKING:

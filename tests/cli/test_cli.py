@@ -272,6 +272,21 @@ def test_command_line_options_override_the_settings_file(
     assert status["games"] == 3
 
 
+def test_the_largest_schedule_is_listed_whole_and_its_status_without_it(db: Path) -> None:
+    bots = [f"random-player-{n}" for n in range(4)]  # names long enough for > 4 MB
+    add_bots(db, dict.fromkeys(bots, "random"))
+    ok(db, "tournament", "create", "big", *bots, "--table-size", "2",
+       "--deals", "8000")  # 6 tables x 2 rotations x 8000 deals: 96,000 games
+    [status] = json.loads(ok(db, "tournament", "status", "big", "--format", "json").stdout)
+    assert (status["games"], status["done"], status["bots"]) == (96_000, 0, 4)
+    lines = ok(db, "tournament", "schedule", "big", "--format", "csv").stdout.splitlines()
+    assert lines[0] == SCHEDULE_HEADER and len(lines) == 1 + 96_000
+    result = arena(db, "tournament", "create", "bigger", *bots, "--table-size", "2",
+                   "--deals", "8400")
+    assert result.exit_code == 1
+    assert "the schedule would hold 100,800 games, more than the 100,000" in result.stderr
+
+
 # ------------------------------------------------------- empty listings
 
 def test_listings_of_a_fresh_database(db: Path) -> None:
