@@ -471,13 +471,13 @@ class Store:
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._conn.execute("PRAGMA busy_timeout = 5000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        # In WAL mode a commit survives a killed process either way; NORMAL only
-        # lets a power cut undo the latest commits, never half of one.
-        self._conn.execute("PRAGMA synchronous = NORMAL")
         try:
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute("PRAGMA busy_timeout = 5000")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode a commit survives a killed process either way; NORMAL only
+            # lets a power cut undo the latest commits, never half of one.
+            self._conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate(MIGRATIONS if migrations is None else migrations)
         except BaseException:
             self._conn.close()
@@ -1067,6 +1067,8 @@ class Store:
 
     def get_game(self, game_id: int) -> GameRecord:
         """A finished game with its replay log; `UnknownGame` if there is none."""
+        if not 0 <= game_id < 2**63:  # beyond SQLite's integers
+            raise UnknownGame(f"no game {game_id}")
         with self._lock:
             summaries = self._summaries(self._conn, "WHERE g.id = ?", (game_id,))
             if not summaries:

@@ -266,6 +266,12 @@ def test_a_tournament_row_damaged_outside_arena_is_reported_as_such(store: Store
         store.tournament("cup")
 
 
+@pytest.mark.parametrize("game_id", [-1, 2**63, 2**64 - 1])
+def test_a_game_id_sqlite_cannot_hold_is_no_game(store: Store, game_id: int) -> None:
+    with pytest.raises(UnknownGame, match=f"no game {game_id}"):
+        store.get_game(game_id)
+
+
 def test_a_game_whose_seats_were_deleted_is_reported_damaged(store: Store) -> None:
     add_remote_bots(store, "alpha", "beta")
     game = record(store, ("alpha", "beta"))

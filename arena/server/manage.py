@@ -50,6 +50,7 @@ from arena.tournament import (
     PlayedGame,
     ScheduleError,
     TournamentSettings,
+    build_schedule,
     check_entrants,
     create_tournament,
     run_tournament,
@@ -210,13 +211,14 @@ class Management:
             raise ManagementError(f"a match needs at least 2 bots, got {len(bots)}")
         for bot in bots:
             self.store.bot(bot)
+        settings = {
+            "format": "round_robin", "table_size": len(bots),
+            "deals_per_table": -(-games // len(bots)), "seed": seed,
+            "concurrency": concurrency, "rules": rules.to_dict(), "policy": policy.to_dict()}
+        build_schedule(TournamentSettings.from_dict(settings), bots)  # refused before waiting
         await self.ensure_bots(bots, wait_seconds)
-        deals = -(-games // len(bots))
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-        self.create_tournament(name, bots, {
-            "format": "round_robin", "table_size": len(bots), "deals_per_table": deals,
-            "seed": seed, "concurrency": concurrency, "rules": rules.to_dict(),
-            "policy": policy.to_dict()})
+        self.create_tournament(name, bots, settings)
         return await self.run_tournament(name, concurrency, wait_seconds, progress)
 
     # ----------------------------------------------------------- tournaments

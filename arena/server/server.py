@@ -123,10 +123,11 @@ class ArenaServer:
             local = server.add_insecure_port("127.0.0.1:0")
         if bound == 0 or local == 0:
             raise OSError(f"cannot listen on {host}:{port}")
+        self._server = server  # so that `stop` reaches it even if starting is cut short
         await server.start()
         for name in ("", *services):
             await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        self._server, self.port, self.local_port = server, bound, local
+        self.port, self.local_port = bound, local
         return bound
 
     async def stop(self, grace: float | None = 1.0) -> None:
