@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from arena.store import (
     EntrantRemoved,
     GameStatus,
     GameSummary,
+    RunClaim,
     ScheduledGame,
     SeatTermination,
     Store,
@@ -30,6 +32,7 @@ from arena.store import (
 from arena.tournament.runner import (
     PlayedGame,
     create_tournament,
+    holding,
     run_tournament,
     tournament_settings,
 )
@@ -372,6 +375,39 @@ def test_bot_removed_and_added_again_under_its_name_does_not_take_its_games(
         asyncio.run(run_tournament(store, tournament, table))
     assert table.played == [] and store.games() == []
     assert store.removed_entrants(tournament) == ["bob"]
+
+
+def test_a_heartbeat_that_fails_is_tried_again_and_the_run_goes_on(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
+    tournament = new_tournament(store, concurrency=1)
+    refresh = store.refresh_run
+    calls: list[int] = []
+
+    def busy_once(claim: RunClaim) -> bool:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return refresh(claim)
+
+    monkeypatch.setattr(store, "refresh_run", busy_once)
+    summary = asyncio.run(run_tournament(store, tournament, FakeTable(delay=0.005)))
+    assert summary.status is TournamentStatus.FINISHED and len(calls) >= 3
+
+
+def test_a_hold_beats_from_the_moment_it_is_taken(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
+    tournament = new_tournament(store)
+
+    async def hold_while_waiting() -> None:
+        async with holding(store, tournament):
+            await asyncio.sleep(0.1)  # as a run waiting for its bots does
+            claim = store.run_claim(tournament)
+            assert claim is not None and claim.heartbeat_at > claim.claimed_at
+
+    asyncio.run(hold_while_waiting())
+    assert store.run_claim(tournament) is None
 
 
 def _now() -> datetime:

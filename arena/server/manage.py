@@ -37,7 +37,6 @@ from arena.store import (
     GameRecord,
     GameSummary,
     InvalidInput,
-    RunClaim,
     ScheduledGame,
     Store,
     StoreError,
@@ -48,11 +47,13 @@ from arena.store import (
 )
 from arena.tournament import (
     PlayedGame,
+    RunHold,
     ScheduleError,
     TournamentSettings,
     build_schedule,
     check_entrants,
     create_tournament,
+    holding,
     run_tournament,
     tournament_settings,
 )
@@ -241,13 +242,10 @@ class Management:
         bot is launched: two runs would both play its pending games.
         """
         tournament = self.store.tournament(name)
-        claim = self.store.claim_run(tournament.id)
-        try:
-            return await self._run(tournament, claim, concurrency, wait_seconds, progress)
-        finally:
-            self.store.release_run(claim)
+        async with holding(self.store, tournament.id) as hold:
+            return await self._run(tournament, hold, concurrency, wait_seconds, progress)
 
-    async def _run(self, tournament: Tournament, claim: RunClaim, concurrency: int,
+    async def _run(self, tournament: Tournament, hold: RunHold, concurrency: int,
                    wait_seconds: float, progress: ProgressListener | None) -> int:
         policy = bot_policy(tournament_settings(tournament))
         check_entrants(self.store, tournament)
@@ -269,7 +267,7 @@ class Management:
 
         summary = await run_tournament(self.store, tournament.id, play,
                                        concurrency=concurrency or None,
-                                       progress=on_progress, on_game=on_game, claim=claim)
+                                       progress=on_progress, on_game=on_game, hold=hold)
         return summary.played
 
     # -------------------------------------------------------------- games

@@ -5,10 +5,12 @@ from __future__ import annotations
 from arena.tournament.runner import (
     PlayedGame,
     Progress,
+    RunHold,
     RunSummary,
     TableRunner,
     check_entrants,
     create_tournament,
+    holding,
     run_tournament,
     tournament_settings,
 )
@@ -23,7 +25,7 @@ from arena.tournament.schedule import (
 )
 
 __all__ = [
-    "Format", "PlayedGame", "Progress", "RunSummary", "Schedule", "ScheduleError",
+    "Format", "PlayedGame", "Progress", "RunHold", "RunSummary", "Schedule", "ScheduleError",
     "ScheduledTable", "SettingsError", "TableRunner", "TournamentSettings", "build_schedule",
-    "check_entrants", "create_tournament", "run_tournament", "tournament_settings",
+    "check_entrants", "create_tournament", "holding", "run_tournament", "tournament_settings",
 ]

@@ -13,9 +13,12 @@ same database, is refused instead of playing the same games.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import logging
+import sqlite3
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -31,6 +34,7 @@ from arena.store import (
     ScheduledGame,
     SeatTermination,
     Store,
+    StoreError,
     Tournament,
     TournamentBusy,
     TournamentStatus,
@@ -67,6 +71,8 @@ class TableRunner(Protocol):
     ) -> PlayedGame | Awaitable[PlayedGame]:
         """Play `game` to its end and return the result."""
 
+
+_log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
 """Seconds between a run's heartbeats on its claim."""
@@ -111,7 +117,7 @@ async def run_tournament(
     progress: Progress | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
     stop: asyncio.Event | None = None,
-    claim: RunClaim | None = None,
+    hold: RunHold | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament`, `concurrency` tables at once.
 
@@ -121,24 +127,68 @@ async def run_tournament(
     are abandoned (they stay pending), the tournament is 'stopped' and the
     error propagates. `on_game` sees each game as it is recorded.
 
-    The run claims the tournament (`Store.claim_run`) for as long as it plays,
-    unless the caller passes the `claim` it holds already (and releases it
-    itself). Raises `TournamentBusy` when another run holds the tournament, and
-    when this run loses its claim midway (another run took it over after
-    missed heartbeats); the games recorded until then are kept.
+    The run holds the tournament (`holding`) for as long as it plays, unless
+    the caller passes the `hold` it has taken already. Raises `TournamentBusy`
+    when another run holds the tournament, and when this run loses its hold
+    midway (another run took it over after missed heartbeats); the games
+    recorded until then are kept.
     """
     stored = store.tournament(tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
     if tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
     check_entrants(store, stored)
-    held = store.claim_run(stored.id) if claim is None else claim
+    if hold is None:
+        async with holding(store, stored.id) as own:
+            return await run_tournament(store, stored.id, play, concurrency=tables,
+                                        progress=progress, on_game=on_game, stop=stop,
+                                        hold=own)
+    run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold)
+    return await run.play_all(tables)
+
+
+class RunHold:
+    """A run's claim on a tournament, kept alive by a heartbeat (see `holding`)."""
+
+    def __init__(self, store: Store, claim: RunClaim) -> None:
+        self.store = store
+        self.claim = claim
+        self.lost = False
+        """True once another run has taken the tournament over."""
+
+    async def beat(self) -> None:
+        """Renew the claim every `HEARTBEAT_EVERY` seconds until it is lost; a renewal
+        that fails (the database busy) is tried again at the next beat."""
+        while not self.lost:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                held = await asyncio.to_thread(self.store.refresh_run, self.claim)
+            except (sqlite3.Error, StoreError) as exc:
+                _log.warning("tournament %d: heartbeat failed, trying again: %s",
+                             self.claim.tournament_id, exc)
+                continue
+            self.lost = not held
+
+    def check(self, name: str, played: int = 0) -> None:
+        """Raise `TournamentBusy` if the hold has been lost."""
+        if self.lost:
+            raise TournamentBusy(
+                f"tournament {name!r} was taken over by another run after this one "
+                f"missed its heartbeats; the {played} games this run recorded are kept")
+
+
+@contextlib.asynccontextmanager
+async def holding(store: Store, tournament: int) -> AsyncIterator[RunHold]:
+    """Claim `tournament` for a run (`Store.claim_run`, which raises `TournamentBusy`
+    while another run holds it), keep the claim alive while the block runs, then
+    release it."""
+    hold = RunHold(store, store.claim_run(tournament))
+    heartbeat = asyncio.create_task(hold.beat())
     try:
-        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), held)
-        return await run.play_all(tables)
+        yield hold
     finally:
-        if claim is None:
-            store.release_run(held)
+        await _cancel([heartbeat])
+        store.release_run(hold.claim)
 
 
 def check_entrants(store: Store, tournament: Tournament) -> None:
@@ -162,11 +212,10 @@ class _Run:
         progress: Progress | None,
         on_game: Callable[[GameSummary], None] | None,
         stop: asyncio.Event,
-        claim: RunClaim,
+        hold: RunHold,
     ) -> None:
         self.store = store
-        self.claim = claim
-        self.claim_lost = False
+        self.hold = hold
         self.tournament = tournament
         self.rules = RuleSet.from_dict(tournament.rules)
         self.play = play
@@ -178,40 +227,30 @@ class _Run:
         self.queue: deque[ScheduledGame] = deque(store.pending_games(tournament.id))
 
     async def play_all(self, concurrency: int) -> RunSummary:
+        hold = self.hold
+        hold.check(self.tournament.name)
         self._report()
         if self.queue:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
             workers = [asyncio.create_task(self._worker())
                        for _ in range(min(concurrency, len(self.queue)))]
-            heartbeat = asyncio.create_task(self._heartbeat())
             try:
                 await asyncio.gather(*workers)
             except BaseException:
                 # Marked stopped before the workers are cancelled: a second cancellation
                 # arriving during that await must not leave the tournament 'running'.
-                self.store.set_tournament_status(self.tournament.id, TournamentStatus.STOPPED)
+                if not hold.lost:  # else its status is the new holder's
+                    self.store.set_tournament_status(self.tournament.id,
+                                                     TournamentStatus.STOPPED)
                 await _cancel(workers)
                 raise
-            finally:
-                await _cancel([heartbeat])
-        if self.claim_lost:
-            raise TournamentBusy(
-                f"tournament {self.tournament.name!r} was taken over by another run after "
-                f"this one missed its heartbeats; the {self.played} games this run "
-                "recorded are kept")
+        hold.check(self.tournament.name, self.played)
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
         return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
 
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT_EVERY)
-            if not await asyncio.to_thread(self.store.refresh_run, self.claim):
-                self.claim_lost = True
-                return
-
     async def _worker(self) -> None:
-        while self.queue and not self.stop.is_set() and not self.claim_lost:
+        while self.queue and not self.stop.is_set() and not self.hold.lost:
             game = self.queue.popleft()
             started = datetime.now(UTC)
             played = await _call(self.play, game, self.rules)

@@ -392,3 +392,33 @@ def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_run_holds_its_tournament_with_heartbeats_while_it_waits_for_the_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
+
+    async def scenario() -> None:
+        store = Store.open(tmp_path / "arena.db")
+        holder: list[Management] = []
+        server = build_server(store, tmp_path / "logs", holder.append)
+        await server.start("127.0.0.1", 0)
+        management = holder[0]
+        try:
+            for name in ("alice", "bob"):
+                management.add_bot(name, "remote", None)
+            management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
+            run = asyncio.create_task(management.run_tournament("cup", 1, 30.0))
+            await asyncio.sleep(0.2)  # alice and bob never connect
+            claim = store.run_claim("cup")
+            assert claim is not None and claim.heartbeat_at > claim.claimed_at
+            run.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await run
+            assert store.run_claim("cup") is None
+        finally:
+            await server.stop(0.5)
+            store.close()
+
+    asyncio.run(scenario())
