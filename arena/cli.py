@@ -794,13 +794,15 @@ def _deal_flags(events: list[ev.Event]) -> list[bool]:
 def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -> None:
     from arena.engine import replay as replay_game
 
-    rules = RuleSet.from_json(response.rules_json)
-    actions = [wire.action_from_proto(a) for a in response.actions]
     failure = f"game {response.summary.game_id} does not replay"
     try:
+        rules = RuleSet.from_json(response.rules_json)
+        actions = [wire.action_from_proto(a) for a in response.actions]
         game = replay_game(rules, len(response.summary.seats), response.seed, actions)
     except IllegalActionError as exc:
         raise click.ClickException(f"{failure}: a stored action is not legal: {exc}") from None
+    except (RuleSetError, wire.WireError) as exc:
+        raise click.ClickException(f"{failure}: its stored record is not usable: {exc}") from None
     if response.HasField("forfeited_seat"):
         game.forfeit(response.forfeited_seat)
     if game.events != events:

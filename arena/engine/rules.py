@@ -58,8 +58,9 @@ class ReverseFirstCard(StrEnum):
     RIGHT_OF_DEALER = "right_of_dealer"
 
 
-MAX_LIMIT = 1_000_000
-"""The largest target score, hand count or turn limit a rule set may set."""
+MAX_LIMIT = 2**32 - 1
+"""The largest target score, hand count or turn limit a rule set may set (an unsigned
+32-bit count, as the wire carries it)."""
 
 
 @dataclass(frozen=True, slots=True)

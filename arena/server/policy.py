@@ -18,10 +18,11 @@ Violation = Literal[
 """The seat terminations that a bot's own mistake causes."""
 
 
-MAX_DECISION_TIMEOUT = 3600.0
-"""The longest decision timeout a policy may set, in seconds (an hour)."""
-MAX_TIME_BANK = 86400.0
-"""The largest time bank a policy may set, in seconds (a day)."""
+MAX_DECISION_TIMEOUT = (2**32 - 1) / 1000
+"""The longest decision timeout a policy may set, in seconds: its milliseconds go to
+bots as an unsigned 32-bit count (some 49 days)."""
+MAX_TIME_BANK = MAX_DECISION_TIMEOUT
+"""The largest time bank a policy may set, in seconds (as `MAX_DECISION_TIMEOUT`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +56,9 @@ class BotPolicy:
                              f"got {self.max_strikes!r}")
         if not 0 < self.decision_timeout <= MAX_DECISION_TIMEOUT:
             raise ValueError(f"decision_timeout: must be more than 0 and at most "
-                             f"{MAX_DECISION_TIMEOUT:g} seconds, got {self.decision_timeout}")
+                             f"{MAX_DECISION_TIMEOUT:,.0f} seconds, got {self.decision_timeout}")
         if not 0 <= self.time_bank <= MAX_TIME_BANK:
-            raise ValueError(f"time_bank: must be between 0 and {MAX_TIME_BANK:g} seconds, "
+            raise ValueError(f"time_bank: must be between 0 and {MAX_TIME_BANK:,.0f} seconds, "
                              f"got {self.time_bank}")
         if self.on_violation not in ("fallback", "forfeit"):
             raise ValueError(

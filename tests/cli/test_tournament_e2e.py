@@ -213,6 +213,15 @@ def test_a_game_whose_seed_was_altered_does_not_replay(played: Played, tmp_path:
     assert result.stdout == ""
 
 
+def test_a_game_whose_rules_were_altered_does_not_replay(played: Played, tmp_path: Path) -> None:
+    copy = _tampered_copy(played.db, tmp_path / "copy.db",
+                          "UPDATE games SET rules = json_set(rules, '$.hand_size', 0) WHERE id = 1")
+    result = invoke("--db", str(copy), "replay", "1")
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: game 1 does not replay: its stored record is not usable: "
+           "hand_size: must be between 1 and 20, got 0\n")
+
+
 def _read_terminal(argv: list[str], env: dict[str, str]) -> str:
     """Run a command on a pseudo-terminal and return what it printed."""
     controller, terminal = pty.openpty()

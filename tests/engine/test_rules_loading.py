@@ -75,7 +75,7 @@ def test_missing_keys_take_their_defaults() -> None:
         ("hand_size", True), ("uno_penalty", -1), ("uno_penalty", 21),
         ("challenge_extra_penalty", 99), ("target_score", 0), ("target_score", "500"),
         ("individual_hands", 0), ("max_turns_per_hand", 0), ("max_hands", -3),
-        ("target_score", 1_000_001), ("max_hands", 2**32), ("individual_hands", 10**9),
+        ("target_score", 2**32), ("max_hands", 2**32), ("individual_hands", 10**12),
         ("max_turns_per_hand", 2**64),
         ("progressive", 1), ("seven_o", "yes"), ("jump_in", None),
         ("choose_first_dealer", [True]),
