@@ -306,7 +306,7 @@ class RunClaim:
 def _process_exists(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:  # it exists, under another user
         return True
@@ -755,7 +755,7 @@ class Store:
             row = conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
                                (tournament_id,)).fetchone()
             now = datetime.now(UTC)
-            if row is not None and not (holder := _run_claim(row)).lapsed(now, stale_after):
+            if row is not None and (holder := _live_claim(row, now, stale_after)) is not None:
                 raise TournamentBusy(
                     f"tournament {self._tournament_row(conn, tournament_id)['name']!r} is "
                     f"already being run by {holder.describe()}; a run that was killed is "
@@ -1260,9 +1260,7 @@ _TOURNAMENT_SELECT = (
 @_decoding("tournament")
 def _tournament(row: sqlite3.Row) -> Tournament:
     status = TournamentStatus(row["status"])
-    claim = None if row["token"] is None else _run_claim(row)
-    if claim is not None and claim.lapsed(datetime.now(UTC)):
-        claim = None
+    claim = None if row["token"] is None else _live_claim(row, datetime.now(UTC))
     if status is TournamentStatus.RUNNING and claim is None:
         status = TournamentStatus.STOPPED  # the run that set it was killed
     return Tournament(
@@ -1275,6 +1273,17 @@ def _tournament(row: sqlite3.Row) -> Tournament:
         created_at=datetime.fromisoformat(row["created_at"]),
         run_by="" if claim is None else claim.describe(),
     )
+
+
+def _live_claim(row: sqlite3.Row, now: datetime,
+                stale_after: float = CLAIM_STALE_AFTER) -> RunClaim | None:
+    """The claim in `row` if it still holds; None if it lapsed or cannot be read (a
+    damaged claim holds nothing)."""
+    try:
+        claim = _run_claim(row)
+        return None if claim.lapsed(now, stale_after) else claim
+    except (DamagedDatabase, TypeError, OverflowError):
+        return None
 
 
 @_decoding("tournament run")

@@ -331,6 +331,17 @@ def test_tournament_reads_running_only_while_a_run_holds_it(store: Store) -> Non
     assert [t.status for t in store.list_tournaments()] == [TournamentStatus.STOPPED]
 
 
+@pytest.mark.parametrize("change", ["heartbeat_at = '2026-01-01T00:00:00'",
+                                    "heartbeat_at = 'soon'", "pid = 99999999999999999999"])
+def test_a_damaged_claim_holds_nothing(store: Store, change: str) -> None:
+    store.create_tournament("cup", "round_robin", {}, {})
+    store.claim_run("cup")
+    store.set_tournament_status("cup", "running")
+    _damage(store, f"UPDATE tournament_runs SET {change}, host = '{socket.gethostname()}'")
+    assert store.tournament("cup").status is TournamentStatus.STOPPED
+    assert store.claim_run("cup").pid == os.getpid()
+
+
 def test_database_from_schema_version_1_gains_run_claims(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     Store.open(path, migrations=MIGRATIONS[:1]).close()

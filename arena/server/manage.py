@@ -57,6 +57,7 @@ from arena.tournament import (
     run_tournament,
     tournament_settings,
 )
+from arena.tournament.schedule import MAX_GAMES
 from arena.v1 import admin_pb2
 
 ProgressListener = Callable[["Progress"], None]
@@ -206,8 +207,8 @@ class Management:
         Each deal is played in every seat rotation (duplicate deals), so the
         number of games is `games` rounded up to a multiple of the table size.
         """
-        if games < 1:
-            raise ManagementError("a match needs at least one game")
+        if not 1 <= games <= MAX_GAMES:
+            raise ManagementError(f"a match plays 1 to {MAX_GAMES:,} games, got {games:,}")
         if len(bots) < 2:
             raise ManagementError(f"a match needs at least 2 bots, got {len(bots)}")
         for bot in bots:

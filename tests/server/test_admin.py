@@ -377,9 +377,13 @@ def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
                 management.add_bot("quoted", "managed", f"{sys.executable} -c 'print(1)")
             management.add_bot("broken", "managed", f'{sys.executable} -c "raise SystemExit(3)"')
             management.add_bot("remote", "remote", None)
-            with pytest.raises(ValueError, match="deals_per_table: must be at most 100,000"):
+            with pytest.raises(ManagementError, match="a match plays 1 to 100,000 games, got "
+                                                      "1,000,000"):
                 await management.play_match(["broken", "remote"], 10**6, 0, ONE_HAND,
-                                            BotPolicy(), 1, 30.0)  # before any wait
+                                            BotPolicy(), 1, 30.0)
+            with pytest.raises(ValueError, match="concurrency: must be at most 100,000"):
+                await management.play_match(["broken", "remote"], 10, 0, ONE_HAND,
+                                            BotPolicy(), 10**6, 30.0)  # before any wait
             management.create_tournament("cup", ["broken", "remote"], {"table_size": 2})
             started = asyncio.get_running_loop().time()
             with pytest.raises(ManagementError) as failed:
