@@ -1,11 +1,20 @@
-"""Helpers shared by several test folders: the CI switch, free ports and polling."""
+"""Helpers shared by several test folders: the CI switch, free ports, polling, and a
+server with the management service."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from arena.server import ArenaServer
+from arena.server.manage import Management
+from arena.session import build_server
+from arena.store import Store
 
 
 def in_ci() -> bool:
@@ -33,3 +42,27 @@ def wait_until(condition: Callable[[], object], timeout: float = 20.0, what: str
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+
+
+class ManagedServer(NamedTuple):
+    """An in-process server with the management service, on a fresh database."""
+
+    store: Store
+    server: ArenaServer
+    management: Management
+    port: int
+
+
+@contextlib.asynccontextmanager
+async def managed_server(folder: Path) -> AsyncIterator[ManagedServer]:
+    """Serve `folder`/arena.db on a free loopback port (bot logs in `folder`/logs), as
+    `arena serve` does; stopped and closed on the way out."""
+    store = Store.open(folder / "arena.db")
+    holder: list[Management] = []
+    server = build_server(store, folder / "logs", holder.append)
+    try:
+        port = await server.start("127.0.0.1", 0)
+        yield ManagedServer(store, server, holder[0], port)
+    finally:
+        await server.stop(0.5)
+        store.close()

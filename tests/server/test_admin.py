@@ -18,12 +18,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
 from arena.server import ArenaServer, BotPolicy, TokenTable, serve
-from arena.server.manage import Management, ManagementError
-from arena.session import build_server
-from arena.store import Store
+from arena.server.manage import ManagementError
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
 from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.support import managed_server
 
 
 def admin_stub(channel: grpc.aio.Channel) -> admin_pb2_grpc.ArenaAdminAsyncStub:
@@ -162,18 +161,13 @@ def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        store = Store.open(tmp_path / "arena.db")
-        holder: list[Management] = []
-        server = build_server(store, tmp_path / "logs", holder.append)
-        port = await server.start("127.0.0.1", 0)
-        management = holder[0]
-        gate = asyncio.Event()
+        async with managed_server(tmp_path) as (store, server, management, port):
+            gate = asyncio.Event()
 
-        async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
-            await gate.wait()
-            return await first_legal(bot, request)
+            async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
+                await gate.wait()
+                return await first_legal(bot, request)
 
-        try:
             tokens = {name: management.add_bot(name, "remote", None)[1]
                       for name in ("alice", "bob")}
             alice = await TestBot(port, tokens["alice"], gated).start()
@@ -196,9 +190,6 @@ def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
                 again = await run()
             await alice.close()
             await bob.close()
-        finally:
-            await server.stop(0.5)
-            store.close()
         refused = [o for o in outcomes if isinstance(o, grpc.aio.AioRpcError)]
         finished = [o for o in outcomes if isinstance(o, list)]
         assert len(refused) == 1 and len(finished) == 1
@@ -314,12 +305,7 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        store = Store.open(tmp_path / "arena.db")
-        holder: list[Management] = []
-        server = build_server(store, tmp_path / "logs", holder.append)
-        port = await server.start("127.0.0.1", 0)
-        management = holder[0]
-        try:
+        async with managed_server(tmp_path) as (store, server, management, port):
             for name in ("alice", "bob"):
                 management.add_bot(name, "remote", None)
             management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
@@ -356,9 +342,6 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
                 assert broken.value.code() is grpc.StatusCode.FAILED_PRECONDITION
                 assert broken.value.details() == (
                     "the database cannot be used: no such table: ratings")
-        finally:
-            await server.stop(0.5)
-            store.close()
 
     asyncio.run(scenario())
 
@@ -367,12 +350,7 @@ def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        store = Store.open(tmp_path / "arena.db")
-        holder: list[Management] = []
-        server = build_server(store, tmp_path / "logs", holder.append)
-        await server.start("127.0.0.1", 0)
-        management = holder[0]
-        try:
+        async with managed_server(tmp_path) as (store, server, management, port):
             with pytest.raises(ManagementError, match="cannot read command .*No closing quotation"):
                 management.add_bot("quoted", "managed", f"{sys.executable} -c 'print(1)")
             management.add_bot("broken", "managed", f'{sys.executable} -c "raise SystemExit(3)"')
@@ -391,9 +369,6 @@ def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
             assert str(failed.value) == ("bots exited before connecting: broken (exit code 3); "
                                          f"see the logs in {tmp_path / 'logs'}")
             assert asyncio.get_running_loop().time() - started < 15
-        finally:
-            await server.stop(0.5)
-            store.close()
 
     asyncio.run(scenario())
 
@@ -404,12 +379,7 @@ def test_a_run_holds_its_tournament_with_heartbeats_while_it_waits_for_the_bots(
     monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
 
     async def scenario() -> None:
-        store = Store.open(tmp_path / "arena.db")
-        holder: list[Management] = []
-        server = build_server(store, tmp_path / "logs", holder.append)
-        await server.start("127.0.0.1", 0)
-        management = holder[0]
-        try:
+        async with managed_server(tmp_path) as (store, server, management, port):
             for name in ("alice", "bob"):
                 management.add_bot(name, "remote", None)
             management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
@@ -421,8 +391,5 @@ def test_a_run_holds_its_tournament_with_heartbeats_while_it_waits_for_the_bots(
             with pytest.raises(asyncio.CancelledError):
                 await run
             assert store.run_claim("cup") is None
-        finally:
-            await server.stop(0.5)
-            store.close()
 
     asyncio.run(scenario())
