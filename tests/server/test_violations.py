@@ -14,6 +14,7 @@ from arena.engine import Game
 from arena.server import BotPolicy, SeatTermination, passive_action
 from arena.server.connection import MAX_BOT_VERSION
 from arena.server.gateway import MAX_CONNECTIONS_PER_BOT
+from arena.server.result import GameResult
 from arena.v1 import bot_pb2, uno_pb2
 from tests.server.bots import (
     TestBot,
@@ -264,63 +265,48 @@ def test_a_dropped_connection_counts_as_a_crash_when_the_crash_check_says_so() -
     asyncio.run(scenario())
 
 
-def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> None:
-    async def scenario() -> None:
-        async with running_server() as server:
-            port = server.port or 0
-            first = await TestBot(port, TOKENS["alice"], never_answer).start()
-            opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
-            policy = BotPolicy(decision_timeout=2, max_strikes=None)
-            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
-                                                        policy, "g"))
-            while not first.games.get("g") or not first.games["g"].requests:
-                await asyncio.sleep(0.002)
-            await first.close()
-            second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
-            result = await game
-            await second.wait_game_end("g")
-            await second.close()
-            await opponent.close()
-        log = second.games["g"]
-        assert log.start is not None and log.start.seat == 0 and log.starts == 1
-        assert log.requests, "the new connection was asked to decide"
-        expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
-        assert log.events == expected
-        assert result.strikes[0] >= 1  # the request the first connection left open
-        assert result.forfeited_seat is None
-        assert result.replay().outcome == result.outcome
+async def _reconnect_mid_game() -> tuple[TestBot, GameResult]:
+    """Alice drops before her first answer and reconnects; the game is played to its end.
+    Returns her second connection, once the game is over, and the game's result."""
+    async with running_server() as server:
+        port = server.port or 0
+        first = await TestBot(port, TOKENS["alice"], never_answer).start()
+        opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
+        policy = BotPolicy(decision_timeout=2, max_strikes=None)
+        game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9, policy, "g"))
+        while not first.games.get("g") or not first.games["g"].requests:
+            await asyncio.sleep(0.002)
+        await first.close()
+        second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
+        result = await game
+        await second.wait_game_end("g")
+        await second.close()
+        await opponent.close()
+    return second, result
 
-    asyncio.run(scenario())
+
+def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> None:
+    second, result = asyncio.run(_reconnect_mid_game())
+    log = second.games["g"]
+    assert log.start is not None and log.start.seat == 0 and log.starts == 1
+    assert log.requests, "the new connection was asked to decide"
+    expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
+    assert log.events == expected
+    assert result.strikes[0] >= 1  # the request the first connection left open
+    assert result.forfeited_seat is None
+    assert result.replay().outcome == result.outcome
 
 
 def test_the_game_so_far_reaches_a_reconnected_bot_in_messages_of_bounded_size(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arena.server.table.REPLAY_BYTES", 200)
-
-    async def scenario() -> None:
-        async with running_server() as server:
-            port = server.port or 0
-            first = await TestBot(port, TOKENS["alice"], never_answer).start()
-            opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
-            policy = BotPolicy(decision_timeout=2, max_strikes=None)
-            game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9,
-                                                        policy, "g"))
-            while not first.games.get("g") or not first.games["g"].requests:
-                await asyncio.sleep(0.002)
-            await first.close()
-            second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
-            result = await game
-            await second.wait_game_end("g")
-            await second.close()
-            await opponent.close()
-        kinds = [m.WhichOneof("kind") for m in second.messages]
-        replay = second.messages[kinds.index("game_start") + 1:kinds.index("decision_request")]
-        assert len(replay) >= 2 and {m.WhichOneof("kind") for m in replay} == {"events"}
-        assert all(m.events.ByteSize() <= 200 + 64 for m in replay)
-        expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
-        assert second.games["g"].events == expected
-
-    asyncio.run(scenario())
+    second, result = asyncio.run(_reconnect_mid_game())
+    kinds = [m.WhichOneof("kind") for m in second.messages]
+    replay = second.messages[kinds.index("game_start") + 1:kinds.index("decision_request")]
+    assert len(replay) >= 2 and {m.WhichOneof("kind") for m in replay} == {"events"}
+    assert all(m.events.ByteSize() <= 200 + 64 for m in replay)
+    expected = [wire.event_to_proto(e) for e in wire.events_for_seat(result.events, 0)]
+    assert second.games["g"].events == expected
 
 
 def test_an_orphaned_seat_goes_to_the_bots_other_connection_once_it_has_room() -> None:
