@@ -137,14 +137,20 @@ def test_a_strategy_beats_random(name: str, arena: LiveArena, lineup: Lineup) ->
 
 @pytest.mark.parametrize("name", ["random", "greedy", "counter", "node", "cpp"])
 def test_a_bot_with_a_bad_token_exits_at_once_and_cleanly(name: str, arena: LiveArena) -> None:
-    process = BotProcess(name, COMMANDS[name](), arena.address, "not-a-token")
+    output = _exits_at_once_and_cleanly(
+        BotProcess(name, COMMANDS[name](), arena.address, "not-a-token"))
+    assert "token" in output.lower()
+
+
+def _exits_at_once_and_cleanly(process: BotProcess) -> str:
+    """Wait for a bot that should give up at once: exit code 2, no traceback; its output."""
     try:
         code = process.wait(timeout=20)
     finally:
         process.stop()
     assert code == 2, process.output
     assert "Traceback" not in process.output
-    assert "token" in process.output.lower()
+    return process.output
 
 
 @pytest.mark.parametrize("name", ["random", "node", "cpp"])
@@ -167,15 +173,9 @@ def test_a_bot_plays_over_tls_trusting_the_certificates_it_is_given(
 def test_a_bot_with_unreadable_tls_certificates_exits_at_once_and_cleanly(
         name: str, tmp_path: Path) -> None:
     missing = tmp_path / "missing-ca.pem"
-    process = BotProcess(name, COMMANDS[name](), "127.0.0.1:1", TOKENS[name],
-                         {"ARENA_TLS_CA": str(missing)})
-    try:
-        code = process.wait(timeout=20)
-    finally:
-        process.stop()
-    assert code == 2, process.output
-    assert "Traceback" not in process.output
-    assert str(missing) in process.output
+    output = _exits_at_once_and_cleanly(BotProcess(
+        name, COMMANDS[name](), "127.0.0.1:1", TOKENS[name], {"ARENA_TLS_CA": str(missing)}))
+    assert str(missing) in output
 
 
 def test_python_bot_started_with_dash_m_plays(arena: LiveArena) -> None:
