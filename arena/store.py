@@ -832,14 +832,7 @@ class Store:
 
     def tournament_bots(self, tournament: str | int) -> list[str]:
         """The names of the bots in `tournament`'s schedule, sorted."""
-        with self._lock:
-            tournament_id = self._tournament_id(self._conn, tournament)
-            rows = self._conn.execute(
-                "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
-                " JOIN bots b ON b.id = j.value WHERE sg.tournament_id = ? ORDER BY b.name",
-                (tournament_id,),
-            ).fetchall()
-        return [str(row["name"]) for row in rows]
+        return self._scheduled_bot_names(tournament, "")
 
     def removed_entrants(self, tournament: str | int) -> list[str]:
         """Names of the bots in `tournament`'s pending games that have been removed since.
@@ -847,13 +840,18 @@ class Store:
         Those games cannot be played: a bot added again under the same name is a
         different bot, and the games stay credited to the one scheduled.
         """
+        return self._scheduled_bot_names(
+            tournament, " AND sg.status = 'pending' AND b.removed_at IS NOT NULL")
+
+    def _scheduled_bot_names(self, tournament: str | int, condition: str) -> list[str]:
+        """Sorted names of the bots in `tournament`'s scheduled games that meet `condition`
+        (SQL on `sg`, the scheduled game, and `b`, the bot; empty for all)."""
         with self._lock:
             tournament_id = self._tournament_id(self._conn, tournament)
             rows = self._conn.execute(
                 "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
-                " JOIN bots b ON b.id = j.value"
-                " WHERE sg.tournament_id = ? AND sg.status = 'pending'"
-                " AND b.removed_at IS NOT NULL ORDER BY b.name",
+                " JOIN bots b ON b.id = j.value WHERE sg.tournament_id = ?" + condition
+                + " ORDER BY b.name",
                 (tournament_id,),
             ).fetchall()
         return [str(row["name"]) for row in rows]
