@@ -80,6 +80,23 @@ def _wait_for_first_game(db: Path, cli: subprocess.Popen[bytes]) -> None:
     assert cli.poll() is None, "the run ended before it could be interrupted"
 
 
+def _interrupt(cli: subprocess.Popen[bytes], ready: Callable[[], None], times: int = 1) -> str:
+    """Once `ready()` returns, Ctrl-C `cli` `times` times, 50 ms apart; its stderr once it
+    has ended (its process group is killed if it has not within 20 s)."""
+    try:
+        ready()
+        for sent in range(times):
+            if sent:
+                time.sleep(0.05)
+            cli.send_signal(signal.SIGINT)
+        _, err = cli.communicate(timeout=20)
+    finally:
+        if cli.poll() is None:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.communicate()
+    return err.decode()
+
+
 def _resume_and_check_every_game_recorded_once(db: Path) -> None:
     """Run 'long' again to its end; every scheduled game is then recorded exactly once."""
     rankings = ok(db, "tournament", "run", "long").stdout
@@ -133,18 +150,7 @@ def test_ctrl_c_stops_a_run_cleanly_and_it_resumes(db: Path, interrupts: int) ->
     with marked_env(f"int{interrupts}-{os.getpid()}-{db.parent.name}") as env:
         marker = env["ARENA_TEST_MARK"]
         cli = _start_run(["--db", str(db)], env)
-        try:
-            _wait_for_first_game(db, cli)
-            for sent in range(interrupts):
-                if sent:
-                    time.sleep(0.05)
-                cli.send_signal(signal.SIGINT)
-            _, err = cli.communicate(timeout=20)
-        finally:
-            if cli.poll() is None:
-                os.killpg(cli.pid, signal.SIGKILL)
-                cli.communicate()
-        stderr = err.decode()
+        stderr = _interrupt(cli, lambda: _wait_for_first_game(db, cli), interrupts)
         assert cli.returncode == 130, (cli.returncode, _done(db), stderr)
         assert stderr.endswith("\nstopped; run the same command again to resume.\n"), stderr
         for sign in ("Traceback", "Exception ignored", "never awaited", "Task exception"):
@@ -206,19 +212,15 @@ def _interrupt_match(db: Path, bots: list[str], ready: Callable[[int], bool]) ->
                                 "--wait", "30"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True,
                                preexec_fn=_default_sigint)
-        try:
+
+        def get_going() -> None:
             wait_until(lambda: ready(cli.pid) or cli.poll() is not None, timeout=30,
                        what="the match to get going", interval=0.005)
             assert cli.poll() is None, "the match ended before it could be interrupted"
-            cli.send_signal(signal.SIGINT)
-            _, err = cli.communicate(timeout=20)
-        finally:
-            if cli.poll() is None:
-                os.killpg(cli.pid, signal.SIGKILL)
-                cli.communicate()
-        assert cli.returncode == 130, err.decode()
+
+        stderr = _interrupt(cli, get_going)
+        assert cli.returncode == 130, stderr
         assert processes_marked(env["ARENA_TEST_MARK"]) == [], "the match stopped its bots"
-    stderr = err.decode()
     assert "Traceback" not in stderr, stderr
     return stderr
 
