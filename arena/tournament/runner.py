@@ -138,13 +138,11 @@ async def run_tournament(
     if tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
     check_entrants(store, stored)
-    if hold is None:
-        async with holding(store, stored.id) as own:
-            return await run_tournament(store, stored.id, play, concurrency=tables,
-                                        progress=progress, on_game=on_game, stop=stop,
-                                        hold=own)
-    run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold)
-    return await run.play_all(tables)
+    async with contextlib.AsyncExitStack() as stack:
+        if hold is None:
+            hold = await stack.enter_async_context(holding(store, stored.id))
+        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold)
+        return await run.play_all(tables)
 
 
 class RunHold:
