@@ -50,7 +50,6 @@ from arena.tournament import (
     RunHold,
     ScheduleError,
     TournamentSettings,
-    build_schedule,
     check_entrants,
     create_tournament,
     holding,
@@ -217,7 +216,7 @@ class Management:
             "format": "round_robin", "table_size": len(bots),
             "deals_per_table": -(-games // len(bots)), "seed": seed,
             "concurrency": concurrency, "rules": rules.to_dict(), "policy": policy.to_dict()}
-        build_schedule(TournamentSettings.from_dict(settings), bots)  # refused before waiting
+        TournamentSettings.from_dict(settings)  # bad settings are refused before the wait
         await self.ensure_bots(bots, wait_seconds)
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
         self.create_tournament(name, bots, settings)
