@@ -30,6 +30,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from arena import rating
 from arena.engine.outcome import Outcome, Termination
+from arena.record import SeatTermination
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -102,31 +103,6 @@ class GameStatus(StrEnum):
 
     PENDING = "pending"
     DONE = "done"
-
-
-class SeatTermination(StrEnum):
-    """How one seat's participation in a game ended.
-
-    The values are the protocol's `SeatTermination` names in lower case, so a
-    server result is stored as it is. The server's bot policy re-exports this
-    enum (`arena.server.policy`); every value but NORMAL and ABORTED is a
-    forfeit the bot's own mistake caused.
-    """
-
-    NORMAL = "normal"
-    """The seat played to the end of the game."""
-    TIMEOUT = "timeout"
-    """Forfeited after missing decision deadlines."""
-    ILLEGAL = "illegal"
-    """Forfeited after answering with actions that were not legal."""
-    DISCONNECT = "disconnect"
-    """Forfeited after its bot's connection closed mid-game."""
-    CRASH = "crash"
-    """Forfeited after its managed bot's process died."""
-    MALFORMED = "malformed"
-    """Forfeited after sending decisions that could not be understood."""
-    ABORTED = "aborted"
-    """The server stopped the game before it ended."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +353,7 @@ class GameSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord(GameSummary):
+class StoredGame(GameSummary):
     """A finished game with everything needed to replay it."""
 
     events: tuple[dict[str, Any], ...]
@@ -1063,7 +1039,7 @@ class Store:
                 (bot_id, tournament_id, skill.mu, skill.sigma, won, points),
             )
 
-    def get_game(self, game_id: int) -> GameRecord:
+    def get_game(self, game_id: int) -> StoredGame:
         """A finished game with its replay log; `UnknownGame` if there is none."""
         if not 0 <= game_id < 2**63:  # beyond SQLite's integers
             raise UnknownGame(f"no game {game_id}")
@@ -1319,9 +1295,9 @@ def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame
 
 
 @_decoding("game log")
-def _with_logs(summary: GameSummary, logs: sqlite3.Row) -> GameRecord:
+def _with_logs(summary: GameSummary, logs: sqlite3.Row) -> StoredGame:
     fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
-    return GameRecord(
+    return StoredGame(
         **fields,
         events=tuple(json.loads(logs["events"])),
         actions=tuple(json.loads(logs["actions"])),

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from arena.engine import PARTNER_TEAMS
 from arena.rating import (
     DEFAULT_SKILL,
-    PARTNER_TEAMS,
     RatingError,
     Skill,
     leaderboard,

@@ -17,6 +17,7 @@ import pytest
 
 from arena.engine.outcome import Outcome, Termination, ranks_from_keys
 from arena.engine.rules import RuleSet
+from arena.record import SeatTermination
 from arena.store import (
     BotKind,
     EntrantRemoved,
@@ -24,7 +25,6 @@ from arena.store import (
     GameSummary,
     RunClaim,
     ScheduledGame,
-    SeatTermination,
     Store,
     TournamentBusy,
     TournamentStatus,

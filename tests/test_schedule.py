@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from arena.engine import PARTNER_TEAMS
 from arena.engine.rules import RuleSet, Scoring
-from arena.rating import PARTNER_TEAMS
 from arena.tournament.schedule import (
     MAX_GAMES,
     MAX_PARTNER_BOTS,
@@ -26,22 +26,22 @@ from arena.tournament.schedule import (
     seat_rotations,
 )
 
-Table = tuple[str, ...]
+Seating = tuple[str, ...]
 
 
 def names(count: int) -> list[str]:
     return [f"bot{i:02d}" for i in range(count)]
 
 
-def pair_counts(tables: Sequence[Table]) -> Counter[frozenset[str]]:
+def pair_counts(tables: Sequence[Seating]) -> Counter[frozenset[str]]:
     return Counter(frozenset(pair) for table in tables for pair in itertools.combinations(table, 2))
 
 
-def partnerships(tables: Sequence[Table]) -> Counter[frozenset[str]]:
+def partnerships(tables: Sequence[Seating]) -> Counter[frozenset[str]]:
     return Counter(frozenset((table[a], table[c])) for table in tables for a, c in PARTNER_TEAMS)
 
 
-def oppositions(tables: Sequence[Table]) -> Counter[frozenset[str]]:
+def oppositions(tables: Sequence[Seating]) -> Counter[frozenset[str]]:
     return Counter(
         frozenset((table[x], table[y])) for table in tables for x in (0, 2) for y in (1, 3)
     )

@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from arena import rating
+from arena.engine import PARTNER_TEAMS
 from arena.engine.outcome import Outcome, Termination
+from arena.record import SeatTermination
 from arena.store import (
     MIGRATIONS,
     AlreadyRecorded,
@@ -28,7 +30,6 @@ from arena.store import (
     InvalidInput,
     Migration,
     SchemaError,
-    SeatTermination,
     Store,
     StoreError,
     TournamentBusy,
@@ -539,7 +540,7 @@ def test_self_play_cannot_be_rated(store: Store) -> None:
 def test_partner_game_rates_teams(store: Store) -> None:
     add_remote_bots(store, "a", "b", "c", "d")
     outcome = Outcome(Termination.TARGET_REACHED, (510, 120, 510, 120), (0, 1, 0, 1), 4)
-    record(store, ("a", "b", "c", "d"), outcome=outcome, teams=rating.PARTNER_TEAMS,
+    record(store, ("a", "b", "c", "d"), outcome=outcome, teams=PARTNER_TEAMS,
            seat_terminations=["normal"] * 4)
     mus = {r.bot: r.mu for r in store.ratings()}
     assert mus["a"] == pytest.approx(mus["c"]) and mus["b"] == pytest.approx(mus["d"])

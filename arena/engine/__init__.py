@@ -32,13 +32,13 @@ from arena.engine.cards import (
 )
 from arena.engine.game import Game, replay
 from arena.engine.outcome import Outcome, Termination
-from arena.engine.rules import OFFICIAL, RuleSet, RuleSetError, Scoring
+from arena.engine.rules import OFFICIAL, PARTNER_TEAMS, RuleSet, RuleSetError, Scoring
 from arena.engine.view import SeatView
 
 __all__ = [
     "ACCEPT", "CALL_UNO", "CHALLENGE", "COLORS", "DRAW", "KEEP", "OFFICIAL", "PASS",
     "Action", "ActionKind", "Card", "CardParseError", "Color", "Game", "IllegalActionError",
-    "Outcome", "Phase", "Rank", "RuleSet", "RuleSetError", "Scoring", "SeatView",
+    "Outcome", "PARTNER_TEAMS", "Phase", "Rank", "RuleSet", "RuleSetError", "Scoring", "SeatView",
     "Termination", "cards", "catch", "choose_color", "classic_deck", "deck_2018", "events",
     "play", "replay",
 ]

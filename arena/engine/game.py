@@ -28,6 +28,7 @@ from arena.engine.actions import (
 from arena.engine.cards import COLORS, Card, Color, Rank, classic_deck, deck_2018
 from arena.engine.outcome import Outcome, Termination, ranks_from_keys
 from arena.engine.rules import (
+    PARTNER_TEAMS,
     DeckKind,
     ReverseFirstCard,
     RuleSet,
@@ -57,6 +58,11 @@ def _variants(card: Card, targets: Sequence[int | None], two_left: bool) -> list
     colors: tuple[Color | None, ...] = COLORS if card.is_wild else (None,)
     return [_play(card, color, target, uno)
             for color in colors for target in targets for uno in unos]
+
+
+def _team_of_seat(num_players: int) -> tuple[int, ...]:
+    return tuple(next(team for team, seats in enumerate(PARTNER_TEAMS) if seat in seats)
+                 for seat in range(num_players))
 
 
 def _target_ranks(rules: RuleSet) -> frozenset[Rank]:
@@ -132,7 +138,7 @@ class Game:
         self._target_ranks = _target_ranks(rules)
         self._last_hand_left = [0] * num_players
         self._last_winner: int | None = None
-        self._teams = (tuple(seat % 2 for seat in range(num_players))
+        self._teams = (_team_of_seat(num_players)
                        if rules.scoring is Scoring.PARTNERS else None)
 
     # ----------------------------------------------------------------- creation

@@ -44,6 +44,10 @@ class Scoring(StrEnum):
     INDIVIDUAL = "individual"
 
 
+PARTNER_TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+"""The seats of each team in a four-seat partner game (RULES.md section 9)."""
+
+
 class WildDrawFourRule(StrEnum):
     """When a Wild Draw Four may be played (RULES.md section 3, Decision)."""
 

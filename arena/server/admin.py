@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 import grpc
 
 from arena.server.connection import BotConnection
-from arena.server.table import Table
+from arena.server.table import GameTable
 from arena.v1 import admin_pb2, admin_pb2_grpc
 
 SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
@@ -57,8 +57,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     """
 
     def __init__(self, connections: Callable[[], list[BotConnection]],
-                 tables: Callable[[], list[Table]],
-                 find_table: Callable[[str], Table | None]) -> None:
+                 tables: Callable[[], list[GameTable]],
+                 find_table: Callable[[str], GameTable | None]) -> None:
         self._connections = connections
         self._tables = tables
         self._find_table = find_table

@@ -23,7 +23,7 @@ from grpc.aio import EOF  # type: ignore[attr-defined]
 from arena.v1 import bot_pb2
 
 if TYPE_CHECKING:
-    from arena.server.table import Table
+    from arena.server.table import GameTable
 
 
 class NoReply(Enum):
@@ -133,7 +133,7 @@ class BotConnection:
         self.connection_id = f"c{next(_CONNECTION_IDS)}"
         self.status = ConnectionStatus.OPEN
         self.close_reason: CloseReason | None = None
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, GameTable] = {}
         self._pending: dict[str, PendingDecision] = {}
         self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None

@@ -34,11 +34,11 @@ from arena.store import (
     Bot,
     BotKind,
     DuplicateName,
-    GameRecord,
     GameSummary,
     InvalidInput,
     ScheduledGame,
     Store,
+    StoredGame,
     StoreError,
     Tournament,
     UnknownBot,
@@ -277,7 +277,7 @@ class Management:
         return self.store.games(tournament=tournament or None, bot=bot or None,
                                 limit=limit or None)
 
-    def game(self, game_id: int) -> GameRecord:
+    def game(self, game_id: int) -> StoredGame:
         """One stored game with its replay log."""
         return self.store.get_game(game_id)
 

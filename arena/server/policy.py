@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from arena.engine.actions import Action, ActionKind
-from arena.store import SeatTermination as SeatTermination  # defined with its records
+from arena.record import SeatTermination as SeatTermination
 
 OnViolation = Literal["fallback", "forfeit"]
 

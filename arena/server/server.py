@@ -23,13 +23,13 @@ from arena.server.connection import BotConnection
 from arena.server.lobby import Lobby
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
-from arena.server.table import Table, absence_cause
+from arena.server.table import GameTable, absence_cause
 from arena.server.tls import ServerTls
 from arena.v1 import admin_pb2_grpc
 
 AdminFactory = Callable[
-    [Callable[[], list[BotConnection]], Callable[[], list[Table]],
-     Callable[[str], Table | None]],
+    [Callable[[], list[BotConnection]], Callable[[], list[GameTable]],
+     Callable[[str], GameTable | None]],
     admin_pb2_grpc.ArenaAdminServicer,
 ]
 """Builds the admin servicer from the server's connections, tables and table lookup."""
@@ -72,8 +72,8 @@ class ArenaServer:
         self._max_outbox = max_outbox
         self._keep_finished = keep_finished
         self._lobby = Lobby()
-        self._tables: dict[str, Table] = {}
-        self._finished: OrderedDict[str, Table] = OrderedDict()
+        self._tables: dict[str, GameTable] = {}
+        self._finished: OrderedDict[str, GameTable] = OrderedDict()
         self._crashed: set[str] = set()
         self._server: grpc.aio.Server | None = None
         self._health = health.aio.HealthServicer()  # type: ignore[attr-defined]
@@ -198,11 +198,11 @@ class ArenaServer:
 
     # --------------------------------------------------------------- games
 
-    def tables(self) -> list[Table]:
+    def tables(self) -> list[GameTable]:
         """The tables being played now."""
         return list(self._tables.values())
 
-    def find_table(self, game_id: str) -> Table | None:
+    def find_table(self, game_id: str) -> GameTable | None:
         """A table being played or recently finished, by game id."""
         return self._tables.get(game_id) or self._finished.get(game_id)
 
@@ -226,7 +226,7 @@ class ArenaServer:
         if self.find_table(game_id) is not None:
             raise ValueError(f"game id {game_id!r} is in use")
         connections = await self._lobby.claim(players)
-        table = Table(game_id, players, rules, seed, policy or BotPolicy(), self.crash_check)
+        table = GameTable(game_id, players, rules, seed, policy or BotPolicy(), self.crash_check)
         for seat, connection in enumerate(connections):
             if connection is not None:
                 table.seat(seat, connection)
@@ -239,7 +239,7 @@ class ArenaServer:
         finally:
             self._retire(table)
 
-    def _retire(self, table: Table) -> None:
+    def _retire(self, table: GameTable) -> None:
         self._tables.pop(table.game_id, None)
         self._finished[table.game_id] = table
         while len(self._finished) > self._keep_finished:

@@ -64,7 +64,7 @@ def absence_cause(connection: BotConnection) -> Violation:
     return SeatTermination.DISCONNECT
 
 
-class Table:
+class GameTable:
     """Drives one game. Create it, `seat` the claimed connections, then `await run()`."""
 
     def __init__(self, game_id: str, players: Sequence[str], rules: RuleSet, seed: int,

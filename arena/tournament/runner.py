@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
+from arena.record import SeatTermination
 from arena.store import (
     CLAIM_STALE_AFTER,
     AlreadyRecorded,
@@ -32,7 +33,6 @@ from arena.store import (
     GameSummary,
     RunClaim,
     ScheduledGame,
-    SeatTermination,
     Store,
     StoreError,
     Tournament,

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from arena.engine import PARTNER_TEAMS
 from arena.engine.rules import RuleSet, RuleSetError, Scoring
-from arena.rating import PARTNER_TEAMS
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 10
@@ -51,7 +51,7 @@ MAX_COMBINATIONS_SEARCHED = 200_000
 MAX_GAMES = 100_000
 """The most games one tournament may schedule."""
 
-Table = tuple[str, ...]
+Seating = tuple[str, ...]
 Seat = TypeVar("Seat", str, int)
 
 
@@ -315,7 +315,7 @@ def _check_bots(bots: Sequence[str]) -> None:
         raise ScheduleError(f"bots listed more than once: {', '.join(repeated)}")
 
 
-def _expand(rounds: list[list[Table]], settings: TournamentSettings) -> Iterator[ScheduledTable]:
+def _expand(rounds: list[list[Seating]], settings: TournamentSettings) -> Iterator[ScheduledTable]:
     index = itertools.count()
     for round_number, tables in enumerate(rounds, start=1):
         for table_number, seats in enumerate(tables, start=1):
@@ -335,7 +335,7 @@ def _expand(rounds: list[list[Table]], settings: TournamentSettings) -> Iterator
                     )
 
 
-def seat_rotations(seats: Table) -> list[Table]:
+def seat_rotations(seats: Seating) -> list[Seating]:
     """Every cyclic rotation of a seat order, starting with the order itself."""
     return [seats[shift:] + seats[:shift] for shift in range(len(seats))]
 
@@ -366,7 +366,7 @@ def pack_rounds(tables: Sequence[tuple[Seat, ...]]) -> list[list[tuple[Seat, ...
 # -- round robin ------------------------------------------------------------------
 
 
-def _round_robin(settings: TournamentSettings, bots: list[str]) -> list[list[Table]]:
+def _round_robin(settings: TournamentSettings, bots: list[str]) -> list[list[Seating]]:
     _check_table_size(settings.table_size, len(bots))
     tables = round_robin_tables(bots, settings.table_size, settings.max_tables)
     return pack_rounds(tables)
@@ -378,7 +378,7 @@ def _check_table_size(table_size: int, bot_count: int) -> None:
                             f"got {bot_count}")
 
 
-def round_robin_tables(bots: Sequence[str], table_size: int, max_tables: int) -> list[Table]:
+def round_robin_tables(bots: Sequence[str], table_size: int, max_tables: int) -> list[Seating]:
     """The round-robin tables (one seat order each) of `bots` at tables of `table_size`.
 
     Every combination when there are at most `max_tables` of them; otherwise
@@ -509,11 +509,11 @@ _WHIST_BASES: dict[int, _WhistBase] = {
 """Whist tournament designs for 4n and 4n+1 players, checked by the test suite."""
 
 
-def _partners(settings: TournamentSettings, bots: list[str]) -> list[list[Table]]:
+def _partners(settings: TournamentSettings, bots: list[str]) -> list[list[Seating]]:
     return partner_rounds(bots)
 
 
-def partner_rounds(bots: Sequence[str]) -> list[list[Table]]:
+def partner_rounds(bots: Sequence[str]) -> list[list[Seating]]:
     """Rounds of partner tables (a, b, c, d): a and c partner against b and d.
 
     For 4n and 4n+1 bots this is a whist tournament; 8 bots play 7 rounds of 2
@@ -657,7 +657,7 @@ def _set_bit(mask: int, bit: int, on: bool) -> int:
 # -- fixed teams and gauntlet --------------------------------------------------------
 
 
-def _teams(settings: TournamentSettings, bots: list[str]) -> list[list[Table]]:
+def _teams(settings: TournamentSettings, bots: list[str]) -> list[list[Seating]]:
     members = sorted(bot for team in settings.teams for bot in team)
     if members != sorted(bots):
         raise ScheduleError(
@@ -666,12 +666,12 @@ def _teams(settings: TournamentSettings, bots: list[str]) -> list[list[Table]]:
     return team_rounds(settings.teams)
 
 
-def team_rounds(teams: Sequence[tuple[str, str]]) -> list[list[Table]]:
+def team_rounds(teams: Sequence[tuple[str, str]]) -> list[list[Seating]]:
     """Every team meets every other once (circle method); a team with no match rests."""
     entries: list[tuple[str, str] | None] = list(teams)
     if len(entries) % 2:
         entries.append(None)
-    rounds: list[list[Table]] = []
+    rounds: list[list[Seating]] = []
     for _ in range(len(entries) - 1):
         half = len(entries) // 2
         matches = zip(entries[:half], reversed(entries[half:]), strict=True)
@@ -684,7 +684,7 @@ def team_rounds(teams: Sequence[tuple[str, str]]) -> list[list[Table]]:
     return rounds
 
 
-def _gauntlet(settings: TournamentSettings, bots: list[str]) -> list[list[Table]]:
+def _gauntlet(settings: TournamentSettings, bots: list[str]) -> list[list[Seating]]:
     challenger = settings.challenger
     if challenger not in bots:
         raise ScheduleError(f"the challenger {challenger!r} is not among the bots")
@@ -693,7 +693,7 @@ def _gauntlet(settings: TournamentSettings, bots: list[str]) -> list[list[Table]
     return [[table] for table in gauntlet_tables(challenger, field, settings.table_size)]
 
 
-def gauntlet_tables(challenger: str, field: Sequence[str], table_size: int) -> list[Table]:
+def gauntlet_tables(challenger: str, field: Sequence[str], table_size: int) -> list[Seating]:
     """The challenger (seat 0) with each window of `table_size - 1` consecutive field bots."""
     opponents = table_size - 1
     if opponents == len(field):
@@ -704,7 +704,7 @@ def gauntlet_tables(challenger: str, field: Sequence[str], table_size: int) -> l
     ]
 
 
-_FORMATS: dict[Format, Callable[[TournamentSettings, list[str]], list[list[Table]]]] = {
+_FORMATS: dict[Format, Callable[[TournamentSettings, list[str]], list[list[Seating]]]] = {
     Format.ROUND_ROBIN: _round_robin,
     Format.PARTNERS: _partners,
     Format.TEAMS: _teams,

@@ -47,7 +47,7 @@ from arena import wire
 from arena.engine import RuleSet
 from arena.engine import replay as replay_game
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
-from arena.store import GameRecord, Store
+from arena.store import Store, StoredGame
 from arena.v1 import uno_pb2
 from tests.support import free_port
 from tests.tls_support import write_certificates
@@ -85,7 +85,7 @@ def _csv(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def _records(db: Path, tournament: str) -> list[GameRecord]:
+def _records(db: Path, tournament: str) -> list[StoredGame]:
     store = Store.open(db)
     try:
         return [store.get_game(s.game_id) for s in store.scheduled_games(tournament)
@@ -150,7 +150,7 @@ def test_games_lists_the_tournament_newest_first(played: Played) -> None:
                          "--format", "json").stdout) == rows[:2]
 
 
-def _engine_events(record: GameRecord) -> tuple[list[object], list[object]]:
+def _engine_events(record: StoredGame) -> tuple[list[object], list[object]]:
     """The stored events, and those of the engine re-playing the stored seed and actions."""
     actions = [a for a in record.actions if not (isinstance(a, dict) and "forfeit" in a)]
     game = replay_game(RuleSet.from_dict(record.rules), len(record.seats), record.seed,

@@ -38,9 +38,6 @@ ENVIRONMENT = trueskill.TrueSkill(
 )
 """The TrueSkill environment every game is rated in."""
 
-PARTNER_TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
-"""The seats of each team in a four-seat partner game (RULES.md section 9)."""
-
 BotKey = TypeVar("BotKey", bound=Hashable)
 
 
