@@ -657,3 +657,29 @@ def test_every_protocol_seat_termination_can_be_stored() -> None:
     values = {name.removeprefix("SEAT_TERMINATION_").lower() for name in names}
     values.discard("unspecified")
     assert values <= {termination.value for termination in SeatTermination}
+
+
+def test_migration_3_moves_a_stored_forfeit_marker_into_its_column(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    Store.open(path, migrations=MIGRATIONS[:2]).close()
+    conn = sqlite3.connect(path)
+    with conn:
+        for bot_id, name in ((1, "a"), (2, "b")):
+            conn.execute("INSERT INTO bots (id, name, kind, token_hash, created_at)"
+                         " VALUES (?, ?, 'remote', ?, '2026-01-01T00:00:00+00:00')",
+                         (bot_id, name, name))
+        for game_id, actions in ((1, '[{"draw":{}},{"forfeit":1}]'), (2, '[{"draw":{}}]')):
+            conn.execute(
+                "INSERT INTO games (id, rules, seed, termination, hands_played, rated, events,"
+                " actions, started_at, finished_at) VALUES (?, '{}', 7, 'forfeit', 1, 0, '[]',"
+                " ?, '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:01+00:00')",
+                (game_id, actions))
+            conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, bot_id, score, rank, termination)"
+                " VALUES (?, ?, ?, 0, ?, 'normal')",
+                [(game_id, 0, 1, 0), (game_id, 1, 2, 1)])
+    conn.close()
+    with Store.open(path) as store:
+        forfeited, played_out = store.get_game(1), store.get_game(2)
+    assert (forfeited.forfeited_seat, forfeited.actions) == (1, ({"draw": {}},))
+    assert (played_out.forfeited_seat, played_out.actions) == (None, ({"draw": {}},))

@@ -291,17 +291,11 @@ def bot_policy(settings: TournamentSettings) -> BotPolicy:
 
 
 def played_game(result: GameResult) -> PlayedGame:
-    """A server result as the tournament runner records it: JSON events and actions.
-
-    A forfeit is kept as a last `{"forfeit": seat}` entry of the actions, so that
-    a replay ends the game the same way.
-    """
-    actions: list[Any] = [wire.action_to_dict(a) for a in result.actions]
-    if result.forfeited_seat is not None:
-        actions.append({"forfeit": result.forfeited_seat})
+    """A server result as the tournament runner records it: JSON events and actions."""
+    actions = [wire.action_to_dict(a) for a in result.actions]
     events = [wire.event_to_dict(e) for e in result.events]
     return PlayedGame(result.outcome, events, actions, result.seat_terminations,
-                      result.started, result.finished)
+                      result.started, result.finished, result.forfeited_seat)
 
 
 # --------------------------------------------------------------------- servicer
@@ -461,10 +455,9 @@ class ManagedAdmin(AdminService):
         for event in game.events:
             wire.dict_into(event, response.events.add())
         for action in game.actions:
-            if "forfeit" in action:
-                response.forfeited_seat = int(action["forfeit"])
-            else:
-                wire.dict_into(action, response.actions.add())
+            wire.dict_into(action, response.actions.add())
+        if game.forfeited_seat is not None:
+            response.forfeited_seat = game.forfeited_seat
         return response
 
     @_management_call

@@ -48,7 +48,8 @@ class PlayedGame:
 
     `events` is the replay log as JSON objects, `actions` the decisions as JSON
     values, `seat_terminations[seat]` how each seat's game ended. Timestamps
-    left out are taken by the runner around the call.
+    left out are taken by the runner around the call. A game that ended by a
+    forfeit names the `forfeited_seat`.
     """
 
     outcome: Outcome
@@ -57,6 +58,7 @@ class PlayedGame:
     seat_terminations: Sequence[SeatTermination]
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    forfeited_seat: int | None = None
 
 
 class TableRunner(Protocol):
@@ -277,6 +279,7 @@ class _Run:
                 finished_at=played.finished_at or finished,
                 scheduled_game_id=game.id,
                 teams=game.teams,
+                forfeited_seat=played.forfeited_seat,
             )
         except AlreadyRecorded:
             return None

@@ -1,0 +1,96 @@
+"""The SQLite store: bots, tournaments, their schedules, finished games and ratings.
+
+One `Store` owns one connection. Every write is one transaction, and
+`record_game` writes a finished game, marks its scheduled game done and
+applies the rating update together, so a tournament killed at any moment
+resumes without losing or double-counting a game. The schema evolves through
+the numbered `MIGRATIONS`, each applied in its own transaction and recorded in
+the `schema_migrations` table.
+
+The package is split by kind: `errors`, `records` (the values handed out), `values`
+(what is accepted), `schema` (migrations), `codec` (columns and row decoders),
+`database` (the connection and transactions) and one part of `Store` for each kind
+of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`).
+"""
+
+from __future__ import annotations
+
+from arena.store.bots import BotRecords
+from arena.store.errors import (
+    AlreadyRecorded,
+    DamagedDatabase,
+    DuplicateName,
+    EntrantRemoved,
+    InvalidInput,
+    SchemaError,
+    StoreError,
+    TournamentBusy,
+    UnknownBot,
+    UnknownGame,
+    UnknownTournament,
+)
+from arena.store.games import GameRecords
+from arena.store.ratings import RatingRecords
+from arena.store.records import (
+    CLAIM_STALE_AFTER,
+    MAX_SEATS,
+    MIN_SEATS,
+    Bot,
+    BotKind,
+    GameStatus,
+    GameSummary,
+    Rating,
+    RatingPoint,
+    RunClaim,
+    ScheduledGame,
+    ScheduleEntry,
+    StoredGame,
+    Tournament,
+    TournamentStatus,
+)
+from arena.store.schedules import ScheduleRecords
+from arena.store.schema import MIGRATIONS, Migration
+from arena.store.tournaments import TournamentRecords
+from arena.store.values import NAME, hash_token
+
+__all__ = [
+    "AlreadyRecorded",
+    "Bot",
+    "BotKind",
+    "CLAIM_STALE_AFTER",
+    "DamagedDatabase",
+    "DuplicateName",
+    "EntrantRemoved",
+    "GameStatus",
+    "GameSummary",
+    "InvalidInput",
+    "MAX_SEATS",
+    "MIGRATIONS",
+    "MIN_SEATS",
+    "Migration",
+    "NAME",
+    "Rating",
+    "RatingPoint",
+    "RunClaim",
+    "ScheduleEntry",
+    "ScheduledGame",
+    "SchemaError",
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "Tournament",
+    "TournamentBusy",
+    "TournamentStatus",
+    "UnknownBot",
+    "UnknownGame",
+    "UnknownTournament",
+    "hash_token",
+]
+
+
+class Store(BotRecords, TournamentRecords, ScheduleRecords, GameRecords, RatingRecords):
+    """The arena database. Open with `Store.open(path)`; use as a context manager.
+
+    Safe to call from any thread, one call at a time: a lock serialises access
+    to the single connection.
+    """

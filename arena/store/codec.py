@@ -1,0 +1,160 @@
+"""Between Python values and SQLite columns: JSON, timestamps, and the row decoders that
+turn a damaged row into `DamagedDatabase`."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import ParamSpec, TypeVar
+
+from arena.store.errors import (
+    DamagedDatabase,
+    InvalidInput,
+)
+from arena.store.records import (
+    CLAIM_STALE_AFTER,
+    Bot,
+    BotKind,
+    GameStatus,
+    GameSummary,
+    RunClaim,
+    ScheduledGame,
+    StoredGame,
+    Tournament,
+    TournamentStatus,
+)
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _decoding(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Make a row decoder raise `DamagedDatabase` for a row it cannot read."""
+    def decorate(decode: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(decode)
+        def decoded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return decode(*args, **kwargs)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                raise DamagedDatabase(
+                    f"the database holds a damaged {what}: {type(exc).__name__}: {exc}; "
+                    "it was changed outside arena") from None
+        return decoded
+    return decorate
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _timestamp(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise InvalidInput(f"timestamp {moment} has no time zone")
+    return moment.astimezone(UTC).isoformat()
+
+
+def _json(value: object) -> str:
+    try:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"value is not plain JSON: {exc}") from None
+
+
+def _teams_tuple(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
+    return None if teams is None else tuple(tuple(team) for team in teams)
+
+
+@_decoding("bot")
+def _bot(row: sqlite3.Row) -> Bot:
+    removed = row["removed_at"]
+    return Bot(
+        id=row["id"],
+        name=row["name"],
+        kind=BotKind(row["kind"]),
+        command=row["command"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        removed_at=None if removed is None else datetime.fromisoformat(removed),
+    )
+
+
+_TOURNAMENT_SELECT = (
+    "SELECT t.*, r.tournament_id, r.token, r.host, r.pid, r.claimed_at, r.heartbeat_at"
+    " FROM tournaments t LEFT JOIN tournament_runs r ON r.tournament_id = t.id"
+)
+"""A tournament with the claim of the run playing it, if any (for its live status)."""
+
+
+@_decoding("tournament")
+def _tournament(row: sqlite3.Row) -> Tournament:
+    status = TournamentStatus(row["status"])
+    claim = None if row["token"] is None else _live_claim(row, datetime.now(UTC))
+    if status is TournamentStatus.RUNNING and claim is None:
+        status = TournamentStatus.STOPPED  # the run that set it was killed
+    return Tournament(
+        id=row["id"],
+        name=row["name"],
+        format=row["format"],
+        settings=json.loads(row["settings"]),
+        rules=json.loads(row["rules"]),
+        status=status,
+        created_at=datetime.fromisoformat(row["created_at"]),
+        run_by="" if claim is None else claim.describe(),
+    )
+
+
+def _live_claim(row: sqlite3.Row, now: datetime,
+                stale_after: float = CLAIM_STALE_AFTER) -> RunClaim | None:
+    """The claim in `row` if it still holds; None if it lapsed or cannot be read (a
+    damaged claim holds nothing)."""
+    try:
+        claim = _run_claim(row)
+        return None if claim.lapsed(now, stale_after) else claim
+    except (DamagedDatabase, TypeError, OverflowError):
+        return None
+
+
+@_decoding("tournament run")
+def _run_claim(row: sqlite3.Row) -> RunClaim:
+    return RunClaim(
+        tournament_id=row["tournament_id"],
+        token=row["token"],
+        host=row["host"],
+        pid=row["pid"],
+        claimed_at=datetime.fromisoformat(row["claimed_at"]),
+        heartbeat_at=datetime.fromisoformat(row["heartbeat_at"]),
+    )
+
+
+def _teams_from_json(text: str | None) -> tuple[tuple[int, ...], ...] | None:
+    return None if text is None else _teams_tuple(json.loads(text))
+
+
+@_decoding("scheduled game")
+def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame:
+    bot_ids = tuple(int(bot) for bot in json.loads(row["bot_ids"]))
+    return ScheduledGame(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        table=row["table_number"],
+        game_index=row["game_index"],
+        seats=tuple(names[bot] for bot in bot_ids),
+        bot_ids=bot_ids,
+        seed=row["seed"],
+        teams=_teams_from_json(row["teams"]),
+        status=GameStatus(row["status"]),
+        game_id=row["game_id"],
+    )
+
+
+@_decoding("game log")
+def _with_logs(summary: GameSummary, logs: sqlite3.Row) -> StoredGame:
+    fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
+    return StoredGame(
+        **fields,
+        events=tuple(json.loads(logs["events"])),
+        actions=tuple(json.loads(logs["actions"])),
+    )

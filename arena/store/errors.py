@@ -1,0 +1,47 @@
+"""What the store raises: one `StoreError` family, a kind for each way a call can fail."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of every error the store raises on bad input or a bad database."""
+
+
+class DuplicateName(StoreError):
+    """A bot or tournament with that name already exists."""
+
+
+class UnknownBot(StoreError):
+    """No active bot has that name."""
+
+
+class UnknownTournament(StoreError):
+    """No tournament has that name or id."""
+
+
+class UnknownGame(StoreError):
+    """No game or scheduled game has that id."""
+
+
+class InvalidInput(StoreError):
+    """A value the store was given is malformed or inconsistent."""
+
+
+class AlreadyRecorded(StoreError):
+    """The scheduled game already has a recorded result."""
+
+
+class SchemaError(StoreError):
+    """The database schema is newer than this code, or a migration failed."""
+
+
+class DamagedDatabase(StoreError):
+    """A row of the database cannot be read back: it was changed or broken outside arena."""
+
+
+class EntrantRemoved(StoreError):
+    """A bot a tournament still has games for has been removed."""
+
+
+class TournamentBusy(StoreError):
+    """Another run, in this process or another, is playing the tournament's games."""

@@ -1,0 +1,304 @@
+"""Finished games: recorded with their rating update in one transaction, and read back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from arena import rating
+from arena.engine.outcome import Outcome, Termination
+from arena.record import SeatTermination
+from arena.store.codec import (
+    _decoding,
+    _json,
+    _scheduled_game,
+    _teams_from_json,
+    _teams_tuple,
+    _timestamp,
+    _with_logs,
+)
+from arena.store.database import (
+    Database,
+)
+from arena.store.errors import (
+    AlreadyRecorded,
+    InvalidInput,
+    UnknownGame,
+)
+from arena.store.records import (
+    MIN_SEATS,
+    GameStatus,
+    GameSummary,
+    StoredGame,
+)
+from arena.store.values import (
+    _check_forfeited_seat,
+    _check_game_shape,
+    _seat_terminations,
+)
+
+
+class GameRecords(Database):
+    """Finished games: recorded with their rating update in one transaction, and read back."""
+
+    def record_game(
+        self,
+        *,
+        seats: Sequence[str],
+        seed: int,
+        rules: Mapping[str, Any],
+        outcome: Outcome,
+        seat_terminations: Sequence[SeatTermination | str],
+        events: Sequence[Mapping[str, Any]],
+        actions: Sequence[Any],
+        started_at: datetime,
+        finished_at: datetime,
+        scheduled_game_id: int | None = None,
+        teams: Sequence[Sequence[int]] | None = None,
+        rated: bool = True,
+        forfeited_seat: int | None = None,
+    ) -> GameSummary:
+        """Store a finished game and, if `rated`, update the ratings; all or nothing.
+
+        For a scheduled game (`scheduled_game_id`), the seats, seed and teams
+        must be the schedule's, the scheduled game is marked done, and the
+        game counts for the tournament's own ratings as well as the overall
+        ones. Recording a scheduled game twice raises `AlreadyRecorded` and
+        changes nothing. `events` is the replay log as JSON objects; a game that
+        ended by a forfeit names the `forfeited_seat`.
+        """
+        terminations = _seat_terminations(seat_terminations)
+        _check_game_shape(seats, outcome, terminations)
+        _check_forfeited_seat(forfeited_seat, len(seats))
+        with self._transaction() as conn:
+            tournament_id, bot_ids = self._game_participants(
+                conn, scheduled_game_id, seats, seed, teams
+            )
+            game_id = self._insert_game(
+                conn, tournament_id, rules, seed, teams, outcome, rated, events, actions,
+                started_at, finished_at, forfeited_seat,
+            )
+            self._insert_seats(conn, game_id, bot_ids, outcome, terminations)
+            if scheduled_game_id is not None:
+                conn.execute(
+                    "UPDATE scheduled_games SET status = 'done', game_id = ? WHERE id = ?",
+                    (game_id, scheduled_game_id),
+                )
+            if rated:
+                for scope in (None, tournament_id) if tournament_id is not None else (None,):
+                    self._apply_ratings(conn, game_id, scope, bot_ids, outcome, teams)
+            return self._summaries(conn, "WHERE g.id = ?", (game_id,))[0]
+
+    def _game_participants(
+        self,
+        conn: sqlite3.Connection,
+        scheduled_game_id: int | None,
+        seats: Sequence[str],
+        seed: int,
+        teams: Sequence[Sequence[int]] | None,
+    ) -> tuple[int | None, list[int]]:
+        if scheduled_game_id is None:
+            return None, self._active_bot_ids(conn, seats)
+        row = self._scheduled_row(conn, scheduled_game_id)
+        bot_ids: list[int] = json.loads(row["bot_ids"])
+        scheduled = _scheduled_game(row, self._bot_names(conn, bot_ids))
+        if scheduled.status is GameStatus.DONE:
+            raise AlreadyRecorded(
+                f"scheduled game {scheduled_game_id} is already recorded as game {row['game_id']}"
+            )
+        removed = [str(row["name"]) for row in conn.execute(
+            f"SELECT name FROM bots WHERE removed_at IS NOT NULL AND id IN "
+            f"({','.join('?' * len(bot_ids))})", bot_ids)]
+        if removed:
+            raise InvalidInput(
+                f"scheduled game {scheduled_game_id} cannot be recorded: "
+                f"{', '.join(removed)} has been removed since it was scheduled")
+        played = (tuple(seats), seed, _teams_tuple(teams))
+        if played != (scheduled.seats, scheduled.seed, scheduled.teams):
+            raise InvalidInput(
+                f"scheduled game {scheduled_game_id} is seats {list(scheduled.seats)}, seed "
+                f"{scheduled.seed}, teams {scheduled.teams}; got seats {list(seats)}, "
+                f"seed {seed}, teams {played[2]}"
+            )
+        return scheduled.tournament_id, bot_ids
+
+    @staticmethod
+    def _insert_game(
+        conn: sqlite3.Connection,
+        tournament_id: int | None,
+        rules: Mapping[str, Any],
+        seed: int,
+        teams: Sequence[Sequence[int]] | None,
+        outcome: Outcome,
+        rated: bool,
+        events: Sequence[Mapping[str, Any]],
+        actions: Sequence[Any],
+        started_at: datetime,
+        finished_at: datetime,
+        forfeited_seat: int | None,
+    ) -> int:
+        cursor = conn.execute(
+            "INSERT INTO games (tournament_id, rules, seed, teams, termination, hands_played,"
+            " rated, events, actions, started_at, finished_at, forfeited_seat)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, _json(dict(rules)), seed,
+             None if teams is None else _json(_teams_tuple(teams)),
+             Termination(outcome.termination).value, outcome.hands_played, int(rated),
+             _json([dict(event) for event in events]), _json(list(actions)),
+             _timestamp(started_at), _timestamp(finished_at), forfeited_seat),
+        )
+        return int(cursor.lastrowid or 0)
+
+    @staticmethod
+    def _insert_seats(
+        conn: sqlite3.Connection,
+        game_id: int,
+        bot_ids: Sequence[int],
+        outcome: Outcome,
+        terminations: Sequence[SeatTermination],
+    ) -> None:
+        conn.executemany(
+            "INSERT INTO game_seats (game_id, seat, bot_id, score, rank, termination)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, seat, bot_id, outcome.scores[seat], outcome.ranks[seat], ending.value)
+                for seat, (bot_id, ending) in enumerate(zip(bot_ids, terminations, strict=True))
+            ],
+        )
+
+    def _apply_ratings(
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        tournament_id: int | None,
+        bot_ids: Sequence[int],
+        outcome: Outcome,
+        teams: Sequence[Sequence[int]] | None,
+    ) -> None:
+        before = {bot: self._skill(conn, bot, tournament_id) for bot in bot_ids}
+        try:
+            after = rating.rate_game(before, bot_ids, outcome.ranks, teams)
+        except rating.RatingError as exc:
+            raise InvalidInput(f"game can't be rated: {exc}") from None
+        for bot, skill in after.items():
+            seat = bot_ids.index(bot)
+            won = int(outcome.ranks[seat] == 0)
+            self._save_rating(conn, bot, tournament_id, skill, won, outcome.scores[seat])
+            conn.execute(
+                "INSERT INTO rating_history (game_id, bot_id, tournament_id, mu, sigma)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, bot, tournament_id, skill.mu, skill.sigma),
+            )
+
+    @staticmethod
+    def _skill(conn: sqlite3.Connection, bot_id: int, tournament_id: int | None) -> rating.Skill:
+        row = conn.execute(
+            "SELECT mu, sigma FROM ratings WHERE bot_id = ? AND tournament_id IS ?",
+            (bot_id, tournament_id),
+        ).fetchone()
+        return rating.DEFAULT_SKILL if row is None else rating.Skill(row["mu"], row["sigma"])
+
+    @staticmethod
+    def _save_rating(
+        conn: sqlite3.Connection,
+        bot_id: int,
+        tournament_id: int | None,
+        skill: rating.Skill,
+        won: int,
+        points: int,
+    ) -> None:
+        updated = conn.execute(
+            "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
+            " points = points + ? WHERE bot_id = ? AND tournament_id IS ?",
+            (skill.mu, skill.sigma, won, points, bot_id, tournament_id),
+        )
+        if updated.rowcount == 0:
+            conn.execute(
+                "INSERT INTO ratings (bot_id, tournament_id, mu, sigma, games, wins, points)"
+                " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                (bot_id, tournament_id, skill.mu, skill.sigma, won, points),
+            )
+
+    def get_game(self, game_id: int) -> StoredGame:
+        """A finished game with its replay log; `UnknownGame` if there is none."""
+        if not 0 <= game_id < 2**63:  # beyond SQLite's integers
+            raise UnknownGame(f"no game {game_id}")
+        with self._lock:
+            summaries = self._summaries(self._conn, "WHERE g.id = ?", (game_id,))
+            if not summaries:
+                raise UnknownGame(f"no game {game_id}")
+            logs = self._conn.execute(
+                "SELECT events, actions FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        return _with_logs(summaries[0], logs)
+
+    def games(
+        self,
+        *,
+        tournament: str | int | None = None,
+        bot: str | None = None,
+        limit: int | None = None,
+    ) -> list[GameSummary]:
+        """Finished games, newest first, optionally of one tournament and/or one bot."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        with self._lock:
+            if tournament is not None:
+                clauses.append("g.tournament_id = ?")
+                params.append(self._tournament_id(self._conn, tournament))
+            if bot is not None:
+                clauses.append("g.id IN (SELECT s.game_id FROM game_seats s"
+                               " JOIN bots b ON b.id = s.bot_id WHERE b.name = ?)")
+                params.append(bot)
+            where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+            where += " ORDER BY g.id DESC"
+            if limit is not None:
+                where += " LIMIT ?"
+                params.append(limit)
+            return self._summaries(self._conn, where, tuple(params))
+
+    def _summaries(
+        self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...]
+    ) -> list[GameSummary]:
+        rows = conn.execute(
+            "SELECT g.id, g.tournament_id, g.rules, g.seed, g.teams, g.termination,"
+            " g.hands_played, g.rated, g.started_at, g.finished_at, g.forfeited_seat,"
+            " sg.id AS scheduled_game_id"
+            " FROM games g LEFT JOIN scheduled_games sg ON sg.game_id = g.id " + where,
+            params,
+        ).fetchall()
+        return [self._summary(conn, row) for row in rows]
+
+    @staticmethod
+    @_decoding("game")
+    def _summary(conn: sqlite3.Connection, row: sqlite3.Row) -> GameSummary:
+        seats = conn.execute(
+            "SELECT b.name, s.score, s.rank, s.termination FROM game_seats s"
+            " JOIN bots b ON b.id = s.bot_id WHERE s.game_id = ? ORDER BY s.seat",
+            (row["id"],),
+        ).fetchall()
+        if len(seats) < MIN_SEATS:
+            raise ValueError(f"game {row['id']} has {len(seats)} seats")
+        return GameSummary(
+            id=row["id"],
+            tournament_id=row["tournament_id"],
+            scheduled_game_id=row["scheduled_game_id"],
+            rules=json.loads(row["rules"]),
+            seed=row["seed"],
+            seats=tuple(seat["name"] for seat in seats),
+            teams=_teams_from_json(row["teams"]),
+            outcome=Outcome(
+                termination=Termination(row["termination"]),
+                scores=tuple(seat["score"] for seat in seats),
+                ranks=tuple(seat["rank"] for seat in seats),
+                hands_played=row["hands_played"],
+            ),
+            seat_terminations=tuple(SeatTermination(seat["termination"]) for seat in seats),
+            rated=bool(row["rated"]),
+            started_at=datetime.fromisoformat(row["started_at"]),
+            finished_at=datetime.fromisoformat(row["finished_at"]),
+            forfeited_seat=row["forfeited_seat"],
+        )

@@ -1,0 +1,211 @@
+"""The values the store hands out: bots, tournaments, run claims, games and ratings."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from arena.engine.outcome import Outcome
+from arena.record import SeatTermination
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+class BotKind(StrEnum):
+    """How a bot reaches the arena."""
+
+    MANAGED = "managed"
+    """A command the platform launches and watches."""
+    REMOTE = "remote"
+    """Started by its owner anywhere; connects with its token."""
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament is in its life."""
+
+    CREATED = "created"
+    RUNNING = "running"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+
+
+class GameStatus(StrEnum):
+    """Whether a scheduled game has been played and recorded."""
+
+    PENDING = "pending"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Bot:
+    """A registered bot. Its token is never stored, only a hash of it."""
+
+    id: int
+    name: str
+    kind: BotKind
+    command: str | None
+    created_at: datetime
+    removed_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        """True until the bot is removed."""
+        return self.removed_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament: its settings and rule set as stored (plain JSON values)."""
+
+    id: int
+    name: str
+    format: str
+    settings: dict[str, Any]
+    rules: dict[str, Any]
+    status: TournamentStatus
+    """'running' only while a run holds the tournament (`Store.claim_run`): one that
+    was killed reads as 'stopped', and running it again resumes it."""
+    created_at: datetime
+    run_by: str = ""
+    """The run holding the tournament now (see `RunClaim.describe`); empty when none."""
+
+
+CLAIM_STALE_AFTER = 60.0
+"""Seconds without a heartbeat after which a run's claim on a tournament lapses."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunClaim:
+    """A run's claim on a tournament: while it holds, no other run plays its games."""
+
+    tournament_id: int
+    token: str
+    host: str
+    pid: int
+    claimed_at: datetime
+    heartbeat_at: datetime
+
+    def lapsed(self, now: datetime, stale_after: float = CLAIM_STALE_AFTER) -> bool:
+        """True once the run is known to be gone: its process on this host has
+        exited, or it has sent no heartbeat for `stale_after` seconds."""
+        if (now - self.heartbeat_at).total_seconds() > stale_after:
+            return True
+        return self.host == socket.gethostname() and not _process_exists(self.pid)
+
+    def describe(self) -> str:
+        """Who holds the claim, for an error message."""
+        return (f"process {self.pid} on {self.host}, running since "
+                f"{self.claimed_at:%Y-%m-%d %H:%M:%S} UTC")
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
+class ScheduleEntry(Protocol):
+    """One game of a schedule as the store needs it (a `ScheduledTable` fits)."""
+
+    @property
+    def round(self) -> int:
+        """Round number."""
+
+    @property
+    def table(self) -> int:
+        """Table number within the round."""
+
+    @property
+    def game_index(self) -> int:
+        """Position of the game in the whole schedule, unique per tournament."""
+
+    @property
+    def seats(self) -> Sequence[str]:
+        """Bot names in seat order."""
+
+    @property
+    def seed(self) -> int:
+        """The deal seed."""
+
+    @property
+    def teams(self) -> Sequence[Sequence[int]] | None:
+        """The seats of each team, or None when every seat plays for itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """A game of a tournament's schedule; `game_id` links its result once done."""
+
+    id: int
+    tournament_id: int
+    round: int
+    table: int
+    game_index: int
+    seats: tuple[str, ...]
+    bot_ids: tuple[int, ...]
+    seed: int
+    teams: tuple[tuple[int, ...], ...] | None
+    status: GameStatus
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished game without its replay log."""
+
+    id: int
+    tournament_id: int | None
+    scheduled_game_id: int | None
+    rules: dict[str, Any]
+    seed: int
+    seats: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...] | None
+    outcome: Outcome
+    seat_terminations: tuple[SeatTermination, ...]
+    rated: bool
+    started_at: datetime
+    finished_at: datetime
+    forfeited_seat: int | None
+    """The seat whose forfeit ended the game, or None when it ended by the rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame(GameSummary):
+    """A finished game with everything needed to replay it."""
+
+    events: tuple[dict[str, Any], ...]
+    actions: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A bot's rating, over all games (`tournament_id` None) or within one tournament."""
+
+    bot: str
+    tournament_id: int | None
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A bot's skill right after one of its rated games."""
+
+    bot: str
+    game_id: int
+    tournament_id: int | None
+    mu: float
+    sigma: float

@@ -1,0 +1,87 @@
+"""A tournament's schedule: its games, which are pending, and who plays them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from arena.store.codec import (
+    _scheduled_game,
+)
+from arena.store.database import (
+    Database,
+)
+from arena.store.records import (
+    ScheduledGame,
+    ScheduleEntry,
+)
+
+
+class ScheduleRecords(Database):
+    """A tournament's schedule: its games, which are pending, and who plays them."""
+
+    def add_scheduled_games(
+        self, tournament: str | int, games: Iterable[ScheduleEntry]
+    ) -> list[ScheduledGame]:
+        """Add games to a tournament's schedule; every seat must name an active bot."""
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            self._insert_scheduled(conn, tournament_id, games)
+        return self.scheduled_games(tournament_id)
+
+    def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
+        """The whole schedule of a tournament, by game index."""
+        return self._scheduled(tournament, pending_only=False)
+
+    def pending_games(self, tournament: str | int) -> list[ScheduledGame]:
+        """The scheduled games not yet recorded, by game index."""
+        return self._scheduled(tournament, pending_only=True)
+
+    def tournament_bots(self, tournament: str | int) -> list[str]:
+        """The names of the bots in `tournament`'s schedule, sorted."""
+        return self._scheduled_bot_names(tournament, "")
+
+    def removed_entrants(self, tournament: str | int) -> list[str]:
+        """Names of the bots in `tournament`'s pending games that have been removed since.
+
+        Those games cannot be played: a bot added again under the same name is a
+        different bot, and the games stay credited to the one scheduled.
+        """
+        return self._scheduled_bot_names(
+            tournament, " AND sg.status = 'pending' AND b.removed_at IS NOT NULL")
+
+    def _scheduled_bot_names(self, tournament: str | int, condition: str) -> list[str]:
+        """Sorted names of the bots in `tournament`'s scheduled games that meet `condition`
+        (SQL on `sg`, the scheduled game, and `b`, the bot; empty for all)."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            rows = self._conn.execute(
+                "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
+                " JOIN bots b ON b.id = j.value WHERE sg.tournament_id = ?" + condition
+                + " ORDER BY b.name",
+                (tournament_id,),
+            ).fetchall()
+        return [str(row["name"]) for row in rows]
+
+    def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
+        """(games done, games scheduled) for a tournament."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            row = self._conn.execute(
+                "SELECT COALESCE(SUM(status = 'done'), 0), COUNT(*)"
+                " FROM scheduled_games WHERE tournament_id = ?",
+                (tournament_id,),
+            ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def _scheduled(self, tournament: str | int, *, pending_only: bool) -> list[ScheduledGame]:
+        query = "SELECT * FROM scheduled_games WHERE tournament_id = ?"
+        if pending_only:
+            query += " AND status = 'pending'"
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            rows = self._conn.execute(query + " ORDER BY game_index", (tournament_id,)).fetchall()
+            names = self._bot_names(
+                self._conn, (bot for row in rows for bot in json.loads(row["bot_ids"]))
+            )
+        return [_scheduled_game(row, names) for row in rows]

@@ -1,0 +1,127 @@
+"""The schema, as numbered migrations applied in order, each in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered schema change: its statements run in a single transaction."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "bots, tournaments, schedules, games and ratings",
+        (
+            """CREATE TABLE bots (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('managed', 'remote')),
+                command TEXT,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at TEXT NOT NULL,
+                removed_at TEXT,
+                CHECK ((kind = 'managed') = (command IS NOT NULL))
+            )""",
+            "CREATE UNIQUE INDEX bots_active_name ON bots (name) WHERE removed_at IS NULL",
+            """CREATE TABLE tournaments (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                format TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status IN ('created', 'running', 'finished', 'stopped')),
+                created_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE games (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER REFERENCES tournaments (id),
+                rules TEXT NOT NULL,
+                seed INTEGER NOT NULL,
+                teams TEXT,
+                termination TEXT NOT NULL,
+                hands_played INTEGER NOT NULL,
+                rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+                events TEXT NOT NULL,
+                actions TEXT NOT NULL,
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE game_seats (
+                game_id INTEGER NOT NULL REFERENCES games (id),
+                seat INTEGER NOT NULL,
+                bot_id INTEGER NOT NULL REFERENCES bots (id),
+                score INTEGER NOT NULL,
+                rank INTEGER NOT NULL,
+                termination TEXT NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            )""",
+            "CREATE INDEX game_seats_bot ON game_seats (bot_id)",
+            """CREATE TABLE scheduled_games (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+                round INTEGER NOT NULL,
+                table_number INTEGER NOT NULL,
+                game_index INTEGER NOT NULL,
+                bot_ids TEXT NOT NULL,
+                teams TEXT,
+                seed INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('pending', 'done')),
+                game_id INTEGER UNIQUE REFERENCES games (id),
+                UNIQUE (tournament_id, game_index),
+                CHECK ((status = 'done') = (game_id IS NOT NULL))
+            )""",
+            """CREATE TABLE ratings (
+                id INTEGER PRIMARY KEY,
+                bot_id INTEGER NOT NULL REFERENCES bots (id),
+                tournament_id INTEGER REFERENCES tournaments (id),
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                games INTEGER NOT NULL,
+                wins INTEGER NOT NULL,
+                points INTEGER NOT NULL
+            )""",
+            "CREATE UNIQUE INDEX ratings_scope ON ratings (bot_id, IFNULL(tournament_id, 0))",
+            """CREATE TABLE rating_history (
+                game_id INTEGER NOT NULL REFERENCES games (id),
+                bot_id INTEGER NOT NULL REFERENCES bots (id),
+                tournament_id INTEGER REFERENCES tournaments (id),
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL
+            )""",
+            "CREATE INDEX rating_history_bot ON rating_history (bot_id, tournament_id)",
+        ),
+    ),
+    Migration(
+        2,
+        "which run is playing a tournament",
+        (
+            """CREATE TABLE tournament_runs (
+                tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (id),
+                token TEXT NOT NULL,
+                host TEXT NOT NULL,
+                pid INTEGER NOT NULL,
+                claimed_at TEXT NOT NULL,
+                heartbeat_at TEXT NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        3,
+        "a forfeit is a column of its game, not a marker after its actions",
+        (
+            "ALTER TABLE games ADD COLUMN forfeited_seat INTEGER",
+            """UPDATE games SET forfeited_seat = json_extract(actions, '$[#-1].forfeit'),
+                    actions = json_remove(actions, '$[#-1]')
+                WHERE json_type(actions, '$[#-1].forfeit') = 'integer'""",
+        ),
+    ),
+)
+"""Every schema change in order; a new one goes at the end with the next version."""

@@ -1,0 +1,142 @@
+"""Tournaments and the claim a run holds on one while it plays it."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from arena.store.codec import (
+    _TOURNAMENT_SELECT,
+    _json,
+    _live_claim,
+    _now,
+    _run_claim,
+    _timestamp,
+    _tournament,
+)
+from arena.store.database import (
+    Database,
+)
+from arena.store.errors import (
+    DuplicateName,
+    InvalidInput,
+    TournamentBusy,
+)
+from arena.store.records import (
+    CLAIM_STALE_AFTER,
+    RunClaim,
+    ScheduleEntry,
+    Tournament,
+    TournamentStatus,
+)
+from arena.store.values import (
+    _check_name,
+)
+
+
+class TournamentRecords(Database):
+    """Tournaments and the claim a run holds on one while it plays it."""
+
+    def create_tournament(
+        self,
+        name: str,
+        format: str,
+        settings: Mapping[str, Any],
+        rules: Mapping[str, Any],
+        games: Iterable[ScheduleEntry] = (),
+    ) -> Tournament:
+        """Create a tournament, with its schedule if `games` is given, in one transaction."""
+        _check_name("tournament", name)
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
+                raise DuplicateName(f"a tournament named {name!r} already exists")
+            cursor = conn.execute(
+                "INSERT INTO tournaments (name, format, settings, rules, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (name, format, _json(dict(settings)), _json(dict(rules)),
+                 TournamentStatus.CREATED.value, _now()),
+            )
+            tournament_id = int(cursor.lastrowid or 0)
+            self._insert_scheduled(conn, tournament_id, games)
+            return _tournament(self._tournament_row(conn, tournament_id))
+
+    def tournament(self, tournament: str | int) -> Tournament:
+        """The tournament with this name (str) or id (int)."""
+        with self._lock:
+            return _tournament(self._tournament_row(self._conn, tournament))
+
+    def list_tournaments(self) -> list[Tournament]:
+        """Every tournament, oldest first."""
+        with self._lock:
+            rows = self._conn.execute(f"{_TOURNAMENT_SELECT} ORDER BY t.id").fetchall()
+        return [_tournament(row) for row in rows]
+
+    def set_tournament_status(
+        self, tournament: str | int, status: TournamentStatus | str
+    ) -> Tournament:
+        """Move a tournament to `status` and return it."""
+        try:
+            status = TournamentStatus(status)
+        except ValueError:
+            choices = ", ".join(s.value for s in TournamentStatus)
+            raise InvalidInput(f"tournament status {status!r} is not one of {choices}") from None
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            conn.execute(
+                "UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id)
+            )
+            return _tournament(self._tournament_row(conn, tournament_id))
+
+    def claim_run(self, tournament: str | int, *,
+                  stale_after: float = CLAIM_STALE_AFTER) -> RunClaim:
+        """Claim the right to play `tournament`'s games for this run.
+
+        Raises `TournamentBusy` while another run's claim holds, whether that
+        run is in this process or another one on the same database. A claim
+        left by a run that is gone (see `RunClaim.lapsed`) is taken over.
+        """
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            row = conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
+                               (tournament_id,)).fetchone()
+            now = datetime.now(UTC)
+            if row is not None and (holder := _live_claim(row, now, stale_after)) is not None:
+                raise TournamentBusy(
+                    f"tournament {self._tournament_row(conn, tournament_id)['name']!r} is "
+                    f"already being run by {holder.describe()}; a run that was killed is "
+                    f"taken over once its process is gone, or after {stale_after:g} s "
+                    "without a heartbeat")
+            claim = RunClaim(tournament_id, secrets.token_hex(8), socket.gethostname(),
+                             os.getpid(), now, now)
+            conn.execute(
+                "INSERT OR REPLACE INTO tournament_runs (tournament_id, token, host, pid,"
+                " claimed_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, claim.token, claim.host, claim.pid, _timestamp(now),
+                 _timestamp(now)))
+        return claim
+
+    def refresh_run(self, claim: RunClaim) -> bool:
+        """Renew `claim`'s heartbeat; False if it no longer holds (another run took over)."""
+        with self._transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE tournament_runs SET heartbeat_at = ? WHERE tournament_id = ? AND token = ?",
+                (_now(), claim.tournament_id, claim.token))
+            return cursor.rowcount == 1
+
+    def release_run(self, claim: RunClaim) -> None:
+        """Give `claim` up (nothing happens if another run holds the tournament now)."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM tournament_runs WHERE tournament_id = ? AND token = ?",
+                         (claim.tournament_id, claim.token))
+
+    def run_claim(self, tournament: str | int) -> RunClaim | None:
+        """The claim on `tournament` as stored (it may have lapsed), or None."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            row = self._conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
+                                     (tournament_id,)).fetchone()
+        return None if row is None else _run_claim(row)
