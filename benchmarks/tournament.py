@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from arena.engine import RuleSet
-from arena.server.manage import Management
-from arena.session import build_server
+from arena.server.assembly import build_server
+from arena.server.management import Management
 from arena.store import Store
 from benchmarks.stats import Rate, median, play_games
 

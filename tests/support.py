@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from arena.server import ArenaServer
-from arena.server.manage import Management
-from arena.session import build_server
+from arena.server.assembly import build_server
+from arena.server.management import Management
 from arena.store import Store
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.managed import BotSupervisor, ManagedBot, ManagedBotError
+from arena.supervisor import BotSupervisor, ManagedBot, ManagedBotError
 
 PY = sys.executable
 
@@ -103,7 +103,7 @@ def test_bots_die_with_a_killed_arena_process(tmp_path: Path) -> None:
     parent_code = f"""
 import asyncio, sys, time
 from pathlib import Path
-from arena.managed import BotSupervisor, ManagedBot
+from arena.supervisor import BotSupervisor, ManagedBot
 async def main():
     s = BotSupervisor("127.0.0.1:1", Path({str(tmp_path)!r}))
     await s.start(ManagedBot("sleeper", "{PY} -c 'import time; time.sleep(60)'", "t"))

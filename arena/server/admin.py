@@ -1,67 +1,119 @@
-"""`ArenaAdmin`: what operators and the CLI may ask a running server."""
+"""`ArenaAdmin`: what operators and the CLI may ask a running server.
+
+One servicer serves every call. The live calls (connections, tables, watching
+a game) read the server's own state; the management calls (bots, tournaments,
+rankings, stored games) go to a `Management` over a store, and answer
+UNIMPLEMENTED on a server built without one. Every message is built in
+`arena.wire_admin`.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 
+from arena import wire_admin
+from arena.engine.rules import RuleSetError
 from arena.server.connection import BotConnection
+from arena.server.management import Management, ManagementError, Progress, ProgressListener
+from arena.server.policy import BotPolicy
+from arena.server.result import GameAbortedError
 from arena.server.table import GameTable
+from arena.store import (
+    DuplicateName,
+    InvalidInput,
+    StoreError,
+    UnknownBot,
+    UnknownGame,
+    UnknownTournament,
+)
+from arena.tournament import ScheduleError
 from arena.v1 import admin_pb2, admin_pb2_grpc
 
 SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
 """The full name of the admin service ("arena.v1.ArenaAdmin")."""
 
-
-# (self, request, context) in both; written `...` because the generated base class
-# names its parameters, which a positional Callable type would not match.
-UnaryCall = Callable[..., Awaitable[Any]]
-"""A unary servicer method: an awaited response."""
-StreamingCall = Callable[..., AsyncIterator[Any]]
-"""A server-streaming servicer method: a stream of responses."""
-
-
-def _needs_store(method: str) -> UnaryCall:
-    """A unary management call that answers UNIMPLEMENTED: it needs a store."""
-    async def call(self: Any, request: Any, context: Any) -> Any:
-        """Not available without a store."""
-        await _unimplemented(context, method)
-    return call
-
-
-def _needs_store_streaming(method: str) -> StreamingCall:
-    """A streaming management call that answers UNIMPLEMENTED: it needs a store."""
-    async def call(self: Any, request: Any, context: Any) -> AsyncIterator[Any]:
-        """Not available without a store."""
-        await _unimplemented(context, method)
-        yield  # pragma: no cover - abort raises; the yield makes this a stream
-    return call
+_STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (DuplicateName, grpc.StatusCode.ALREADY_EXISTS),
+    (UnknownBot, grpc.StatusCode.NOT_FOUND),
+    (UnknownTournament, grpc.StatusCode.NOT_FOUND),
+    (UnknownGame, grpc.StatusCode.NOT_FOUND),
+    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
+    (sqlite3.Error, grpc.StatusCode.FAILED_PRECONDITION),
+    (RuleSetError, grpc.StatusCode.INVALID_ARGUMENT),
+    (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
+    (ManagementError, grpc.StatusCode.FAILED_PRECONDITION),
+    (wire_admin.RequestError, grpc.StatusCode.FAILED_PRECONDITION),
+    (ValueError, grpc.StatusCode.INVALID_ARGUMENT),
+)
 
 
-async def _unimplemented(context: Any, method: str) -> NoReturn:
-    await context.abort(grpc.StatusCode.UNIMPLEMENTED,
-                        f"{method} needs a server with a store (arena serve)")
+def status_for(exc: Exception) -> grpc.StatusCode:
+    """The gRPC status a management error is reported with."""
+    for kind, code in _STATUS:
+        if isinstance(exc, kind):
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+async def _abort(context: Any, exc: Exception) -> NoReturn:
+    """End the call with the gRPC status and message of a management error."""
+    message = f"the database cannot be used: {exc}" if isinstance(exc, sqlite3.Error) else exc
+    await context.abort(status_for(exc), str(message))
     raise AssertionError("abort returned")  # pragma: no cover
 
 
+Request = TypeVar("Request")
+Response = TypeVar("Response")
+UnaryCall = Callable[["AdminService", Request, Any], Awaitable[Response]]
+"""A unary servicer method: (self, request, context) to an awaited response."""
+
+
+def _management_call(method: UnaryCall[Request, Response]) -> UnaryCall[Request, Response]:
+    """A unary management call: UNIMPLEMENTED without a store; its errors end the call
+    with their gRPC status."""
+    @functools.wraps(method)
+    async def call(self: AdminService, request: Request, context: Any) -> Response:
+        await self._available_management(context, method.__name__)
+        try:
+            return await method(self, request, context)
+        except (StoreError, ValueError, sqlite3.Error) as exc:
+            await _abort(context, exc)
+    return call
+
+
 class AdminService(admin_pb2_grpc.ArenaAdminServicer):
-    """Lists connections and tables, and streams a game's public events.
+    """Lists connections and tables, streams a game's public events, and (given a
+    `Management`) manages bots, tournaments, rankings and stored games.
 
     It reads the server's state through three callables: the open connections,
     the tables being played, and a lookup of a game (playing or recently
-    finished) by id. The management calls (bots, tournaments, rankings, stored
-    games) answer UNIMPLEMENTED here; a subclass backed by a store provides them
-    (see `ArenaServer.admin_servicer`).
+    finished) by id.
     """
 
     def __init__(self, connections: Callable[[], list[BotConnection]],
                  tables: Callable[[], list[GameTable]],
-                 find_table: Callable[[str], GameTable | None]) -> None:
+                 find_table: Callable[[str], GameTable | None],
+                 management: Management | None = None) -> None:
         self._connections = connections
         self._tables = tables
         self._find_table = find_table
+        self._management = management
+
+    def management_for(self, method: str) -> Management:
+        """The management the call `method` needs; `ManagementUnavailable` without one."""
+        if self._management is None:
+            raise ManagementUnavailable(method)
+        return self._management
+
+    # ------------------------------------------------------------ live calls
 
     async def ListConnectedBots(self, request: admin_pb2.ListConnectedBotsRequest,
                                 context: Any) -> admin_pb2.ListConnectedBotsResponse:
@@ -92,15 +144,177 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         finally:
             table.unwatch(updates)
 
-    # The management calls need a store; `arena.server.manage` overrides them.
-    AddBot = _needs_store("AddBot")
-    ListBots = _needs_store("ListBots")
-    RemoveBot = _needs_store("RemoveBot")
-    CreateTournament = _needs_store("CreateTournament")
-    ListTournaments = _needs_store("ListTournaments")
-    GetSchedule = _needs_store("GetSchedule")
-    RunTournament = _needs_store_streaming("RunTournament")
-    PlayMatch = _needs_store_streaming("PlayMatch")
-    GetRankings = _needs_store("GetRankings")
-    ListGames = _needs_store("ListGames")
-    GetGame = _needs_store("GetGame")
+    # ------------------------------------------------------------------ bots
+
+    @_management_call
+    async def AddBot(self, request: admin_pb2.AddBotRequest,
+                     context: Any) -> admin_pb2.AddBotResponse:
+        """Register a bot and return its token."""
+        bot, token = self.management_for("AddBot").add_bot(
+            request.name, request.kind or "remote", request.command or None)
+        return admin_pb2.AddBotResponse(bot=wire_admin.bot_info(bot), token=token)
+
+    @_management_call
+    async def ListBots(self, request: admin_pb2.ListBotsRequest,
+                       context: Any) -> admin_pb2.ListBotsResponse:
+        """Every registered bot."""
+        return admin_pb2.ListBotsResponse(bots=[
+            wire_admin.bot_info(b, c) for b, c in self.management_for("ListBots").list_bots()])
+
+    @_management_call
+    async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
+                        context: Any) -> admin_pb2.RemoveBotResponse:
+        """Remove a bot."""
+        bot = await self.management_for("RemoveBot").remove_bot(request.name)
+        return admin_pb2.RemoveBotResponse(bot=wire_admin.bot_info(bot))
+
+    # --------------------------------------------------------- ranks and games
+
+    @_management_call
+    async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
+                          context: Any) -> admin_pb2.GetRankingsResponse:
+        """The leaderboard."""
+        rows = self.management_for("GetRankings").rankings(request.tournament or None)
+        return admin_pb2.GetRankingsResponse(rows=[wire_admin.ranking_row(r) for r in rows])
+
+    @_management_call
+    async def ListGames(self, request: admin_pb2.ListGamesRequest,
+                        context: Any) -> admin_pb2.ListGamesResponse:
+        """Stored games, newest first."""
+        games = self.management_for("ListGames").games(
+            request.tournament, request.bot, request.limit)
+        return admin_pb2.ListGamesResponse(games=[wire_admin.summary_info(g) for g in games])
+
+    @_management_call
+    async def GetGame(self, request: admin_pb2.GetGameRequest,
+                      context: Any) -> admin_pb2.GetGameResponse:
+        """One stored game with its events and actions."""
+        return wire_admin.game_response(self.management_for("GetGame").game(request.game_id))
+
+    # ----------------------------------------------------------- tournaments
+
+    @_management_call
+    async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
+                               context: Any) -> admin_pb2.TournamentInfo:
+        """Create a tournament with its schedule."""
+        management = self.management_for("CreateTournament")
+        tournament = management.create_tournament(
+            request.name, list(request.bots), wire_admin.tournament_settings_from(request))
+        return self._tournament_info(management, tournament.id)
+
+    @_management_call
+    async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
+                              context: Any) -> admin_pb2.ListTournamentsResponse:
+        """Every tournament."""
+        management = self.management_for("ListTournaments")
+        return admin_pb2.ListTournamentsResponse(tournaments=[
+            self._tournament_info(management, t.id)
+            for t in management.store.list_tournaments()])
+
+    @_management_call
+    async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
+                          context: Any) -> admin_pb2.GetScheduleResponse:
+        """A tournament's schedule (unless `skip_games`) and where it stands."""
+        management = self.management_for("GetSchedule")
+        tournament = management.store.tournament(request.tournament)
+        response = admin_pb2.GetScheduleResponse(
+            tournament=self._tournament_info(management, tournament.id))
+        if not request.skip_games:
+            wire_admin.add_scheduled_games(
+                response, management.store.scheduled_games(tournament.id))
+        return response
+
+    @staticmethod
+    def _tournament_info(management: Management, tournament_id: int
+                         ) -> admin_pb2.TournamentInfo:
+        store = management.store
+        return wire_admin.tournament_info(store.tournament(tournament_id),
+                                          store.schedule_progress(tournament_id),
+                                          store.tournament_bots(tournament_id))
+
+    async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
+                            context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Run (or resume) a tournament, streaming progress."""
+        management = await self._available_management(context, "RunTournament")
+        try:
+            wait = wire_admin.wait_seconds(request)
+        except ValueError as exc:
+            await _abort(context, exc)
+
+        def start(listener: ProgressListener) -> Awaitable[int]:
+            return management.run_tournament(
+                request.tournament, request.concurrency, wait, listener)
+
+        resume = f"run `arena tournament run {request.tournament}` again to resume"
+        async for update in _progress_stream(context, start, resume):
+            yield update
+
+    async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
+                        context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Play an ad-hoc match, streaming progress."""
+        management = await self._available_management(context, "PlayMatch")
+
+        async def start(listener: ProgressListener) -> int:
+            rules = wire_admin.rules_from_json(request.rules_json)
+            return await management.play_match(
+                list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
+                request.concurrency or 1, wire_admin.wait_seconds(request), listener)
+
+        async for update in _progress_stream(context, start):
+            yield update
+
+    async def _available_management(self, context: Any, method: str) -> Management:
+        try:
+            return self.management_for(method)
+        except ManagementUnavailable as exc:
+            await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(exc))
+            raise AssertionError("abort returned") from None  # pragma: no cover
+
+
+class ManagementUnavailable(Exception):
+    """A management call reached a server built without a store."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(f"{method} needs a server with a store (arena serve)")
+
+
+async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
+                           resume: str = "") -> AsyncIterator[admin_pb2.RunProgress]:
+    """Run `start` as a task and stream its progress; errors become a gRPC status.
+
+    A run cut short by the server stopping (its games in play aborted) ends
+    with ABORTED and how far it came, plus the `resume` hint; the run's own
+    error is always retrieved, even when the caller has gone away.
+    """
+    updates: asyncio.Queue[Progress] = asyncio.Queue()
+    task = asyncio.ensure_future(start(updates.put_nowait))
+    getter: asyncio.Future[Progress] | None = None
+    last = Progress(0, 0)
+    try:
+        while not task.done() or not updates.empty():
+            getter = asyncio.ensure_future(updates.get())
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                last = p = getter.result()
+                yield admin_pb2.RunProgress(done=p.done, total=p.total,
+                                            last_game_id=p.last_game_id, status="running")
+            else:
+                getter.cancel()
+        task.result()
+    except GameAbortedError:
+        hint = f"; {resume}" if resume else ""
+        await context.abort(grpc.StatusCode.ABORTED,
+                            f"the server stopped: {last.done} of {last.total} games done{hint}")
+    except (StoreError, ValueError, sqlite3.Error) as exc:
+        await _abort(context, exc)
+    finally:
+        if getter is not None:
+            getter.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, GameAbortedError):
+                await task
+        elif not task.cancelled():
+            task.exception()  # reported above, or nobody is left to tell
+    status = "finished" if last.done >= last.total else "stopped"
+    yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status)

@@ -3,9 +3,11 @@ and the guard that keeps the admin service to holders of the admin token."""
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import os
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -197,3 +199,53 @@ def _refusal(handler: grpc.RpcMethodHandler[Any, Any],
         refuse, request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer)
     return refusal
+
+
+class AdminTokenError(ValueError):
+    """An admin token that cannot go in gRPC metadata; the message names where it is from."""
+
+
+def find_admin_token(db_path: Path, environ: Mapping[str, str] | None = None) -> str | None:
+    """The admin token for a server: `ARENA_ADMIN_TOKEN`, else the file `arena serve`
+    wrote beside `db_path`, else None; without surrounding whitespace. A token gRPC
+    cannot send raises `AdminTokenError`."""
+    env = os.environ if environ is None else environ
+    if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
+        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE)
+    path = admin_token_path(db_path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return _sendable(text, str(path)) if text.strip() else None
+
+
+def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
+                      ) -> tuple[str, Path | None]:
+    """The admin token `arena serve` uses, and the file that holds it: the one in
+    `ARENA_ADMIN_TOKEN` (kept in no file), else the one in the file beside `db_path`
+    (if only its owner may read it), else a new one written there, owner-only. A token
+    no command could send raises `AdminTokenError`."""
+    env = os.environ if environ is None else environ
+    if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
+        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE), None
+    path = admin_token_path(db_path)
+    with contextlib.suppress(OSError):
+        if path.stat().st_mode & 0o077 == 0 and (
+                text := path.read_text(encoding="utf-8", errors="replace")).strip():
+            return _sendable(text, str(path)), path
+    token = secrets.token_urlsafe(24)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(token + "\n")
+    return token, path
+
+
+def _sendable(token: str, source: str) -> str:
+    """`token` without surrounding whitespace, if gRPC metadata can carry what is left."""
+    token = token.strip()
+    if not all(" " <= character <= "~" for character in token):
+        raise AdminTokenError(f"the admin token in {source} holds a character gRPC metadata "
+                              "cannot carry (only printable ASCII can go)")
+    return token

@@ -17,7 +17,8 @@ import click
 import pytest
 from cli_support import add_bots, arena, bot_command, invoke, ok, write_json
 
-from arena.cli import main, use_color
+from arena.cli import main
+from arena.cli.output import use_color
 from arena.store import Store
 from tests.support import free_port
 
@@ -410,7 +411,7 @@ def test_a_match_whose_bots_never_connect_leaves_no_match_behind(db: Path) -> No
 def test_csv_columns_cover_every_row_even_when_the_first_lacks_some(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from arena.cli import emit
+    from arena.cli.output import emit
 
     emit([{"game": 0}, {"game": 1, "game_id": 7}], "csv")
     assert capsys.readouterr().out == "game,game_id\n0,\n1,7\n"

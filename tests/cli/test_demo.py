@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_support import invoke, ok
 
-from arena.demo import sample_bots
+from arena.cli.demo import sample_bots
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
 from arena.server import ArenaServer, BotPolicy, TokenTable, serve
-from arena.server.manage import ManagementError
+from arena.server.management import ManagementError
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
 from tests.server.conftest import ONE_HAND, TOKENS, running_server

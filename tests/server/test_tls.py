@@ -91,7 +91,7 @@ def test_run_reports_an_unusable_tls_setting_instead_of_raising(tmp_path: Path) 
 
 
 def test_server_commands_read_the_tls_settings_exactly_as_bots_do(tmp_path: Path) -> None:
-    from arena.session import tls_from_env
+    from arena.cli.session import tls_from_env
 
     for value, on in (("1", True), ("y", True), ("TRUE", True), ("off", False), ("0", False)):
         assert (tls_from_env({"ARENA_TLS": value}) is not None) is on, value

@@ -1,6 +1,6 @@
 """Start a managed bot so that it dies with the arena process that launched it.
 
-``python -m arena.launch PARENT_PID COMMAND [ARGS...]`` asks Linux for SIGTERM
+``python -m arena.supervisor.launch PARENT_PID COMMAND [ARGS...]`` asks Linux for SIGTERM
 when its parent (arena, PARENT_PID) dies, then replaces itself with the
 command; the request survives the exec. If the parent died before the request
 was made, it exits at once. Elsewhere it simply runs the command. Doing this in a
@@ -22,7 +22,7 @@ PR_SET_PDEATHSIG = 1
 def main(argv: list[str]) -> None:
     """Set the parent-death signal and exec the command in `argv` (after the parent's pid)."""
     if len(argv) < 2 or not argv[0].isdigit():
-        sys.exit("usage: python -m arena.launch PARENT_PID COMMAND [ARGS...]")
+        sys.exit("usage: python -m arena.supervisor.launch PARENT_PID COMMAND [ARGS...]")
     parent, argv = int(argv[0]), argv[1:]
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):

@@ -151,7 +151,7 @@ class BotSupervisor:
             log.flush()
             try:
                 running.process = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "arena.launch", str(os.getpid()), *argv,
+                    sys.executable, "-m", "arena.supervisor.launch", str(os.getpid()), *argv,
                     cwd=bot.cwd, env=env,
                     stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
                     start_new_session=True,

@@ -12,10 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import grpc
 from tabulate import tabulate
 
 import arena
-from arena.session import Session, admin_session
+from arena.cli.app import main
+from arena.cli.context import rpc_message
+from arena.cli.inputs import UINT64
+from arena.cli.output import follow_progress, ranking_rows
+from arena.cli.session import Session, admin_session
 from arena.store import StoreError
 from arena.v1 import admin_pb2
 
@@ -74,7 +79,7 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
 
 async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,
                    db_path: Path) -> None:
-    from arena.cli import follow_progress, ranking_rows
+
 
     async with admin_session(None, db_path) as session:
         click.echo(f"arena server started in-process on {session.address} "
@@ -105,3 +110,31 @@ async def _register(session: Session, bots: list[SampleBot]) -> None:
         await session.admin.AddBot(admin_pb2.AddBotRequest(
             name=bot.name, kind="managed", command=bot.command))
     click.echo("registered sample bots: " + ", ".join(b.name for b in bots))
+
+
+# ----------------------------------------------------------------------- demo
+
+@main.command()
+@click.option("--games", "deals", type=click.IntRange(1), default=3, show_default=True,
+              help="Deals per table (each played in every seat rotation).")
+@click.option("--seed", type=UINT64, default=2024, show_default=True)
+@click.option("--db", "demo_db", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Keep the demo's database here (a temporary one otherwise).")
+def demo(deals: int, seed: int, demo_db: Path | None) -> None:
+    """The whole journey: register the sample bots, run a round-robin, print the rankings.
+
+    Starts the server in-process on a fresh SQLite database, launches the
+    sample bots (Python; Node.js and C++ too when they are built), plays a
+    round-robin of single hands with a progress bar and prints the TrueSkill
+    leaderboard.
+
+    \b
+    Example:
+      arena demo --games 5
+    """
+    try:
+        run_demo(deals=deals, seed=seed, db_path=demo_db)
+    except grpc.aio.AioRpcError as exc:
+        raise click.ClickException(rpc_message(exc, None)) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

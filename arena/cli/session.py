@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import secrets
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,11 +22,7 @@ import grpc
 from arena.client.connection import TLS_CA_VARIABLE as TLS_CA_VARIABLE  # for the CLI
 from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
-from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
-from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
-from arena.server.manage import ManagedAdmin, Management
-from arena.server.server import ArenaServer
-from arena.server.tls import ServerTls
+from arena.server.assembly import build_server, log_dir_for
 from arena.store import Store
 from arena.v1 import admin_pb2_grpc
 
@@ -41,29 +36,6 @@ class Session:
 
     admin: admin_pb2_grpc.ArenaAdminAsyncStub
     address: str
-
-
-def log_dir_for(db_path: Path) -> Path:
-    """Where managed bots' logs go for a database: a folder beside it."""
-    return db_path.parent / f"{db_path.stem}-logs"
-
-
-def build_server(store: Store, log_dir: Path,
-                 on_management: Callable[[Management], None] | None = None, *,
-                 admin_token: str | None = None, tls: ServerTls | None = None) -> ArenaServer:
-    """An `ArenaServer` authenticating against `store`, with the management admin service
-    (open to holders of `admin_token` only, when one is given), served over `tls` if
-    given; the bots it launches connect to its plaintext loopback port."""
-    tokens = SessionTokens()
-    server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
-                         tls=tls)
-    management = Management(store, server, tokens, log_dir,
-                            lambda: f"127.0.0.1:{server.local_port}")
-    server.admin_servicer = lambda *args: ManagedAdmin(management, *args)
-    server.on_stop = management.stop_bots
-    if on_management is not None:
-        on_management(management)
-    return server
 
 
 @contextlib.asynccontextmanager
@@ -125,56 +97,6 @@ class _CtrlCHeldOff:
             signal.signal(signal.SIGINT,
                           signal.SIG_DFL if self._previous is None else self._previous)
             self._held = False
-
-
-class AdminTokenError(ValueError):
-    """An admin token that cannot go in gRPC metadata; the message names where it is from."""
-
-
-def find_admin_token(db_path: Path, environ: Mapping[str, str] | None = None) -> str | None:
-    """The admin token for a server: `ARENA_ADMIN_TOKEN`, else the file `arena serve`
-    wrote beside `db_path`, else None; without surrounding whitespace. A token gRPC
-    cannot send raises `AdminTokenError`."""
-    env = os.environ if environ is None else environ
-    if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
-        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE)
-    path = admin_token_path(db_path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return _sendable(text, str(path)) if text.strip() else None
-
-
-def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
-                      ) -> tuple[str, Path | None]:
-    """The admin token `arena serve` uses, and the file that holds it: the one in
-    `ARENA_ADMIN_TOKEN` (kept in no file), else the one in the file beside `db_path`
-    (if only its owner may read it), else a new one written there, owner-only. A token
-    no command could send raises `AdminTokenError`."""
-    env = os.environ if environ is None else environ
-    if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
-        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE), None
-    path = admin_token_path(db_path)
-    with contextlib.suppress(OSError):
-        if path.stat().st_mode & 0o077 == 0 and (
-                text := path.read_text(encoding="utf-8", errors="replace")).strip():
-            return _sendable(text, str(path)), path
-    token = secrets.token_urlsafe(24)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as file:
-        os.fchmod(file.fileno(), 0o600)
-        file.write(token + "\n")
-    return token, path
-
-
-def _sendable(token: str, source: str) -> str:
-    """`token` without surrounding whitespace, if gRPC metadata can carry what is left."""
-    token = token.strip()
-    if not all(" " <= character <= "~" for character in token):
-        raise AdminTokenError(f"the admin token in {source} holds a character gRPC metadata "
-                              "cannot carry (only printable ASCII can go)")
-    return token
 
 
 def tls_from_env(environ: Mapping[str, str] | None = None) -> grpc.ChannelCredentials | None:

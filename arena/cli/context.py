@@ -1,0 +1,111 @@
+"""How a command reaches its server, and how failures and Ctrl-C reach the user."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from functools import wraps
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+import grpc
+
+from arena.cli.session import (
+    TLS_CA_VARIABLE,
+    TLS_VARIABLE,
+    Session,
+    admin_session,
+    tls_from_env,
+)
+from arena.server.auth import find_admin_token
+from arena.store import StoreError
+
+T = TypeVar("T")
+
+
+class Context:
+    """Options shared by every command: where the server and the database are."""
+
+    def __init__(self, server: str | None, db: Path) -> None:
+        self.server = server
+        self.db = db
+
+    def run(self, body: Callable[[Session], Awaitable[T]]) -> T:
+        """Open an admin session and run `body` in it; gRPC errors, and a database that
+        cannot be used, become clean messages."""
+        try:
+            tls = tls_from_env() if self.server else None
+            token = find_admin_token(self.db) if self.server else None
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        trust = None if tls is None else _tls_trust(os.environ)
+
+        async def main() -> T:
+            async with admin_session(self.server, self.db, token, tls) as session:
+                return await body(session)
+        try:
+            return asyncio.run(main())
+        except grpc.aio.AioRpcError as exc:
+            raise click.ClickException(rpc_message(exc, self.server, trust)) from None
+        except (sqlite3.Error, StoreError) as exc:
+            raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
+
+
+def _tls_trust(environ: Mapping[str, str]) -> str:
+    """The certificates a TLS connection set up by `tls_from_env` trusts, for messages."""
+    if environ.get(TLS_CA_VARIABLE):
+        return f"the certificates in {TLS_CA_VARIABLE} ({environ[TLS_CA_VARIABLE]})"
+    return f"the system's trusted certificates ({TLS_VARIABLE})"
+
+
+def rpc_message(exc: grpc.aio.AioRpcError, server: str | None,
+                 tls_trust: str | None = None) -> str:
+    """What a failed call says, given what a TLS connection trusted (None: plaintext)."""
+    if exc.code() is grpc.StatusCode.UNAVAILABLE:
+        where = f"cannot reach the arena server at {server}"
+        if tls_trust is None:
+            return (f"{where}: is `arena serve` running? "
+                    f"(If it serves TLS, set {TLS_CA_VARIABLE} or {TLS_VARIABLE}=1.)")
+        if "handshake failed" in (exc.details() or "").lower():
+            return (f"{where}: the TLS handshake failed: its certificate does not match "
+                    f"{tls_trust}, or it does not serve TLS.")
+        return (f"{where}: is `arena serve` running? (If it is, the TLS handshake may have "
+                f"failed: its certificate may not match {tls_trust}.)")
+    if exc.code() is grpc.StatusCode.CANCELLED:
+        return "cancelled"
+    return exc.details() or exc.code().name.lower()
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+def interruptible(message: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Ctrl-C ends the command with `message` instead of a traceback."""
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        @wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> T:
+            try:
+                return function(*args, **kwargs)
+            except KeyboardInterrupt:
+                stopped(message)
+        return wrapper
+    return decorate
+
+
+def stopped(message: str) -> NoReturn:
+    """End a command stopped by Ctrl-C with `message`."""
+    ignore_ctrl_c()
+    click.echo(f"\n{message}", err=True)
+    raise SystemExit(130) from None
+
+
+def ignore_ctrl_c() -> None:
+    """Ignore further Ctrl-C: the command is ending, and one now would only interrupt
+    the interpreter's exit (with an 'Exception ignored' report)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,113 @@
+"""What the command line prints: tables, JSON and CSV, colour, and progress bars."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import click
+from tabulate import tabulate
+
+from arena.cli.inputs import (
+    FORMATS,
+)
+from arena.v1 import admin_pb2
+
+
+def use_color(stream: object = None) -> bool:
+    """Colour only on a terminal, and never under NO_COLOR."""
+    if "NO_COLOR" in os.environ:
+        return False
+    target = stream if stream is not None else sys.stdout
+    isatty = getattr(target, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def output_format(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The `--format table|json|csv` option of every listing."""
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                        show_default=True, help="Output format.")(function)
+
+
+def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show",
+         columns: Sequence[str] = ()) -> None:
+    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone."""
+    if fmt == "json":
+        click.echo(json.dumps(list(rows), indent=2))
+    elif fmt == "csv":
+        buffer = io.StringIO()
+        fieldnames = list(dict.fromkeys(k for row in rows for k in row)) or list(columns)
+        if fieldnames:
+            writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        click.echo(buffer.getvalue(), nl=False)
+    elif rows:
+        click.echo(tabulate(rows, headers="keys", floatfmt=".2f"))
+    else:
+        click.echo(empty)
+
+
+async def follow_progress(updates: Any, label: str,
+                          on_first: Callable[[], None] | None = None) -> admin_pb2.RunProgress:
+    """Show a progress bar (games done of total, rate, time left) over a progress stream;
+    `on_first` is called when the first update arrives (the run has begun)."""
+    last = admin_pb2.RunProgress()
+    rate = _Rate()
+    bar: Any = None
+    first = True
+    try:
+        async for update in updates:
+            if first and on_first is not None:
+                on_first()
+            first = False
+            last = update
+            if bar is None and update.total:
+                rate.first_done = update.done
+                bar = click.progressbar(length=update.total, label=label, show_eta=True,
+                                        show_pos=True, file=sys.stderr, item_show_func=rate.text)
+                bar.__enter__()
+                bar.update(update.done)
+            elif bar is not None:
+                rate.done = update.done
+                bar.update(update.done - bar.pos)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    return last
+
+
+class _Rate:
+    """Games per second since a progress bar appeared."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.first_done = 0
+        self.done = 0
+
+    def text(self, _: object) -> str:
+        played = max(self.done - self.first_done, 0)
+        return f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
+
+
+RANKING_COLUMNS = ("rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points")
+TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
+
+
+def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
+    """Leaderboard rows as the CLI prints them."""
+    return [{"rank": r.rank, "bot": r.bot, "μ-3σ": round(r.conservative, 2),
+             "μ": round(r.mu, 2), "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
+             "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}
+            for r in rows]
+
+
+def tournament_row(t: admin_pb2.TournamentInfo) -> dict[str, Any]:
+    return {"name": t.name, "format": t.format, "status": t.status, "bots": len(t.bots),
+            "done": t.games_done, "games": t.games_total, "created": t.created_at}

@@ -1,0 +1,90 @@
+"""`arena serve`: the match server as a long-lived process."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.cli.app import (
+    main,
+)
+from arena.cli.context import (
+    Context,
+    pass_context,
+)
+from arena.server.auth import ADMIN_TOKEN_VARIABLE
+from arena.store import StoreError
+
+# --------------------------------------------------------------------- serve
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=50051, show_default=True)
+@click.option("--tls-cert", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Serve over TLS with this PEM certificate chain (needs --tls-key).")
+@click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The PEM private key of --tls-cert.")
+@pass_context
+def serve(context: Context, host: str, port: int, tls_cert: Path | None,
+          tls_key: Path | None) -> None:
+    """Run the match server until Ctrl-C or SIGTERM.
+
+    Bots connect with the tokens `arena bot add` printed; other commands reach
+    it with `--server HOST:PORT`. Those need the server's admin token: serve
+    keeps it in a file beside the database (DB.admin-token, owner-only), which
+    commands run with the same --db read; elsewhere, set ARENA_ADMIN_TOKEN
+    (serve uses that token instead when it is set).
+
+    With --tls-cert and --tls-key the port is served over TLS (bots and
+    commands then set ARENA_TLS_CA to a file of the certificates to trust, or
+    ARENA_TLS=1 for the system's); the bots serve launches itself use a
+    plaintext port on 127.0.0.1.
+
+    \b
+    Example:
+      arena serve --port 50051
+    """
+    from arena.server.app import serve as serve_forever
+    from arena.server.assembly import build_server, log_dir_for
+    from arena.server.auth import AdminTokenError, issue_admin_token
+    from arena.server.tls import ServerTls, TlsError
+    from arena.store import Store
+
+    if (tls_cert is None) != (tls_key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
+    try:
+        tls = None if tls_cert is None or tls_key is None else ServerTls.from_files(
+            tls_cert, tls_key)
+    except TlsError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    try:
+        store = Store.open(context.db)
+    except (sqlite3.Error, StoreError) as exc:
+        raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
+    try:
+        admin_token, token_file = issue_admin_token(context.db)
+    except AdminTokenError as exc:
+        store.close()
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        store.close()
+        raise click.ClickException(f"cannot write the admin token: {exc}") from None
+
+    def ready(server: Any) -> None:
+        where = f"in {token_file}" if token_file else f"from {ADMIN_TOKEN_VARIABLE}"
+        secured = " over TLS" if tls else ""
+        click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db}, "
+                   f"admin token {where}); Ctrl-C stops", err=True)
+
+    try:
+        asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
+            store, log_dir_for(context.db), admin_token=admin_token, tls=tls)))
+    except (OSError, RuntimeError) as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
+    finally:
+        store.close()

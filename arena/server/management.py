@@ -1,0 +1,285 @@
+"""Management: bots, matches, tournaments, rankings and stored games, on a running server.
+
+`Management` is plain Python over one store and one `ArenaServer`: the admin
+service (`arena.server.admin`) exposes it over gRPC, so the CLI does the same
+thing against `arena serve` or against a server it started in-process. It
+launches the managed bots a run needs through `arena.supervisor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena import wire
+from arena.engine.rules import RuleSet
+from arena.rating import LeaderboardRow, leaderboard
+from arena.server.auth_store import SessionTokens
+from arena.server.policy import BotPolicy
+from arena.server.result import GameResult
+from arena.store import (
+    Bot,
+    BotKind,
+    GameSummary,
+    ScheduledGame,
+    Store,
+    StoredGame,
+    Tournament,
+)
+from arena.supervisor import BotSupervisor, ManagedBot, ManagedBotError, command_words
+from arena.tournament import (
+    PlayedGame,
+    RunHold,
+    TournamentSettings,
+    check_entrants,
+    create_tournament,
+    holding,
+    run_tournament,
+    tournament_settings,
+)
+from arena.tournament.schedule import MAX_GAMES
+
+if TYPE_CHECKING:
+    from arena.server.server import ArenaServer
+
+ProgressListener = Callable[["Progress"], None]
+
+
+EXIT_POLL = 0.1
+"""Seconds between looks, while waiting for bots, at whether a managed bot has exited."""
+
+CRASH_GRACE = 0.5
+"""Seconds a managed bot whose connection dropped is given to finish exiting, so that
+its seats' violations are recorded as a crash rather than a disconnect."""
+
+
+class ManagementError(ValueError):
+    """A management request could not be carried out; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a run has come: `done` of `total` games, and the last game stored."""
+
+    done: int
+    total: int
+    last_game_id: int = 0
+
+
+class Management:
+    """What the admin service can do, over one store and one running server."""
+
+    def __init__(self, store: Store, server: ArenaServer, session_tokens: SessionTokens,
+                 log_dir: Path, server_address: Callable[[], str]) -> None:
+        self.store = store
+        self.server = server
+        self.session_tokens = session_tokens
+        self.log_dir = log_dir
+        self._server_address = server_address
+        self._supervisor: BotSupervisor | None = None
+        self._exits: dict[str, int] = {}
+        """The last exit code of each managed bot launched here, once it has exited."""
+
+    # ------------------------------------------------------------------ bots
+
+    def add_bot(self, name: str, kind: str, command: str | None) -> tuple[Bot, str]:
+        """Register a bot; return it and its token (shown once). A managed bot's command
+        must read as a command line (closed quotes) now, not when it is first launched."""
+        if command:
+            try:
+                command_words(name, command)
+            except ManagedBotError as exc:
+                raise ManagementError(str(exc)) from None
+        return self.store.add_bot(name, kind, command or None)
+
+    def list_bots(self) -> list[tuple[Bot, bool]]:
+        """Registered bots, each with whether it is connected now."""
+        connected = set(self.server.connected_bots())
+        return [(bot, bot.name in connected) for bot in self.store.list_bots()]
+
+    async def remove_bot(self, name: str) -> Bot:
+        """Remove a bot: its tokens stop working and a managed bot this server runs is
+        stopped; its games and ratings stay."""
+        bot = self.store.remove_bot(name)
+        self.session_tokens.revoke(name)
+        if self._supervisor is not None:
+            await self._supervisor.stop_bot(name)
+        return bot
+
+    # -------------------------------------------------------------- rankings
+
+    def rankings(self, tournament: str | None = None) -> list[LeaderboardRow]:
+        """The leaderboard, overall or of one tournament."""
+        return leaderboard(self.store.ratings(tournament or None))
+
+    # ----------------------------------------------------------- managed bots
+
+    async def ensure_bots(self, names: Sequence[str], wait_seconds: float) -> None:
+        """Launch the managed bots among `names` that are not connected, then wait for all;
+        a managed bot that exits during the wait without connecting fails it at once."""
+        for name in names:
+            self._exits.pop(name, None)
+        connected = set(self.server.connected_bots())
+        for name in dict.fromkeys(names):
+            bot = self.store.bot(name)
+            running = self._supervisor is not None and self._supervisor.is_running(name)
+            if bot.kind is BotKind.MANAGED and name not in connected and not running:
+                await self._launch(bot)
+        waiting = asyncio.ensure_future(
+            self.server.wait_for_bots(list(dict.fromkeys(names)), timeout=wait_seconds))
+        try:
+            while not (await asyncio.wait({waiting}, timeout=EXIT_POLL))[0]:
+                self._check_exits(names)
+            waiting.result()
+        except TimeoutError:
+            missing = sorted(set(names) - set(self.server.connected_bots()))
+            hint = f" (see the logs in {self.log_dir})" if self._supervisor is not None else ""
+            raise ManagementError(
+                f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}{hint}"
+            ) from None
+        finally:
+            waiting.cancel()
+
+    def _check_exits(self, names: Sequence[str]) -> None:
+        """Fail a wait at once if a managed bot it waits for has exited without connecting."""
+        connected = set(self.server.connected_bots())
+        exited = {name: self._exits[name] for name in names
+                  if name in self._exits and name not in connected}
+        if exited:
+            which = ", ".join(f"{name} (exit code {code})" for name, code in sorted(exited.items()))
+            raise ManagementError(f"bots exited before connecting: {which}; see the logs in "
+                                  f"{self.log_dir}")
+
+    async def _launch(self, bot: Bot) -> None:
+        if self._supervisor is None:
+            self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
+                                             on_exit=self._bot_exited)
+            self.server.crash_check = self._crashed
+        assert bot.command is not None
+        token = self.session_tokens.mint(bot.name)
+        try:
+            await self._supervisor.start(ManagedBot(bot.name, bot.command, token))
+        except ManagedBotError as exc:
+            raise ManagementError(str(exc)) from None
+
+    def _bot_exited(self, name: str, code: int) -> None:
+        self._exits[name] = code
+        if code != 0:
+            self.server.bot_crashed(name)
+
+    async def _crashed(self, name: str) -> bool:
+        if self._supervisor is None:
+            return False
+        code = await self._supervisor.exit_code(name, CRASH_GRACE)
+        return code is not None and code != 0
+
+    async def stop_bots(self) -> None:
+        """Stop every managed bot this server launched."""
+        if self._supervisor is not None:
+            await self._supervisor.stop()
+            self._supervisor = None
+
+    # --------------------------------------------------------------- playing
+
+    async def play_match(self, bots: Sequence[str], games: int, seed: int, rules: RuleSet,
+                         policy: BotPolicy, concurrency: int, wait_seconds: float,
+                         progress: ProgressListener | None = None) -> int:
+        """Play rated games between `bots`: a one-table tournament of its own.
+
+        Each deal is played in every seat rotation (duplicate deals), so the
+        number of games is `games` rounded up to a multiple of the table size.
+        """
+        if not 1 <= games <= MAX_GAMES:
+            raise ManagementError(f"a match plays 1 to {MAX_GAMES:,} games, got {games:,}")
+        if len(bots) < 2:
+            raise ManagementError(f"a match needs at least 2 bots, got {len(bots)}")
+        for bot in bots:
+            self.store.bot(bot)
+        settings = {
+            "format": "round_robin", "table_size": len(bots),
+            "deals_per_table": -(-games // len(bots)), "seed": seed,
+            "concurrency": concurrency, "rules": rules.to_dict(), "policy": policy.to_dict()}
+        TournamentSettings.from_dict(settings)  # bad settings are refused before the wait
+        await self.ensure_bots(bots, wait_seconds)
+        name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+        self.create_tournament(name, bots, settings)
+        return await self.run_tournament(name, concurrency, wait_seconds, progress)
+
+    # ----------------------------------------------------------- tournaments
+
+    def create_tournament(self, name: str, bots: Sequence[str],
+                          settings: Mapping[str, Any]) -> Tournament:
+        """Create a tournament and its whole schedule, so it can be checked before play."""
+        tournament_settings = TournamentSettings.from_dict(settings)
+        bot_policy(tournament_settings)
+        for bot in bots:
+            self.store.bot(bot)
+        return create_tournament(self.store, name, tournament_settings, list(bots))
+
+    async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
+                             progress: ProgressListener | None = None) -> int:
+        """Play every pending game of a tournament; a stopped run resumes where it ended.
+
+        A tournament that another run is playing, on this server or in another
+        process on the same database, is refused (`TournamentBusy`) before any
+        bot is launched: two runs would both play its pending games.
+        """
+        tournament = self.store.tournament(name)
+        async with holding(self.store, tournament.id) as hold:
+            return await self._run(tournament, hold, concurrency, wait_seconds, progress)
+
+    async def _run(self, tournament: Tournament, hold: RunHold, concurrency: int,
+                   wait_seconds: float, progress: ProgressListener | None) -> int:
+        policy = bot_policy(tournament_settings(tournament))
+        check_entrants(self.store, tournament)
+        pending = self.store.pending_games(tournament.id)
+        await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
+        last_game = 0
+
+        async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+            result = await self.server.play_game(list(game.seats), rules, game.seed, policy)
+            return played_game(result)
+
+        def on_game(summary: GameSummary) -> None:
+            nonlocal last_game
+            last_game = summary.id
+
+        def on_progress(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress(done, total, last_game))
+
+        summary = await run_tournament(self.store, tournament.id, play,
+                                       concurrency=concurrency or None,
+                                       progress=on_progress, on_game=on_game, hold=hold)
+        return summary.played
+
+    # -------------------------------------------------------------- games
+
+    def games(self, tournament: str | None, bot: str | None, limit: int) -> list[GameSummary]:
+        """Stored games, newest first."""
+        return self.store.games(tournament=tournament or None, bot=bot or None,
+                                limit=limit or None)
+
+    def game(self, game_id: int) -> StoredGame:
+        """One stored game with its replay log."""
+        return self.store.get_game(game_id)
+
+
+def bot_policy(settings: TournamentSettings) -> BotPolicy:
+    """The bot policy a tournament's settings ask for; a bad one is a `ManagementError`."""
+    try:
+        return BotPolicy.from_dict(settings.policy)
+    except (TypeError, ValueError) as exc:
+        raise ManagementError(f"policy: {exc}") from None
+
+
+def played_game(result: GameResult) -> PlayedGame:
+    """A server result as the tournament runner records it: JSON events and actions."""
+    actions = [wire.action_to_dict(a) for a in result.actions]
+    events = [wire.event_to_dict(e) for e in result.events]
+    return PlayedGame(result.outcome, events, actions, result.seat_terminations,
+                      result.started, result.finished, result.forfeited_seat)

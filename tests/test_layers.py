@@ -1,0 +1,151 @@
+"""The layers of DESIGN.md, as rules over what each module imports when it is imported.
+
+Only imports that run at import time count: those at a module's top level,
+not those inside a function or under `if TYPE_CHECKING:`.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "arena"
+STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))
+           if "v1" not in path.relative_to(PACKAGE).parts}
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+            yield from _top_level(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            yield from _top_level(node.body + node.orelse + node.finalbody)
+
+
+def imports_of(module: str) -> set[str]:
+    """Every module `module` imports at import time (`from p import m` counts as p.m when
+    m is a module of arena)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in _top_level(tree.body):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif node.module is not None and node.level == 0:
+            submodules = {f"{node.module}.{a.name}" for a in node.names} & MODULES.keys()
+            found.update(submodules or {node.module})
+    return found
+
+
+def _roots(module: str) -> set[str]:
+    return {name.split(".")[0] for name in imports_of(module)}
+
+
+def _arena_imports(module: str) -> set[str]:
+    return {name for name in imports_of(module) if name.split(".")[0] == "arena"}
+
+
+def _in(module: str, *layers: str) -> bool:
+    return any(module == layer or module.startswith(layer + ".") for layer in layers)
+
+
+def _modules_of(*layers: str) -> list[str]:
+    return sorted(m for m in MODULES if _in(m, *layers))
+
+
+def test_the_package_has_the_modules_the_rules_speak_of() -> None:
+    for layer in ("arena.engine", "arena.client", "arena.store", "arena.tournament",
+                  "arena.server", "arena.supervisor", "arena.cli", "arena.rating"):
+        assert _modules_of(layer), f"no module in {layer}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.engine"))
+def test_the_engine_imports_only_the_standard_library(module: str) -> None:
+    outside = {name for name in imports_of(module)
+               if name.split(".")[0] not in STDLIB and not _in(name, "arena.engine")}
+    assert not outside, f"{module} imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.client"))
+def test_the_sdk_imports_neither_the_engine_nor_the_server(module: str) -> None:
+    arena_parts = {name for name in _arena_imports(module)
+                   if name != "arena" and not _in(name, "arena.client", "arena.v1")}
+    assert not arena_parts, f"{module} imports {sorted(arena_parts)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.store", "arena.tournament",
+                                               "arena.rating", "arena.stats",
+                                               "arena.server.management"))
+def test_the_store_tournaments_ratings_and_management_import_no_grpc(module: str) -> None:
+    grpc_parts = {name for name in imports_of(module)
+                  if name.split(".")[0] in {"grpc", "grpc_health", "grpc_reflection"}
+                  or _in(name, "arena.server.admin", "arena.server.server", "arena.v1")}
+    assert not grpc_parts, f"{module} imports {sorted(grpc_parts)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.store", "arena.tournament",
+                                               "arena.rating", "arena.stats"))
+def test_the_lower_layers_never_import_the_server_or_the_cli(module: str) -> None:
+    upward = {name for name in _arena_imports(module)
+              if _in(name, "arena.server", "arena.cli", "arena.supervisor")}
+    assert not upward, f"{module} imports {sorted(upward)}"
+
+
+def test_the_statistics_import_only_the_standard_library() -> None:
+    for module in _modules_of("arena.stats"):
+        outside = {name for name in imports_of(module)
+                   if name.split(".")[0] not in STDLIB and not _in(name, "arena.stats")}
+        assert not outside, f"{module} imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.supervisor"))
+def test_bot_supervision_knows_nothing_of_the_rules(module: str) -> None:
+    arena_parts = {name for name in _arena_imports(module) if not _in(name, "arena.supervisor")}
+    assert not arena_parts, f"{module} imports {sorted(arena_parts)}"
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - set(_modules_of("arena.cli"))))
+def test_only_the_cli_imports_click(module: str) -> None:
+    assert "click" not in _roots(module), f"{module} imports click"
+
+
+def _cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
+    path: list[str] = []
+    on_path: set[str] = set()
+    done: set[str] = set()
+
+    def visit(module: str) -> list[str] | None:
+        if module in on_path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        path.append(module)
+        on_path.add(module)
+        for target in sorted(graph.get(module, ())):
+            if (cycle := visit(target)) is not None:
+                return cycle
+        path.pop()
+        on_path.discard(module)
+        done.add(module)
+        return None
+
+    return visit(start)
+
+
+def test_no_module_imports_itself_back_at_import_time() -> None:
+    graph = {module: _arena_imports(module) & MODULES.keys() for module in MODULES}
+    cycles = [cycle for module in MODULES if (cycle := _cycle_from(module, graph))]
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles[:3])
