@@ -7,17 +7,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from arena.engine import RuleSet
+from arena.server import GameResult, SeatTermination
+from arena.server.tls import ServerTls
+from tests.bots.bot_harness import (
     BotProcess,
     LiveArena,
     cpp_command,
     node_command,
     python_command,
 )
-
-from arena.engine import RuleSet
-from arena.server import GameResult, SeatTermination
-from arena.server.tls import ServerTls
 from tests.support import free_port, wait_until
 from tests.tls_support import write_certificates
 

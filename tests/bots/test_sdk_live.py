@@ -6,7 +6,6 @@ import random
 from collections import Counter
 
 import pytest
-from bot_harness import LiveArena
 
 from arena.client import (
     Action,
@@ -25,6 +24,7 @@ from arena.client import (
 )
 from arena.engine import RuleSet
 from arena.server import SeatTermination
+from tests.bots.bot_harness import LiveArena
 from tests.support import wait_until
 
 pytestmark = pytest.mark.timeout(120)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from bot_harness import NODE_BOT, node_command, require_toolchain
+
+from tests.bots.bot_harness import NODE_BOT, node_command, require_toolchain
 
 
 def test_a_missing_toolchain_skips_locally(monkeypatch: pytest.MonkeyPatch) -> None:

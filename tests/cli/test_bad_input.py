@@ -14,10 +14,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from cli_support import arena, invoke, ok
 
 from arena.store import Store
 from arena.v1 import admin_pb2
+from tests.cli.cli_support import arena, invoke, ok
 
 pytestmark = pytest.mark.timeout(60)
 

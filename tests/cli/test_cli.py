@@ -15,11 +15,11 @@ from pathlib import Path
 
 import click
 import pytest
-from cli_support import add_bots, arena, bot_command, invoke, ok, write_json
 
 from arena.cli import main
 from arena.cli.output import use_color
 from arena.store import Store
+from tests.cli.cli_support import add_bots, arena, bot_command, invoke, ok, write_json
 from tests.support import free_port
 
 pytestmark = pytest.mark.timeout(60)

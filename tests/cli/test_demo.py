@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import invoke, ok
 
 from arena.cli.demo import sample_bots
+from tests.cli.cli_support import invoke, ok
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -8,10 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_support import arena, invoke, marked_env, serving, wait_for_line
 
 from arena.client.connection import TLS_CA_VARIABLE, TLS_VARIABLE
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
+from tests.cli.cli_support import arena, invoke, marked_env, serving, wait_for_line
 from tests.support import free_port
 from tests.tls_support import write_certificates
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cli_support import bot_command
-
+from tests.cli.cli_support import bot_command
 from tests.support import managed_server
 
 

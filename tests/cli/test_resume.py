@@ -18,7 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_support import (
+
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
+from arena.store import Store
+from tests.cli.cli_support import (
     ARENA,
     BOTS,
     ONE_HAND,
@@ -32,9 +35,6 @@ from cli_support import (
     query,
     write_json,
 )
-
-from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
-from arena.store import Store
 from tests.support import free_port, wait_until
 
 pytestmark = pytest.mark.timeout(60)

@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_support import (
+from click.testing import Result
+
+from arena import wire
+from arena.engine import RuleSet
+from arena.engine import replay as replay_game
+from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
+from arena.store import Store, StoredGame
+from arena.v1 import uno_pb2
+from tests.cli.cli_support import (
     ARENA,
     BOTS,
     ONE_HAND,
@@ -41,14 +49,6 @@ from cli_support import (
     wait_for_line,
     write_json,
 )
-from click.testing import Result
-
-from arena import wire
-from arena.engine import RuleSet
-from arena.engine import replay as replay_game
-from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
-from arena.store import Store, StoredGame
-from arena.v1 import uno_pb2
 from tests.support import free_port
 from tests.tls_support import write_certificates
 

@@ -21,7 +21,7 @@ from arena.server import ArenaServer, BotPolicy, TokenTable, serve
 from arena.server.management import ManagementError
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
-from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.server.server_support import ONE_HAND, TOKENS, running_server
 from tests.support import managed_server
 
 

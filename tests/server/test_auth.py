@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from arena.server import TokenError, TokenTable, bearer_token
 from arena.v1 import admin_pb2, admin_pb2_grpc
 from tests.server.bots import TestBot
-from tests.server.conftest import TOKENS, running_server
+from tests.server.server_support import TOKENS, running_server
 
 
 def connect_with(token: str | None) -> TestBot:

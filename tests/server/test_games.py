@@ -9,7 +9,7 @@ from arena.engine import Game, RuleSet
 from arena.server import BotPolicy, GameResult, SeatTermination
 from arena.v1 import bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
-from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.server.server_support import ONE_HAND, TOKENS, running_server
 
 TO_200 = RuleSet(target_score=200)
 

@@ -12,7 +12,7 @@ from arena.engine import RuleSet
 from arena.server import SeatTermination
 from arena.v1 import bot_pb2, uno_pb2
 from tests.server.bots import TestBot, random_legal
-from tests.server.conftest import TOKENS, running_server
+from tests.server.server_support import TOKENS, running_server
 
 PLAYERS = ["spy", "alice", "bob", "carol"]
 

@@ -15,7 +15,7 @@ from arena.client.connection import channel_credentials
 from arena.server.policy import BotPolicy
 from arena.server.tls import ServerTls, TlsError
 from tests.server.bots import TestBot, first_legal
-from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.server.server_support import ONE_HAND, TOKENS, running_server
 from tests.tls_support import write_certificates
 
 

@@ -25,7 +25,7 @@ from tests.server.bots import (
     random_legal,
     unlisted_action,
 )
-from tests.server.conftest import ONE_HAND, TOKENS, running_server
+from tests.server.server_support import ONE_HAND, TOKENS, running_server
 
 E = bot_pb2  # error codes
 FALLBACK = BotPolicy(decision_timeout=0.5, max_strikes=3)
