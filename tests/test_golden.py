@@ -125,8 +125,9 @@ def test_golden_files_stay_small() -> None:
 
 
 def test_a_replay_that_parts_from_the_golden_events_names_the_event_and_the_command() -> None:
-    expected = [{"turn_skipped": {"seat": 1}}, {"direction_changed": {"direction": -1}}]
-    replayed = [{"turn_skipped": {"seat": 1}}, {"direction_changed": {}}]
+    expected: list[dict[str, Any]] = [
+        {"turn_skipped": {"seat": 1}}, {"direction_changed": {"direction": -1}}]
+    replayed: list[dict[str, Any]] = [{"turn_skipped": {"seat": 1}}, {"direction_changed": {}}]
     message = first_difference("example", expected, replayed)
     assert message is not None
     assert "public event 1" in message
@@ -135,7 +136,8 @@ def test_a_replay_that_parts_from_the_golden_events_names_the_event_and_the_comm
 
 
 def test_a_replay_with_fewer_events_than_the_golden_file_is_reported() -> None:
-    expected = [{"turn_skipped": {"seat": 1}}, {"direction_changed": {"direction": -1}}]
+    expected: list[dict[str, Any]] = [
+        {"turn_skipped": {"seat": 1}}, {"direction_changed": {"direction": -1}}]
     message = first_difference("example", expected, expected[:1])
     assert message is not None
     assert "public event 1" in message and "(no event)" in message

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import wire
-from arena.engine import PARTNER_TEAMS, Action, ActionKind, Color, Game, Phase, RuleSet
+from arena.engine import PARTNER_TEAMS, Action, ActionKind, Color, Game, Phase, RuleSet, Scoring
 from arena.engine import events as ev
 from arena.record import GameRecord, SeatTermination
 
@@ -212,17 +212,18 @@ CASES: tuple[Case, ...] = (
     Case("keep_drawn", "A drawn playable card kept instead of played.",
          ONE_HAND, ("careless", "first", "careless"), ("kept", "went_out")),
     Case("partners", "Partner scoring to 200: seats 0 and 2 against 1 and 3.",
-         RuleSet(scoring="partners", target_score=200),
+         RuleSet(scoring=Scoring.PARTNERS, target_score=200),
          ("greedy", "careless", "alternating", "greedy"), ("several_hands",),
          teams=PARTNER_TEAMS),
     Case("individual", "Four players, individual scoring over three hands.",
-         RuleSet(scoring="individual", individual_hands=3),
+         RuleSet(scoring=Scoring.INDIVIDUAL, individual_hands=3),
          ("greedy", "careless", "alternating", "first"), ("several_hands",)),
-    Case("low_score", "Low score to 100 points.", RuleSet(scoring="low_score", target_score=100),
+    Case("low_score", "Low score to 100 points.",
+         RuleSet(scoring=Scoring.LOW_SCORE, target_score=100),
          ("greedy", "careless", "alternating"), ("several_hands",)),
     Case("elimination", "Challenge UNO: seats reaching 60 points are eliminated.",
-         RuleSet(scoring="elimination", target_score=60), ("greedy", "careless", "alternating"),
-         ("eliminated",)),
+         RuleSet(scoring=Scoring.ELIMINATION, target_score=60),
+         ("greedy", "careless", "alternating"), ("eliminated",)),
     Case("deck_2018", "The 2018 deck with its Shuffle Hands card.",
          ONE_HAND.with_changes(deck="2018"), ("greedy", "careless", "alternating"),
          ("shuffle_hands",)),
