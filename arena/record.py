@@ -247,15 +247,6 @@ def decode_actions(entries: Sequence[Any]) -> tuple[Action, ...]:
     return tuple(_action(entry, index) for index, entry in enumerate(entries))
 
 
-def split_forfeit(entries: Sequence[Any]) -> tuple[tuple[Action, ...], int | None]:
-    """Actions and forfeited seat from an action log that keeps a forfeit as a last
-    ``{"forfeit": seat}`` entry (how the tournament runner stores a game)."""
-    if entries and isinstance(entries[-1], Mapping) and set(entries[-1]) == {"forfeit"}:
-        seat = _int(entries[-1]["forfeit"], f"actions[{len(entries) - 1}].forfeit")
-        return decode_actions(entries[:-1]), seat
-    return decode_actions(entries), None
-
-
 _REQUIRED = ("rules", "seed", "seats", "teams", "actions", "forfeited_seat",
              "seat_terminations", "outcome")
 _FIELDS = frozenset(_REQUIRED) | {"format", "version"}

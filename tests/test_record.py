@@ -30,7 +30,6 @@ from arena.record import (
     ReplayMismatchError,
     SeatTermination,
     decode_actions,
-    split_forfeit,
 )
 
 ONE_HAND = RuleSet(target_score=None)
@@ -282,17 +281,6 @@ def test_a_partner_record_keeps_its_teams() -> None:
 
 
 # ---------------------------------------------------------- action logs
-
-
-def test_split_forfeit_reads_the_forfeit_marker_the_tournament_runner_stores() -> None:
-    log: list[Any] = [wire.action_to_dict(a) for a in FORFEITED.actions]
-    log.append({"forfeit": FORFEITED.forfeited_seat})
-    assert split_forfeit(log) == (FORFEITED.actions, FORFEITED.forfeited_seat)
-
-
-def test_split_forfeit_of_a_log_without_a_forfeit_gives_no_seat() -> None:
-    log = [wire.action_to_dict(a) for a in RECORD.actions]
-    assert split_forfeit(log) == (RECORD.actions, None)
 
 
 def test_decode_actions_names_the_entry_that_does_not_decode() -> None:

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from arena.engine.outcome import Outcome
-from arena.record import SeatTermination
+from arena.record import RECORD_FORMAT, RECORD_VERSION, GameRecord, SeatTermination
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -185,6 +185,19 @@ class StoredGame(GameSummary):
 
     events: tuple[dict[str, Any], ...]
     actions: tuple[Any, ...]
+
+    def game_record(self) -> GameRecord:
+        """The game in the game-record format, ready to replay or to write to a file;
+        a stored rule set or action that does not decode raises `GameRecordError`."""
+        return GameRecord.from_dict({
+            "format": RECORD_FORMAT, "version": RECORD_VERSION, "rules": self.rules,
+            "seed": self.seed, "seats": list(self.seats),
+            "teams": None if self.teams is None else [list(team) for team in self.teams],
+            "actions": list(self.actions), "forfeited_seat": self.forfeited_seat,
+            "seat_terminations": [t.value for t in self.seat_terminations],
+            "outcome": {"termination": self.outcome.termination.value,
+                        "scores": list(self.outcome.scores), "ranks": list(self.outcome.ranks),
+                        "hands_played": self.outcome.hands_played}})
 
 
 @dataclass(frozen=True, slots=True)

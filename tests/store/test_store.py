@@ -683,3 +683,28 @@ def test_migration_3_moves_a_stored_forfeit_marker_into_its_column(tmp_path: Pat
         forfeited, played_out = store.get_game(1), store.get_game(2)
     assert (forfeited.forfeited_seat, forfeited.actions) == (1, ({"draw": {}},))
     assert (played_out.forfeited_seat, played_out.actions) == (None, ({"draw": {}},))
+
+
+def test_a_stored_game_reads_back_as_a_game_record_that_replays(tmp_path: Path) -> None:
+    from arena import wire
+    from arena.engine import RuleSet
+    from arena.engine.game import Game
+
+    rules = RuleSet(target_score=None)
+    game = Game.new(rules, 2, seed=11)
+    actions = []
+    while game.outcome is None:
+        action = game.legal_actions()[0]
+        actions.append(action)
+        game.apply(action)
+    with Store.open(tmp_path / "arena.db") as store:
+        store.add_bot("a", "remote")
+        store.add_bot("b", "remote")
+        summary = store.record_game(
+            seats=["a", "b"], seed=11, rules=rules.to_dict(), outcome=game.outcome,
+            seat_terminations=["normal", "normal"], events=[],
+            actions=[wire.action_to_dict(a) for a in actions], started_at=START,
+            finished_at=START)
+        record = store.get_game(summary.id).game_record()
+    assert record.actions == tuple(actions) and record.seats == ("a", "b")
+    assert record.verify_replay().outcome == game.outcome
