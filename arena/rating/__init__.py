@@ -7,13 +7,19 @@ game.
 
 A free-for-all UNO table is rated as one-player teams ranked by place; a
 partner game (seats 0 and 2 against 1 and 3) is rated as two teams of two.
+
+Every game is rated under a `RatingParameters`: the module's defaults
+(`DEFAULT_PARAMETERS`, TrueSkill's documented values) unless the caller passes
+parameters fitted for a pool (`arena.rating.fit`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar
 
 import trueskill
 
@@ -33,16 +39,15 @@ not go out tied on zero, and a dead hand ties the whole table. The package's
 documented default fits that.
 """
 
-ENVIRONMENT = trueskill.TrueSkill(
-    mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, draw_probability=DRAW_PROBABILITY
-)
-"""The TrueSkill environment every game is rated in."""
-
 BotKey = TypeVar("BotKey", bound=Hashable)
 
 
 class RatingError(ValueError):
     """A game cannot be rated as given; the message says what is inconsistent."""
+
+
+class RatingParametersError(ValueError):
+    """Rating parameters are out of range or malformed; the message says which and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,99 @@ class Skill:
 
 
 DEFAULT_SKILL = Skill()
-"""The skill every bot starts from."""
+"""The skill every bot starts from under the default parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingParameters:
+    """The five numbers a TrueSkill environment is made of.
+
+    `mu` and `sigma` are the skill a bot starts from, `beta` the spread of one
+    game's performance around a skill (UNO's luck, on the skill scale), `tau`
+    the uncertainty added before every game (how fast a skill may drift), and
+    `draw_probability` the chance that two evenly matched, exactly known
+    places tie. Construction checks the ranges and raises
+    `RatingParametersError`; `to_dict` and `from_dict` round-trip them exactly.
+    """
+
+    mu: float = MU
+    sigma: float = SIGMA
+    beta: float = BETA
+    tau: float = TAU
+    draw_probability: float = DRAW_PROBABILITY
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise RatingParametersError(f"{f.name}: must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise RatingParametersError(f"{f.name}: must be finite, got {value!r}")
+            object.__setattr__(self, f.name, float(value))
+        for name in ("sigma", "beta"):
+            if getattr(self, name) <= 0:
+                raise RatingParametersError(f"{name}: must be positive, got {getattr(self, name)}")
+        if self.tau < 0:
+            raise RatingParametersError(f"tau: must not be negative, got {self.tau}")
+        if not 0 < self.draw_probability < 1:
+            raise RatingParametersError(
+                f"draw_probability: must be strictly between 0 and 1, got {self.draw_probability}"
+            )
+
+    @property
+    def initial_skill(self) -> Skill:
+        """The skill a bot that has not played yet starts from."""
+        return Skill(self.mu, self.sigma)
+
+    def environment(self) -> trueskill.TrueSkill:
+        """The TrueSkill environment these parameters describe (built once, then shared)."""
+        return _environment(self)
+
+    def with_changes(self, **changes: float) -> RatingParameters:
+        """A copy with some values changed (checked like any other parameters)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise RatingParametersError(f"unknown rating parameters: {sorted(unknown)}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, float]:
+        """The parameters as a plain JSON-friendly mapping, the inverse of `from_dict`."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RatingParameters:
+        """Parameters from a mapping holding exactly the five names `to_dict` writes."""
+        if not isinstance(data, Mapping):
+            raise RatingParametersError(
+                f"rating parameters must be a mapping, got {type(data).__name__}"
+            )
+        names = {f.name for f in fields(cls)}
+        unknown = set(data) - names
+        missing = names - set(data)
+        if unknown or missing:
+            raise RatingParametersError(
+                f"rating parameters need exactly {sorted(names)}; "
+                f"unknown {sorted(map(str, unknown))}, missing {sorted(missing)}"
+            )
+        return cls(**{name: data[name] for name in names})
+
+
+@lru_cache(maxsize=64)
+def _environment(parameters: RatingParameters) -> trueskill.TrueSkill:
+    return trueskill.TrueSkill(
+        mu=parameters.mu,
+        sigma=parameters.sigma,
+        beta=parameters.beta,
+        tau=parameters.tau,
+        draw_probability=parameters.draw_probability,
+    )
+
+
+DEFAULT_PARAMETERS = RatingParameters()
+"""TrueSkill's documented parameters: what a game is rated under unless told otherwise."""
+
+ENVIRONMENT = DEFAULT_PARAMETERS.environment()
+"""The TrueSkill environment of `DEFAULT_PARAMETERS`."""
 
 
 def rate_game(
@@ -67,30 +164,46 @@ def rate_game(
     seats: Sequence[BotKey],
     ranks: Sequence[int],
     teams: Sequence[Sequence[int]] | None = None,
+    *,
+    parameters: RatingParameters = DEFAULT_PARAMETERS,
 ) -> dict[BotKey, Skill]:
     """The skill of every bot at the table after one game.
 
     `seats[i]` is the bot in seat i and `ranks[i]` its place (0 is best, equal
     ranks are ties). `teams` lists the seats of each team; None means every
-    seat plays for itself. Bots missing from `before` start at `DEFAULT_SKILL`.
+    seat plays for itself. The game is rated in the environment `parameters`
+    describe, and bots missing from `before` start at its `initial_skill`.
     A bot may fill several seats of one team, but never seats on two teams:
     that raises `RatingError`, as do ranks that disagree inside a team.
     """
-    if len(ranks) != len(seats):
-        raise RatingError(f"{len(seats)} seats but {len(ranks)} ranks")
-    groups = _team_groups(teams, len(seats))
-    _check_bot_on_one_team(seats, groups)
-    team_ranks = [_team_rank(group, ranks) for group in groups]
+    groups, team_ranks = table_teams(seats, ranks, teams)
+    start = parameters.initial_skill
     rating_groups = [
-        tuple(_to_trueskill(before.get(seats[seat], DEFAULT_SKILL)) for seat in group)
+        tuple(_to_trueskill(before.get(seats[seat], start)) for seat in group)
         for group in groups
     ]
-    rated = ENVIRONMENT.rate(rating_groups, ranks=team_ranks)
+    rated = parameters.environment().rate(rating_groups, ranks=team_ranks)
     after: dict[BotKey, Skill] = {}
     for group, new_ratings in zip(groups, rated, strict=True):
         for seat, new in zip(group, new_ratings, strict=True):
             after.setdefault(seats[seat], Skill(float(new.mu), float(new.sigma)))
     return after
+
+
+def table_teams(
+    seats: Sequence[BotKey],
+    ranks: Sequence[int],
+    teams: Sequence[Sequence[int]] | None = None,
+) -> tuple[list[list[int]], list[int]]:
+    """The seats of each team at a table and each team's rank, checked as `rate_game` checks.
+
+    Raises `RatingError` for the tables `rate_game` refuses.
+    """
+    if len(ranks) != len(seats):
+        raise RatingError(f"{len(seats)} seats but {len(ranks)} ranks")
+    groups = _team_groups(teams, len(seats))
+    _check_bot_on_one_team(seats, groups)
+    return groups, [_team_rank(group, ranks) for group in groups]
 
 
 def _team_groups(teams: Sequence[Sequence[int]] | None, seat_count: int) -> list[list[int]]:
@@ -128,7 +241,7 @@ def _team_rank(group: list[int], ranks: Sequence[int]) -> int:
 
 
 def _to_trueskill(skill: Skill) -> trueskill.Rating:
-    return ENVIRONMENT.create_rating(mu=skill.mu, sigma=skill.sigma)
+    return trueskill.Rating(mu=skill.mu, sigma=skill.sigma)
 
 
 class RatingRecord(Protocol):
