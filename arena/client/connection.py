@@ -9,8 +9,9 @@ called, or when no connection could be made for ``give_up_after`` seconds.
 
 The stream is a `grpc.aio` call driven by an event loop of the client's own,
 run by the blocking `Client.run`: one message is read, handled and answered
-before the next is read, so the bot's code runs on that one thread, in order,
-and sees no running event loop (it may run its own, with ``asyncio.run``).
+before the next is read. The loop stands still while a message is handled, so
+the bot's code runs on that one thread, in order, and sees no running event loop
+(it may run its own, with ``asyncio.run``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import TypeVar
 
 import grpc
 
@@ -58,8 +58,6 @@ from arena.v1 import bot_pb2, uno_pb2
 
 _log = logging.getLogger("arena.client")
 
-_A = TypeVar("_A")
-_R = TypeVar("_R")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 """Where a bot connects when neither an argument nor ARENA_SERVER says otherwise."""
@@ -180,6 +178,8 @@ class Client:
         self._wake: asyncio.Event | None = None
         self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
             None)
+        self._handover: asyncio.Future[bot_pb2.ServerMessage | None] | None = None
+        self._answer: asyncio.Future[bot_pb2.BotMessage | None] | None = None
 
     # ------------------------------------------------------------ control
 
@@ -192,13 +192,46 @@ class Client:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self._run())
+            return self._drive()
         reasons: list[ExitReason] = []
-        worker = threading.Thread(target=lambda: reasons.append(asyncio.run(self._run())),
+        worker = threading.Thread(target=lambda: reasons.append(self._drive()),
                                   name="arena-client")
         worker.start()
         worker.join()
         return reasons[0] if reasons else ExitReason.STOPPED
+
+    def _drive(self) -> ExitReason:
+        """Run the stream on an event loop of this thread's own, and hand every server
+        message to the bot while that loop stands still: the bot's code runs here, in
+        order, with no event loop running (it may run one, with ``asyncio.run``)."""
+        with asyncio.Runner() as runner:
+            loop = runner.get_loop()
+            main = loop.create_task(self._run())
+            main.add_done_callback(lambda _: self._hand_over(None))
+            while True:
+                self._handover = loop.create_future()
+                message = loop.run_until_complete(self._handover)
+                if message is None:
+                    return main.result()
+                assert self._answer is not None
+                try:
+                    self._answer.set_result(self._handle(message))
+                except Exception as error:  # raised where the loop would have met it
+                    self._answer.set_exception(error)
+
+    def _hand_over(self, message: bot_pb2.ServerMessage | None) -> None:
+        """Stop the loop's run in `_drive` with `message` to handle (None: `_run` is over)."""
+        if self._handover is not None and not self._handover.done():
+            self._handover.set_result(message)
+
+    async def _handled(self, message: bot_pb2.ServerMessage) -> bot_pb2.BotMessage | None:
+        """The answer to `message`, which `_drive` computes once this loop stands still."""
+        self._answer = asyncio.get_running_loop().create_future()
+        self._hand_over(message)
+        try:
+            return await self._answer
+        finally:
+            self._answer = None
 
     async def _run(self) -> ExitReason:
         with self._lock:
@@ -288,7 +321,7 @@ class Client:
                                                   self.auto_single_action,
                                                   self.events_in_requests))
                 while isinstance(message := await call.read(), bot_pb2.ServerMessage):
-                    answer = _outside_the_loop(self._handle, message)
+                    answer = await self._handled(message)
                     if answer is not None:
                         await _write(call, answer)
             except asyncio.CancelledError:
@@ -404,17 +437,6 @@ class Client:
             hook(*args)
         except Exception:
             _log.exception("%s raised", getattr(hook, "__name__", "a hook"))
-
-
-def _outside_the_loop(function: Callable[[_A], _R], argument: _A) -> _R:
-    """Call `function` as if no event loop ran in this thread, so that the bot's own
-    code may run event loops of its own (``asyncio.run`` inside `decide`)."""
-    loop = asyncio.events._get_running_loop()
-    asyncio.events._set_running_loop(None)
-    try:
-        return function(argument)
-    finally:
-        asyncio.events._set_running_loop(loop)
 
 
 async def _write(call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage],

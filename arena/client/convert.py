@@ -6,10 +6,14 @@ Every ``x_from_proto`` has the proto it read as ``raw`` on its result; the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any, Generic, TypeVar, cast
 
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+
+from arena.client import _generated
 from arena.client import events as ev
 from arena.client.model import (
     Action,
@@ -29,30 +33,30 @@ from arena.v1 import bot_pb2, uno_pb2
 _T = TypeVar("_T")
 
 
-def _by_name(enum_type: Any, prefix: str, ours: Any) -> dict[int, Any]:
-    """Map a protobuf enum's numbers to our enum members of the same name."""
-    return {
-        number: ours[name.removeprefix(prefix)]
-        for name, number in enum_type.items()
-        if name.removeprefix(prefix) in ours.__members__
-    }
+def _enum_prefix(name: str) -> str:
+    """The prefix of a protocol enum's value names: COLOR_ for Color, DRAW_REASON_ for
+    DrawReason."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper() + "_"
 
 
-_COLOR_FROM: dict[int, Color] = _by_name(uno_pb2.Color, "COLOR_", Color)
+def _members_by_number(enum: EnumDescriptor) -> dict[int, Any]:
+    """The SDK enum of the same name as a protocol enum, by the protocol's numbers; a
+    value the SDK enum does not have (UNSPECIFIED for a colour or rank) is left out."""
+    ours = getattr(_generated, enum.name)
+    prefix = _enum_prefix(enum.name)
+    return {value.number: ours[value.name.removeprefix(prefix)] for value in enum.values
+            if value.name.removeprefix(prefix) in ours.__members__}
+
+
+_COLOR_FROM: dict[int, Color] = _members_by_number(uno_pb2.Color.DESCRIPTOR)
 _COLOR_TO: dict[Color, uno_pb2.Color] = {v: cast(uno_pb2.Color, k) for k, v in _COLOR_FROM.items()}
-_RANK_FROM: dict[int, Rank] = _by_name(uno_pb2.Rank, "RANK_", Rank)
+_RANK_FROM: dict[int, Rank] = _members_by_number(uno_pb2.Rank.DESCRIPTOR)
 _RANK_TO: dict[Rank, uno_pb2.Rank] = {v: cast(uno_pb2.Rank, k) for k, v in _RANK_FROM.items()}
-_PHASE_FROM: dict[int, Phase] = _by_name(uno_pb2.Phase, "PHASE_", Phase)
-_KIND_FROM: dict[int, ActionKind] = _by_name(uno_pb2.ActionKind, "ACTION_KIND_", ActionKind)
+_PHASE_FROM: dict[int, Phase] = _members_by_number(uno_pb2.Phase.DESCRIPTOR)
+_KIND_FROM: dict[int, ActionKind] = _members_by_number(uno_pb2.ActionKind.DESCRIPTOR)
 _KIND_TO: dict[ActionKind, uno_pb2.ActionKind] = {
     v: cast(uno_pb2.ActionKind, k) for k, v in _KIND_FROM.items()
 }
-_DRAW_REASON_FROM: dict[int, ev.DrawReason] = _by_name(
-    uno_pb2.DrawReason, "DRAW_REASON_", ev.DrawReason
-)
-_HAND_END_FROM: dict[int, ev.HandEndReason] = _by_name(
-    uno_pb2.HandEndReason, "HAND_END_REASON_", ev.HandEndReason
-)
 
 
 # ------------------------------------------------------------------ cards
@@ -247,49 +251,78 @@ def legal_from_proto(request: bot_pb2.DecisionRequest) -> list[Action]:
 
 
 # ---------------------------------------------------------------- events
+#
+# Every kind of the `Event` oneof reads into the generated class named after its
+# message (arena.client._generated), each field into the dataclass field of the
+# same name, by the field's descriptor: the rules `arena.protogen` writes the
+# classes' annotations by. A singular Card must be one this SDK knows (else the
+# event reads as unknown); repeated cards drop the ones it does not know.
 
-def _must_card(message: Any) -> Card:
-    card = card_from_proto(message.card)
+_Read = Callable[[Any], Any]
+
+
+def _enum_reader(enum: EnumDescriptor) -> _Read:
+    """A number not known reads as UNSPECIFIED, or as None for an enum without it."""
+    members = _members_by_number(enum)
+    fallback = getattr(_generated, enum.name).__members__.get("UNSPECIFIED")
+    return lambda number: members.get(number, fallback)
+
+
+def _must_card(message: uno_pb2.Card) -> Card:
+    card = card_from_proto(message)
     if card is None:
-        raise ValueError("an event's card is empty")
+        raise ValueError("an event's card is empty or not known")
     return card
 
 
+def _message_reader(message: Descriptor) -> _Read:
+    """A Card; a message of one field as that field; else the tuple of its fields."""
+    if message.name == "Card":
+        return _must_card
+    readers = [_field_reader(f) for f in message.fields]
+    if len(readers) == 1:
+        return readers[0]
+    return lambda value: tuple(read(value) for read in readers)
+
+
+def _value_reader(field: FieldDescriptor) -> _Read:
+    if field.enum_type is not None:
+        return _enum_reader(field.enum_type)
+    if field.message_type is not None:
+        return _message_reader(field.message_type)
+    return _same
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _field_reader(field: FieldDescriptor) -> _Read:
+    """Read `field` out of its message: repeated fields as tuples, `optional` ones as None
+    when unset."""
+    name = field.name
+    if field.is_repeated:
+        if field.message_type is not None and field.message_type.name == "Card":
+            return lambda message: cards_from_proto(getattr(message, name))
+        read_item = _value_reader(field)
+        return lambda message: tuple(read_item(item) for item in getattr(message, name))
+    read = _value_reader(field)
+    if field.has_presence and field.message_type is None:
+        return lambda message: read(getattr(message, name)) if message.HasField(name) else None
+    return lambda message: read(getattr(message, name))
+
+
+def _event_reader(message: Descriptor) -> Callable[[Any], ev.Event]:
+    event_class = getattr(_generated, message.name)
+    readers = [(f.name, _field_reader(f)) for f in message.fields]
+    return lambda body: event_class(**{name: read(body) for name, read in readers})
+
+
 _EVENT_READERS: dict[str, Callable[[Any], ev.Event]] = {
-    "dealer_chosen": lambda m: ev.DealerChosen(
-        tuple(tuple((d.seat, _must_card(d)) for d in r.draws) for r in m.rounds), m.dealer),
-    "hand_started": lambda m: ev.HandStarted(
-        m.hand_number, m.dealer, tuple(m.hand_sizes), tuple(m.active_seats)),
-    "cards_received": lambda m: ev.CardsReceived(m.seat, cards_from_proto(m.cards)),
-    "hand_replaced": lambda m: ev.HandReplaced(m.seat, cards_from_proto(m.cards)),
-    "starter_returned": lambda m: ev.StarterReturned(_must_card(m)),
-    "first_card": lambda m: ev.FirstCard(_must_card(m), m.first_seat, m.direction),
-    "card_played": lambda m: ev.CardPlayed(
-        m.seat, _must_card(m), color_from_proto(m.color), m.uno, m.jump_in,
-        optional_int(m, "target")),
-    "color_chosen": lambda m: ev.ColorChosen(m.seat, color_from_proto(m.color)),
-    "cards_drawn": lambda m: ev.CardsDrawn(
-        m.seat, m.count, _DRAW_REASON_FROM.get(m.reason, ev.DrawReason.UNSPECIFIED)),
-    "card_kept": lambda m: ev.CardKept(m.seat),
-    "turn_skipped": lambda m: ev.TurnSkipped(m.seat),
-    "direction_changed": lambda m: ev.DirectionChanged(m.direction),
-    "challenge_resolved": lambda m: ev.ChallengeResolved(m.challenger, m.accused, m.guilty),
-    "hand_revealed": lambda m: ev.HandRevealed(m.seat, m.to_seat, cards_from_proto(m.cards)),
-    "challenge_declined": lambda m: ev.ChallengeDeclined(m.seat),
-    "uno_called": lambda m: ev.UnoCalled(m.seat),
-    "uno_caught": lambda m: ev.UnoCaught(m.catcher, m.seat),
-    "hands_swapped": lambda m: ev.HandsSwapped(m.seat, m.other),
-    "hands_rotated": lambda m: ev.HandsRotated(m.direction),
-    "hands_shuffled": lambda m: ev.HandsShuffled(m.seat, tuple(m.hand_sizes)),
-    "deck_reshuffled": lambda m: ev.DeckReshuffled(m.cards),
-    "hand_ended": lambda m: ev.HandEnded(
-        m.hand_number, optional_int(m, "winner"),
-        _HAND_END_FROM.get(m.reason, ev.HandEndReason.UNSPECIFIED),
-        tuple(m.points), tuple(m.totals), tuple(cards_from_proto(c.cards) for c in m.cards_left)),
-    "player_eliminated": lambda m: ev.PlayerEliminated(m.seat),
-    "game_ended": lambda m: ev.GameEnded(
-        tuple(m.winners), tuple(m.scores), tuple(m.ranks), m.termination),
+    kind.name: _event_reader(cast(Descriptor, kind.message_type))
+    for kind in uno_pb2.Event.DESCRIPTOR.oneofs_by_name["kind"].fields
 }
+"""How to read each kind of event, by its name in the `Event` oneof."""
 
 
 def _read_event(event: uno_pb2.Event) -> ev.Event:

@@ -10,54 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
+# The enums are generated from uno.proto (arena.protogen) and belong to this module's API.
+from arena.client._generated import ActionKind as ActionKind
+from arena.client._generated import Color as Color
+from arena.client._generated import Phase as Phase
+from arena.client._generated import Rank as Rank
 from arena.v1 import uno_pb2
 
-
-class Color(StrEnum):
-    """One of the four card colours."""
-
-    RED = "red"
-    YELLOW = "yellow"
-    GREEN = "green"
-    BLUE = "blue"
-
-    @property
-    def letter(self) -> str:
-        """The colour's initial: R, Y, G or B."""
-        return self.value[0].upper()
-
-
-COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+COLORS: tuple[Color, ...] = tuple(Color)
 """The four colours in their protocol order."""
 
-
-class Rank(StrEnum):
-    """What is printed on a card: a number, an action symbol or a wild."""
-
-    ZERO = "0"
-    ONE = "1"
-    TWO = "2"
-    THREE = "3"
-    FOUR = "4"
-    FIVE = "5"
-    SIX = "6"
-    SEVEN = "7"
-    EIGHT = "8"
-    NINE = "9"
-    SKIP = "skip"
-    REVERSE = "reverse"
-    DRAW_TWO = "draw_two"
-    WILD = "wild"
-    WILD_DRAW_FOUR = "wild_draw_four"
-    WILD_SHUFFLE_HANDS = "wild_shuffle_hands"
-    WILD_CUSTOMIZABLE = "wild_customizable"
-
-
-WILD_RANKS: frozenset[Rank] = frozenset(
-    {Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_SHUFFLE_HANDS, Rank.WILD_CUSTOMIZABLE}
-)
+WILD_RANKS: frozenset[Rank] = frozenset(rank for rank in Rank if rank.name.startswith("WILD"))
 """The ranks that carry no colour."""
 
 _NUMBERS: dict[Rank, int] = {rank: int(rank.value) for rank in Rank if rank.value.isdigit()}
@@ -147,35 +111,6 @@ class Card:
 def cards(text: str) -> tuple[Card, ...]:
     """Parse space-separated cards: ``cards("R5 Y+2 W")``."""
     return tuple(Card.parse(part) for part in text.split())
-
-
-class Phase(StrEnum):
-    """What kind of decision is due (see the phase table in protos/README.md)."""
-
-    UNSPECIFIED = "unspecified"
-    PLAY = "play"
-    PLAY_DRAWN = "play_drawn"
-    CHOOSE_COLOR = "choose_color"
-    CHALLENGE = "challenge"
-    STACK = "stack"
-    CATCH_WINDOW = "catch_window"
-    JUMP_IN = "jump_in"
-    GAME_OVER = "game_over"
-
-
-class ActionKind(StrEnum):
-    """The verbs of the game."""
-
-    UNSPECIFIED = "unspecified"
-    PLAY = "play"
-    DRAW = "draw"
-    KEEP = "keep"
-    CHOOSE_COLOR = "choose_color"
-    CHALLENGE = "challenge"
-    ACCEPT = "accept"
-    CALL_UNO = "call_uno"
-    CATCH = "catch"
-    PASS = "pass"
 
 
 PASSIVE_KINDS: tuple[ActionKind, ...] = (

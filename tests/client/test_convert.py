@@ -119,7 +119,7 @@ def test_a_view_converts_each_field_once_and_is_read_only() -> None:
     assert view == View(bot_pb2.DecisionRequest.FromString(message.SerializeToString()),
                         Table(game_id="other", seat=0))
     with pytest.raises(AttributeError):
-        view.hand = ()  # type: ignore[misc]
+        view.hand = ()
     with pytest.raises(AttributeError):
         view.seat = 1  # type: ignore[misc]
     assert "seat 0" in repr(view) and "R5 G1" in repr(view)
@@ -237,3 +237,31 @@ def test_every_rule_reads_the_protocol_field_of_its_name() -> None:
     rules = rules_from_proto(wire.rules_to_proto(engine))
     read = {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "raw"}
     assert read == engine.to_dict()
+
+
+def test_enum_numbers_from_a_newer_server_read_as_unspecified_or_none() -> None:
+    newer = 99
+    drawn = event_from_proto(uno_pb2.Event(cards_drawn=uno_pb2.CardsDrawn(
+        seat=1, count=2, reason=newer)))  # type: ignore[arg-type]
+    assert drawn == CardsDrawn(1, 2, DrawReason.UNSPECIFIED)
+    ended = event_from_proto(uno_pb2.Event(hand_ended=uno_pb2.HandEnded(
+        hand_number=1, reason=newer)))  # type: ignore[arg-type]
+    assert isinstance(ended, HandEnded) and ended.reason is HandEndReason.UNSPECIFIED
+    played = event_from_proto(uno_pb2.Event(card_played=uno_pb2.CardPlayed(
+        seat=0, card=pb_card("W"), color=newer)))  # type: ignore[arg-type]
+    assert isinstance(played, CardPlayed) and played.color is None
+    action = action_from_proto(uno_pb2.Action(kind=newer, color=newer))  # type: ignore[arg-type]
+    assert (action.kind, action.color) == (ActionKind.UNSPECIFIED, None)
+    message = request("r", "g", 0, "R5", "B3", [simple("draw")])
+    message.view.phase = newer  # type: ignore[assignment]
+    assert View(message, Table(game_id="g", seat=0)).phase is Phase.UNSPECIFIED
+
+
+def test_every_event_class_has_its_messages_fields_in_order() -> None:
+    from dataclasses import fields
+
+    for kind in uno_pb2.Event.DESCRIPTOR.oneofs_by_name["kind"].fields:
+        assert kind.message_type is not None
+        event_class = getattr(ev, kind.message_type.name)
+        assert [f.name for f in fields(event_class) if f.name != "raw"] == [
+            f.name for f in kind.message_type.fields]
