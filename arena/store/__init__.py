@@ -30,7 +30,7 @@ from arena.store.errors import (
     UnknownTournament,
 )
 from arena.store.games import GameRecords
-from arena.store.ratings import RatingRecords
+from arena.store.ratings import RatingRecords, UnknownPool
 from arena.store.records import (
     CLAIM_STALE_AFTER,
     MAX_SEATS,
@@ -39,6 +39,8 @@ from arena.store.records import (
     BotKind,
     GameStatus,
     GameSummary,
+    Pool,
+    PoolGame,
     Rating,
     RatingPoint,
     RunClaim,
@@ -70,7 +72,10 @@ __all__ = [
     "Migration",
     "NAME",
     "Rating",
+    "Pool",
+    "PoolGame",
     "RatingPoint",
+    "UnknownPool",
     "RunClaim",
     "ScheduleEntry",
     "ScheduledGame",

@@ -125,6 +125,8 @@ class Database:
             with self._transaction() as conn:
                 for statement in migration.statements:
                     conn.execute(statement)
+                if migration.rebuild is not None:
+                    migration.rebuild(conn)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, description, applied_at)"
                     " VALUES (?, ?, ?)",

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from arena import rating
 from arena.engine.outcome import Outcome, Termination
 from arena.record import SeatTermination
 from arena.store.codec import (
@@ -28,6 +27,7 @@ from arena.store.errors import (
     InvalidInput,
     UnknownGame,
 )
+from arena.store.pools import rate_game_in_its_pools
 from arena.store.records import (
     MIN_SEATS,
     GameStatus,
@@ -65,10 +65,11 @@ class GameRecords(Database):
 
         For a scheduled game (`scheduled_game_id`), the seats, seed and teams
         must be the schedule's, the scheduled game is marked done, and the
-        game counts for the tournament's own ratings as well as the overall
-        ones. Recording a scheduled game twice raises `AlreadyRecorded` and
-        changes nothing. `events` is the replay log as JSON objects; a game that
-        ended by a forfeit names the `forfeited_seat`.
+        game is rated in the tournament's own pool as well as in the pool of its
+        rule set and table size (`arena.rating.pools`). Recording a scheduled
+        game twice raises `AlreadyRecorded` and changes nothing. `events` is the
+        replay log as JSON objects; a game that ended by a forfeit names the
+        `forfeited_seat`.
         """
         terminations = _seat_terminations(seat_terminations)
         _check_game_shape(seats, outcome, terminations)
@@ -88,8 +89,8 @@ class GameRecords(Database):
                     (game_id, scheduled_game_id),
                 )
             if rated:
-                for scope in (None, tournament_id) if tournament_id is not None else (None,):
-                    self._apply_ratings(conn, game_id, scope, bot_ids, outcome, teams)
+                rate_game_in_its_pools(conn, game_id, tournament_id, rules, bot_ids, outcome,
+                                       teams)
             return self._summaries(conn, "WHERE g.id = ?", (game_id,))[0]
 
     def _game_participants(
@@ -168,59 +169,6 @@ class GameRecords(Database):
                 for seat, (bot_id, ending) in enumerate(zip(bot_ids, terminations, strict=True))
             ],
         )
-
-    def _apply_ratings(
-        self,
-        conn: sqlite3.Connection,
-        game_id: int,
-        tournament_id: int | None,
-        bot_ids: Sequence[int],
-        outcome: Outcome,
-        teams: Sequence[Sequence[int]] | None,
-    ) -> None:
-        before = {bot: self._skill(conn, bot, tournament_id) for bot in bot_ids}
-        try:
-            after = rating.rate_game(before, bot_ids, outcome.ranks, teams)
-        except rating.RatingError as exc:
-            raise InvalidInput(f"game can't be rated: {exc}") from None
-        for bot, skill in after.items():
-            seat = bot_ids.index(bot)
-            won = int(outcome.ranks[seat] == 0)
-            self._save_rating(conn, bot, tournament_id, skill, won, outcome.scores[seat])
-            conn.execute(
-                "INSERT INTO rating_history (game_id, bot_id, tournament_id, mu, sigma)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, bot, tournament_id, skill.mu, skill.sigma),
-            )
-
-    @staticmethod
-    def _skill(conn: sqlite3.Connection, bot_id: int, tournament_id: int | None) -> rating.Skill:
-        row = conn.execute(
-            "SELECT mu, sigma FROM ratings WHERE bot_id = ? AND tournament_id IS ?",
-            (bot_id, tournament_id),
-        ).fetchone()
-        return rating.DEFAULT_SKILL if row is None else rating.Skill(row["mu"], row["sigma"])
-
-    @staticmethod
-    def _save_rating(
-        conn: sqlite3.Connection,
-        bot_id: int,
-        tournament_id: int | None,
-        skill: rating.Skill,
-        won: int,
-        points: int,
-    ) -> None:
-        updated = conn.execute(
-            "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
-            " points = points + ? WHERE bot_id = ? AND tournament_id IS ?",
-            (skill.mu, skill.sigma, won, points, bot_id, tournament_id),
-        )
-        if updated.rowcount == 0:
-            conn.execute(
-                "INSERT INTO ratings (bot_id, tournament_id, mu, sigma, games, wins, points)"
-                " VALUES (?, ?, ?, ?, 1, ?, ?)",
-                (bot_id, tournament_id, skill.mu, skill.sigma, won, points),
-            )
 
     def get_game(self, game_id: int) -> StoredGame:
         """A finished game with its replay log; `UnknownGame` if there is none."""

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from arena.engine.outcome import Outcome
+from arena.rating import RatingParameters
 from arena.record import RECORD_FORMAT, RECORD_VERSION, GameRecord, SeatTermination
 
 MIN_SEATS = 2
@@ -201,11 +202,23 @@ class StoredGame(GameSummary):
 
 
 @dataclass(frozen=True, slots=True)
+class Pool:
+    """A set of games rated together (see `arena.rating.pools`): its key, what it holds
+    in words, its tournament (for a tournament's own pool) and its parameters."""
+
+    key: str
+    description: str
+    tournament_id: int | None
+    parameters: RatingParameters
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rating:
-    """A bot's rating, over all games (`tournament_id` None) or within one tournament."""
+    """A bot's rating within one pool."""
 
     bot: str
-    tournament_id: int | None
+    pool: str
     mu: float
     sigma: float
     games: int
@@ -215,10 +228,23 @@ class Rating:
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    """A bot's skill right after one of its rated games."""
+    """A bot's skill within one pool right after one of its rated games."""
 
     bot: str
     game_id: int
-    tournament_id: int | None
+    pool: str
     mu: float
     sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class PoolGame:
+    """A rated game of a pool as the statistics see it: seats, places and points, and the
+    deal block it belongs to (every seat rotation of one duplicate deal shares a block)."""
+
+    game_id: int
+    block: tuple[int | str, ...]
+    seats: tuple[str, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...] | None

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from arena.store.pools import POOL_TABLES, rebuild_all_pools
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """One numbered schema change: its statements run in a single transaction."""
+    """One numbered schema change: its statements, then its `rebuild` of data derived
+    from what is stored (if any), run in a single transaction."""
 
     version: int
     description: str
     statements: tuple[str, ...]
+    rebuild: Callable[[sqlite3.Connection], None] | None = None
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -122,6 +128,12 @@ MIGRATIONS: tuple[Migration, ...] = (
                     actions = json_remove(actions, '$[#-1]')
                 WHERE json_type(actions, '$[#-1].forfeit') = 'integer'""",
         ),
+    ),
+    Migration(
+        4,
+        "ratings live in pools: each tournament, and each rule set and table size",
+        (*POOL_TABLES, "DROP TABLE rating_history", "DROP TABLE ratings"),
+        rebuild=rebuild_all_pools,
     ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -122,9 +122,10 @@ def _resume_and_check_every_game_recorded_once(db: Path) -> None:
     assert {bot: r.wins for bot, r in per_tournament.items()} == {b: wins[b] for b in BOTS}
     assert {bot: (r.games, r.wins, r.points) for bot, r in overall.items()} == \
         {bot: (r.games, r.wins, r.points) for bot, r in per_tournament.items()}
-    history = query(db, "SELECT game_id, bot_id, tournament_id FROM rating_history")
+    history = query(db, "SELECT game_id, bot_id, pool_id FROM pool_rating_history")
     assert len(history) == len({tuple(row) for row in history}), "no rating update twice"
     assert len({row["game_id"] for row in history}) == TOTAL
+    assert len(history) == 2 * TOTAL * 3, "each seat rated once in each of its two pools"
 
 
 def test_a_killed_tournament_resumes_and_records_every_game_exactly_once(db: Path) -> None:

@@ -335,13 +335,12 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
                     "the database holds a damaged tournament: JSONDecodeError")
 
                 with store._transaction() as conn:
-                    conn.execute("DROP TABLE rating_history")
-                    conn.execute("DROP TABLE ratings")
+                    conn.execute("DROP TABLE pool_games")
                 with pytest.raises(grpc.aio.AioRpcError) as broken:
                     await stub.GetRankings(admin_pb2.GetRankingsRequest())
                 assert broken.value.code() is grpc.StatusCode.FAILED_PRECONDITION
                 assert broken.value.details() == (
-                    "the database cannot be used: no such table: ratings")
+                    "the database cannot be used: no such table: pool_games")
 
     asyncio.run(scenario())
 

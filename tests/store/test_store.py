@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import socket
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 from arena import rating
 from arena.engine import PARTNER_TEAMS
 from arena.engine.outcome import Outcome, Termination
+from arena.rating import pools as rating_pools
 from arena.record import SeatTermination
 from arena.store import (
     MIGRATIONS,
@@ -498,9 +500,9 @@ def test_failure_in_the_rating_update_rolls_the_whole_game_back(
     assert store.ratings() == [] and store.rating_history("alpha") == []
     counts = [
         store._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("games", "game_seats", "ratings", "rating_history")
+        for table in ("games", "game_seats", "pool_ratings", "pool_rating_history", "pool_games")
     ]
-    assert counts == [0, 0, 0, 0]
+    assert counts == [0, 0, 0, 0, 0]
 
 
 def test_scheduled_game_must_be_recorded_with_its_own_seats_and_seed(store: Store) -> None:
@@ -514,7 +516,7 @@ def test_scheduled_game_must_be_recorded_with_its_own_seats_and_seed(store: Stor
     assert store.games() == []
 
 
-def test_ad_hoc_game_counts_only_for_overall_ratings(store: Store) -> None:
+def test_ad_hoc_game_counts_only_in_the_pool_of_its_rules_and_table_size(store: Store) -> None:
     add_remote_bots(store, "alpha", "beta")
     store.create_tournament("cup", "round_robin", {}, {})
     summary = record(store, ("alpha", "beta"), outcome=two_player_outcome(winner=1))
@@ -708,3 +710,103 @@ def test_a_stored_game_reads_back_as_a_game_record_that_replays(tmp_path: Path) 
         record = store.get_game(summary.id).game_record()
     assert record.actions == tuple(actions) and record.seats == ("a", "b")
     assert record.verify_replay().outcome == game.outcome
+
+
+# -- rating pools -------------------------------------------------------------------
+
+
+def four_player_outcome(ranks: tuple[int, ...]) -> Outcome:
+    return Outcome(Termination.SINGLE_HAND, tuple(10 * (3 - r) for r in ranks), ranks, 1)
+
+
+def test_a_tournament_game_is_rated_in_its_tournament_pool_and_its_rules_pool(
+        store: Store) -> None:
+    scheduled = tournament_with_one_game(store)
+    record(store, scheduled.seats, seed=11, scheduled_game_id=scheduled.id)
+    pools = {pool.key: pool for pool in store.pools()}
+    assert set(pools) == {"tournament:cup", rating_pools.rules_pool({"target_score": None}, 2)}
+    assert pools["tournament:cup"].description == "tournament cup"
+    assert [p.games for p in pools.values()] == [1, 1]
+    assert store.pool_key("cup") == "tournament:cup"
+    assert store.pool_key() == rating_pools.rules_pool({"target_score": None}, 2)
+
+
+def test_tables_of_other_sizes_or_rules_are_rated_in_pools_of_their_own(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta", "gamma", "delta")
+    record(store, ("alpha", "beta"))
+    record(store, ("alpha", "beta", "gamma", "delta"), outcome=four_player_outcome((0, 1, 2, 3)))
+    record(store, ("alpha", "beta"), rules={"target_score": 200})
+    heads_up = rating_pools.rules_pool({"target_score": None}, 2)
+    assert {r.bot for r in store.ratings(pool=heads_up)} == {"alpha", "beta"}
+    assert [r.games for r in store.ratings(pool=heads_up)] == [1, 1]
+    descriptions = sorted(pool.description for pool in store.pools())
+    assert descriptions == ["official rules with target_score=200, 2 seats",
+                            "official rules with target_score=none, 2 seats",
+                            "official rules with target_score=none, 4 seats"]
+
+
+def test_pools_rate_with_no_drift_so_sigma_shrinks_with_every_game(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    sigmas = []
+    for game in range(30):
+        record(store, ("alpha", "beta"), outcome=two_player_outcome(winner=game % 2))
+        sigmas.append({r.bot: r.sigma for r in store.ratings()}["alpha"])
+    assert store.pool(store.pool_key()).parameters.tau == 0
+    assert all(later < earlier for earlier, later in zip(sigmas, sigmas[1:], strict=False))
+
+
+def test_rebuilding_a_pool_from_its_stored_games_gives_the_same_ratings(store: Store) -> None:
+    add_remote_bots(store, "a", "b", "c", "d")
+    rng = random.Random(5)
+    for _ in range(40):
+        seats = tuple(rng.sample("abcd", 4))
+        if rng.random() < 0.5:
+            ranks = tuple(rng.choice([(0, 1, 0, 1), (1, 0, 1, 0)]))
+            record(store, seats, outcome=four_player_outcome(ranks), teams=((0, 2), (1, 3)),
+                   rules={"target_score": None, "scoring": "partners"})
+        else:
+            order = rng.sample(range(4), 4)
+            record(store, seats, outcome=four_player_outcome(tuple(order)))
+    assert len(store.pools()) == 2
+    for pool in store.pools():
+        stored = store.ratings(pool=pool.key)
+        assert store.rebuilt_ratings(pool.key) == stored
+        assert sum(r.games for r in stored) == 4 * pool.games
+
+
+def test_migration_4_rates_an_existing_database_into_pools(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    with Store.open(path, migrations=MIGRATIONS[:3]) as old:
+        old.add_bot("alpha", "remote")
+        old.add_bot("beta", "remote")
+        with old._transaction() as conn:
+            for game_id, winner in ((1, 0), (2, 1), (3, 0)):
+                conn.execute(
+                    "INSERT INTO games (id, rules, seed, termination, hands_played, rated, events,"
+                    " actions, started_at, finished_at) VALUES (?, '{\"target_score\": null}',"
+                    " 7, 'single_hand', 1, 1, '[]', '[]', '2026-01-01T00:00:00+00:00',"
+                    " '2026-01-01T00:00:01+00:00')", (game_id,))
+                conn.executemany(
+                    "INSERT INTO game_seats (game_id, seat, bot_id, score, rank, termination)"
+                    " VALUES (?, ?, ?, 0, ?, 'normal')",
+                    [(game_id, 0, 1, 0 if winner == 0 else 1),
+                     (game_id, 1, 2, 1 if winner == 0 else 0)])
+    with Store.open(path) as migrated:
+        key = migrated.pool_key()
+        ratings = {r.bot: r for r in migrated.ratings(pool=key)}
+        assert (ratings["alpha"].games, ratings["alpha"].wins) == (3, 2)
+        assert migrated.rebuilt_ratings(key) == migrated.ratings(pool=key)
+        assert [g.game_id for g in migrated.pool_games(key)] == [1, 2, 3]
+
+
+def test_a_duplicate_deal_is_one_block_across_its_seat_rotations(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    store.create_tournament(
+        "dup", "round_robin", {"seed": 1}, {"target_score": None},
+        games=[Entry(1, 1, 0, ("alpha", "beta"), seed=11),
+               Entry(1, 1, 1, ("beta", "alpha"), seed=11),
+               Entry(1, 1, 2, ("alpha", "beta"), seed=12)])
+    for scheduled in store.pending_games("dup"):
+        record(store, scheduled.seats, seed=scheduled.seed, scheduled_game_id=scheduled.id)
+    blocks = [game.block for game in store.pool_games("tournament:dup")]
+    assert blocks[0] == blocks[1] != blocks[2]

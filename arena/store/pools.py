@@ -1,0 +1,151 @@
+"""Rating pools in the database: each rated game rated again in every pool it belongs to.
+
+A rated game belongs to its tournament's pool and to the pool of its rule set
+and table size (`arena.rating.pools`). Each pool keeps its own parameters, the
+games it rated in order, every bot's current skill, and the skill after each
+game. These functions work on an open connection, inside the caller's
+transaction, so `record_game` rates a game in the same transaction that
+stores it, and a migration can rebuild every pool from the stored games.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena import rating
+from arena.engine.outcome import Outcome, Termination
+from arena.rating import pools as rating_pools
+from arena.store.errors import InvalidInput
+
+POOL_TABLES = (
+    """CREATE TABLE pools (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        description TEXT NOT NULL,
+        tournament_id INTEGER REFERENCES tournaments (id),
+        parameters TEXT NOT NULL
+    )""",
+    """CREATE TABLE pool_games (
+        pool_id INTEGER NOT NULL REFERENCES pools (id),
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        PRIMARY KEY (pool_id, game_id)
+    )""",
+    """CREATE TABLE pool_ratings (
+        pool_id INTEGER NOT NULL REFERENCES pools (id),
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        PRIMARY KEY (pool_id, bot_id)
+    )""",
+    """CREATE TABLE pool_rating_history (
+        pool_id INTEGER NOT NULL REFERENCES pools (id),
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL
+    )""",
+    "CREATE INDEX pool_rating_history_bot ON pool_rating_history (bot_id, pool_id)",
+)
+"""The tables of migration 4."""
+
+
+def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mapping[str, Any],
+              seats: int) -> list[tuple[str, str, int | None]]:
+    """(key, description, tournament id) of each pool a game belongs to."""
+    keys: list[tuple[str, str, int | None]] = [
+        (rating_pools.rules_pool(rules, seats), rating_pools.describe_rules_pool(rules, seats),
+         None)]
+    if tournament_id is not None:
+        name = str(conn.execute("SELECT name FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()[0])
+        keys.insert(0, (rating_pools.tournament_pool(name),
+                        rating_pools.describe_tournament_pool(name), tournament_id))
+    return keys
+
+
+def ensure_pool(conn: sqlite3.Connection, key: str, description: str,
+                tournament_id: int | None) -> tuple[int, rating.RatingParameters]:
+    """The pool's id and parameters, creating it (under `POOL_PARAMETERS`) if new."""
+    row = conn.execute("SELECT id, parameters FROM pools WHERE key = ?", (key,)).fetchone()
+    if row is not None:
+        return int(row[0]), rating.RatingParameters.from_dict(json.loads(row[1]))
+    parameters = rating_pools.POOL_PARAMETERS
+    cursor = conn.execute(
+        "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)",
+        (key, description, tournament_id, json.dumps(parameters.to_dict())))
+    return int(cursor.lastrowid or 0), parameters
+
+
+def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.RatingParameters,
+                 game_id: int, bot_ids: Sequence[int], outcome: Outcome,
+                 teams: Sequence[Sequence[int]] | None) -> None:
+    """Rate one stored game in one pool: skills, counts and history, after the pool's
+    earlier games."""
+    start = parameters.initial_skill
+    before = {bot: _skill(conn, pool_id, bot, start) for bot in bot_ids}
+    try:
+        after = rating.rate_game(before, bot_ids, outcome.ranks, teams, parameters=parameters)
+    except rating.RatingError as exc:
+        raise InvalidInput(f"game can't be rated: {exc}") from None
+    conn.execute("INSERT INTO pool_games (pool_id, game_id) VALUES (?, ?)", (pool_id, game_id))
+    for bot, skill in after.items():
+        seat = list(bot_ids).index(bot)
+        won = int(outcome.ranks[seat] == 0)
+        _save(conn, pool_id, bot, skill, won, outcome.scores[seat])
+        conn.execute(
+            "INSERT INTO pool_rating_history (pool_id, game_id, bot_id, mu, sigma)"
+            " VALUES (?, ?, ?, ?, ?)", (pool_id, game_id, bot, skill.mu, skill.sigma))
+
+
+def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
+                           tournament_id: int | None, rules: Mapping[str, Any],
+                           bot_ids: Sequence[int], outcome: Outcome,
+                           teams: Sequence[Sequence[int]] | None) -> None:
+    """Rate a stored game in every pool it belongs to."""
+    for key, description, pool_tournament in pool_keys(conn, tournament_id, rules,
+                                                        len(bot_ids)):
+        pool_id, parameters = ensure_pool(conn, key, description, pool_tournament)
+        rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams)
+
+
+def rebuild_all_pools(conn: sqlite3.Connection) -> None:
+    """Rate every rated game again, in the order it was recorded, into fresh pools."""
+    for table in ("pool_rating_history", "pool_ratings", "pool_games", "pools"):
+        conn.execute(f"DELETE FROM {table}")
+    games = conn.execute(
+        "SELECT g.id, g.tournament_id, g.rules, g.teams, g.termination, g.hands_played"
+        " FROM games g WHERE g.rated = 1 ORDER BY g.id").fetchall()
+    for game in games:
+        seats = conn.execute(
+            "SELECT bot_id, score, rank FROM game_seats WHERE game_id = ? ORDER BY seat",
+            (game[0],)).fetchall()
+        outcome = Outcome(termination=Termination(game[4]), scores=tuple(s[1] for s in seats),
+                          ranks=tuple(s[2] for s in seats), hands_played=game[5])
+        teams = None if game[3] is None else json.loads(game[3])
+        rate_game_in_its_pools(conn, game[0], game[1], json.loads(game[2]),
+                               [s[0] for s in seats], outcome, teams)
+
+
+def _skill(conn: sqlite3.Connection, pool_id: int, bot_id: int,
+           start: rating.Skill) -> rating.Skill:
+    row = conn.execute("SELECT mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id = ?",
+                       (pool_id, bot_id)).fetchone()
+    return start if row is None else rating.Skill(row[0], row[1])
+
+
+def _save(conn: sqlite3.Connection, pool_id: int, bot_id: int, skill: rating.Skill,
+          won: int, points: int) -> None:
+    updated = conn.execute(
+        "UPDATE pool_ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
+        " points = points + ? WHERE pool_id = ? AND bot_id = ?",
+        (skill.mu, skill.sigma, won, points, pool_id, bot_id))
+    if updated.rowcount == 0:
+        conn.execute(
+            "INSERT INTO pool_ratings (pool_id, bot_id, mu, sigma, games, wins, points)"
+            " VALUES (?, ?, ?, ?, 1, ?, ?)", (pool_id, bot_id, skill.mu, skill.sigma, won, points))
