@@ -15,7 +15,8 @@ covariance: that is where duplicate deals and shared tables pay off, and they
 are counted only as much as they really help.
 
 The interval is m ± t·√V, m and V computed with the pseudo-blocks in, with
-Student's t on G − 1 degrees of freedom, G the number of real blocks. Two choices make it hold up for small samples:
+Student's t on G − 1 degrees of freedom, G the number of real blocks. Two
+choices make it hold up for small samples:
 
 - Student's t on G − 1 degrees of freedom, not the normal: with few blocks the
   variance itself is uncertain. (A percentile bootstrap over blocks behaves like
