@@ -11,8 +11,8 @@ in which a bot played k > 1 games (k the most common such count):
   pooled over bots and tables with their degrees of freedom (games − cells,
   blocks − cells).
 - design effect = k · s_b² / s²: the variance of a block mean relative to the
-  mean of k games on independent deals (exactly 1 when rotations are
-  independent). Fewer than 1 is the point of duplicate deals.
+  mean of k games on independent deals (about 1 when rotations are
+  independent). Below 1 is the point of duplicate deals.
 - intraclass correlation = (design effect − 1) / (k − 1): the correlation of a
   bot's scores between two rotations of one deal (negative when the deal's luck
   cancels; it cannot be below −1/(k − 1)).
