@@ -1,0 +1,152 @@
+"""A leaderboard that says what the games support.
+
+Bots are sorted by mean score (see `arena.stats.games`), each with an interval
+at the leaderboard's confidence (block-clustered, see `arena.stats.estimate`).
+Then every *adjacent* pair in that order is tested: the difference of the two
+bots' mean scores, paired over the deal blocks both played in, is *separated*
+when its interval at confidence 1 − α/(m − 1) excludes 0, α = 1 − confidence
+and m the number of bots (a Bonferroni correction over the m − 1 adjacent
+pairs). Bonferroni rather than Holm: Holm's step-down tests the last adjacent
+pair at the full α once the others are separated, so two equal bots in an
+otherwise clear field would be split one time in twenty; Bonferroni keeps every
+pair's chance of a false split at α/(m − 1) and the whole board's at α.
+
+Bots joined by unseparated adjacent pairs form a *tier* and share a place:
+tier 2 may be places "2–3". A bot that played no scored game (all its games
+were against teammates only) is left out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from arena.stats.estimate import (
+    BlockTotals,
+    block_totals,
+    estimate_difference,
+    estimate_mean,
+)
+from arena.stats.games import RankedGame
+
+CONFIDENCE = 0.95
+"""The default confidence of intervals and separations."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One bot's line on a leaderboard.
+
+    `score` is the bot's mean score (0.5 is average) over `games` games, with the
+    interval [`ci_low`, `ci_high`]. `place_low`..`place_high` (1-based) are the
+    places its tier spans, `place` the same as text ("3" or "2–3"), and `tier`
+    numbers the groups of bots the games cannot tell apart, 1 for the best.
+    """
+
+    bot: str
+    games: int
+    score: float
+    ci_low: float
+    ci_high: float
+    place: str
+    place_low: int
+    place_high: int
+    tier: int
+
+
+@dataclass(frozen=True, slots=True)
+class Separation:
+    """The test between two bots adjacent on the leaderboard (`upper` above `lower`).
+
+    `difference` is upper's mean score minus lower's, with its interval at the
+    corrected confidence; `p_value` is the uncorrected two-sided p-value of "no
+    difference"; `separated` when the corrected interval excludes 0.
+    """
+
+    upper: str
+    lower: str
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    separated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """Standings best first, the adjacent-pair separations between them, and the confidence."""
+
+    standings: tuple[Standing, ...]
+    separations: tuple[Separation, ...]
+    confidence: float
+
+    def standing(self, bot: str) -> Standing:
+        """The standing of `bot` (KeyError when it is not on the board)."""
+        for standing in self.standings:
+            if standing.bot == bot:
+                return standing
+        raise KeyError(bot)
+
+
+def bot_block_totals(games: Iterable[RankedGame]) -> dict[str, dict[Hashable, tuple[float, float]]]:
+    """Every bot's scores summed per deal block."""
+    values: dict[str, list[tuple[Hashable, float]]] = defaultdict(list)
+    for game in games:
+        for _, bot, score in game.scores():
+            values[bot].append((game.block, score))
+    return {bot: block_totals(pairs) for bot, pairs in values.items()}
+
+
+def leaderboard(games: Iterable[RankedGame], confidence: float = CONFIDENCE) -> Leaderboard:
+    """The leaderboard of `games`, with intervals and tiers at `confidence`."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    totals = bot_block_totals(games)
+    estimates = {bot: estimate_mean(bot_totals) for bot, bot_totals in totals.items()}
+    order = sorted(totals, key=lambda bot: (-estimates[bot].value, bot))
+    separations = _separations(order, totals, confidence)
+    tiers = _tiers(len(order), [s.separated for s in separations])
+    standings = []
+    for index, bot in enumerate(order):
+        low, high = estimates[bot].interval(confidence, 0.0, 1.0)
+        tier, place_low, place_high = tiers[index]
+        standings.append(Standing(
+            bot=bot, games=round(sum(n for _, n in totals[bot].values())),
+            score=estimates[bot].value, ci_low=low, ci_high=high,
+            place=place_text(place_low, place_high), place_low=place_low,
+            place_high=place_high, tier=tier))
+    return Leaderboard(tuple(standings), separations, confidence)
+
+
+def separation(upper: str, lower: str, totals: Mapping[str, BlockTotals],
+               confidence: float) -> Separation:
+    """Whether `upper` and `lower` differ at `confidence` (already corrected by the caller)."""
+    estimate = estimate_difference(totals[upper], totals[lower])
+    low, high = estimate.interval(confidence, -1.0, 1.0)
+    return Separation(upper, lower, estimate.value, low, high, estimate.p_value(),
+                      separated=low > 0.0 or high < 0.0)
+
+
+def _separations(order: Sequence[str], totals: Mapping[str, BlockTotals],
+                 confidence: float) -> tuple[Separation, ...]:
+    pairs = len(order) - 1
+    corrected = 1.0 - (1.0 - confidence) / pairs if pairs else confidence
+    return tuple(separation(upper, lower, totals, corrected)
+                 for upper, lower in zip(order, order[1:], strict=False))
+
+
+def _tiers(count: int, separated: Sequence[bool]) -> list[tuple[int, int, int]]:
+    """(tier, place_low, place_high) for each position, from the adjacent separations."""
+    groups: list[list[int]] = []
+    for index in range(count):
+        if index == 0 or separated[index - 1]:
+            groups.append([])
+        groups[-1].append(index)
+    return [(tier, group[0] + 1, group[-1] + 1)
+            for tier, group in enumerate(groups, start=1) for _ in group]
+
+
+def place_text(place_low: int, place_high: int) -> str:
+    """"3" for one place, "2–3" (en dash) for a shared range."""
+    return str(place_low) if place_low == place_high else f"{place_low}–{place_high}"
