@@ -142,6 +142,8 @@ class Conn:
     """The call's metadata (``authorization`` carries the token)."""
     hello: bot_pb2.Hello | None = None
     """The bot's Hello."""
+    welcomed: bool = False
+    """Whether the Welcome has been sent (the bot is then reading the stream)."""
     received: list[bot_pb2.BotMessage] = field(default_factory=list)
     """Every message the bot sent on this connection, in order."""
     answers: list[Answer] = field(default_factory=list)
@@ -234,9 +236,11 @@ class FakeArena:
 
     @property
     def settled(self) -> bool:
-        """True once the bot has connected again after a script returned: it has read
-        (and handled) everything that script sent, up to the end of its stream."""
-        return bool(self.finished) and len(self.connections) > self.finished[0] + 1
+        """True once the bot has been welcomed again after a script returned: it has read
+        (and handled) everything that script sent, up to the end of its stream, and is
+        reading its new stream."""
+        return bool(self.finished) and any(
+            conn.welcomed for conn in self.connections[self.finished[0] + 1:])
 
     @property
     def answers(self) -> list[Answer]:
@@ -293,13 +297,15 @@ class _Servicer(bot_pb2_grpc.BotServiceServicer):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
         conn = Conn(len(arena.connections), context, metadata)
         arena.connections.append(conn)
+        idle = arena.once and bool(arena.finished)
         try:
             first = await conn.recv()
             assert first.WhichOneof("kind") == "hello", first
             conn.hello = first.hello
             await conn.send(bot_pb2.ServerMessage(welcome=bot_pb2.Welcome(
                 bot_name=arena.tokens[token], server_version="fake", max_tables=4)))
-            if arena.once and arena.finished:
+            conn.welcomed = True
+            if idle:
                 await conn.wait_closed()
                 return
             await arena.script(conn)
@@ -307,7 +313,8 @@ class _Servicer(bot_pb2_grpc.BotServiceServicer):
         except aio.AbortError:
             raise
         except Exception as error:
-            arena.errors.append(error)
+            if not idle:  # an idle connection may be cut at any point when the bot stops
+                arena.errors.append(error)
             raise
 
 
@@ -377,8 +384,11 @@ def run_script(bot: Bot | DecideFn, script: Script, *,
         try:
             arena.wait_for(lambda: done(arena), timeout)
         finally:
+            # A script that the stop cuts short fails after the run was done: not counted.
+            failures = list(arena.errors)
             reason = runner.result()
-    arena.check()
+    if failures:
+        raise failures[0]
     return ScriptRun(arena, client, reason)
 
 
