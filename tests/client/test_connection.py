@@ -10,21 +10,6 @@ from typing import Any
 
 import grpc
 import pytest
-from fake_arena import (
-    BOT_NAME,
-    TOKEN,
-    ClientThread,
-    Conn,
-    FakeArena,
-    events,
-    game_end,
-    game_start,
-    pb_card,
-    pb_cards,
-    play,
-    request,
-    simple,
-)
 
 from arena.client import (
     Action,
@@ -47,15 +32,30 @@ from arena.client import (
     View,
 )
 from arena.client.connection import run
+from arena.client.testing import (
+    BOT_NAME,
+    FAST_BACKOFF,
+    TOKEN,
+    ClientThread,
+    Conn,
+    FakeArena,
+    ScriptRun,
+    events,
+    first_legal,
+    game_end,
+    game_start,
+    pb_card,
+    pb_cards,
+    play,
+    request,
+    run_script,
+    simple,
+)
 from arena.v1 import bot_pb2, uno_pb2
 from tests.support import free_port
 
-FAST = Backoff(initial=0.02, maximum=0.1)
-
-
-def first(view: View, legal: list[Action]) -> int:
-    """Always the first legal action."""
-    return 0
+FAST = FAST_BACKOFF
+first = first_legal
 
 
 def client_for(arena: FakeArena, bot: Bot | None = None, **options: Any) -> Client:
@@ -64,15 +64,11 @@ def client_for(arena: FakeArena, bot: Bot | None = None, **options: Any) -> Clie
                   **options)
 
 
-def play_script(bot: Bot, script: Any, **options: Any) -> tuple[FakeArena, ClientThread]:
-    """Run `bot` against one connection running `script`; stop it when the script is done."""
-    arena = FakeArena(script)
-    with arena:
-        runner = ClientThread(client_for(arena, bot, **options))
-        arena.wait_for(lambda: arena.scripts_done >= 1)
-        assert runner.result() is ExitReason.STOPPED
-    arena.check()
-    return arena, runner
+def play_script(bot: Bot, script: Any, **options: Any) -> tuple[FakeArena, ScriptRun]:
+    """Run `bot` against one connection running `script`; stop it once it handled it all."""
+    played = run_script(bot, script, **options)
+    assert played.reason is ExitReason.STOPPED
+    return played.arena, played
 
 
 class Recorder(Bot):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from fake_arena import pb_card, pb_cards, play, request, simple
 
 from arena.client import (
     COLORS,
@@ -37,6 +36,7 @@ from arena.client.convert import (
     rules_from_proto,
     table_from_proto,
 )
+from arena.client.testing import pb_card, pb_cards, play, request, simple
 from arena.v1 import bot_pb2, uno_pb2
 
 ALL_CARDS = [Card(rank) for rank in Rank if rank.value.startswith("wild")] + [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from fake_arena import request
 
 from arena.client import (
     Action,
@@ -24,6 +23,7 @@ from arena.client import (
 from arena.client.bot import as_bot, resolve_choice
 from arena.client.counting import ChallengeRecord
 from arena.client.model import passive_index
+from arena.client.testing import request
 from arena.v1 import uno_pb2
 
 
