@@ -37,12 +37,15 @@ Scoring one game
     the result itself, which biases the fit.
 
 Fitting
-    The games are split in time: the first 80% train, the last 20% are held
-    out (`HELD_OUT_FRACTION`). The training objective is the prequential
-    log-likelihood of the training games; the held-out figure rates every game
-    from the start under the parameters in question and scores only the
-    held-out ones, each before its own update, so no held-out result ever
-    informs the parameters chosen. μ and σ of a new bot are kept (only the
+    Every fifth game (`HELD_OUT_EVERY`: games 4, 9, 14, … counting from 0)
+    is held out, the others train. The training objective is the prequential
+    log-likelihood of the training games rated alone, in order. A held-out
+    game is scored by the ratings the training games before it produced, and
+    is never rated itself, so no held-out result informs either the ratings or
+    the parameters chosen. The split is interleaved rather than a final block
+    because β matters most while ratings are still being learned: once every
+    bot's σ is small the means have scaled themselves to any β, and a block of
+    the last games would judge little but τ. μ and σ of a new bot are kept (only the
     ratios β/σ and ε/β matter to the predictions). The search works on log β
     and on the logit of the draw probability: a coarse grid on log β (factors of
     two from σ/32 to 32σ), then golden-section searches refining β and the
@@ -61,6 +64,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import trueskill
 
@@ -77,8 +81,8 @@ POOL_TAU = 0.0
 towards; any τ > 0 would keep σ from shrinking below the point where τ's noise
 balances what a game teaches, and close bots could never be separated."""
 
-HELD_OUT_FRACTION = 0.2
-"""The share of games, the most recent ones, held out from the fit to judge it."""
+HELD_OUT_EVERY = 5
+"""One game in this many (the last of each run of five) is held out from the fit to judge it."""
 
 DRAW_PROBABILITY_BOUNDS = (0.001, 0.9)
 """The range the fitted draw probability is searched in."""
@@ -194,7 +198,7 @@ def pair_probabilities(
 
 
 def game_log_likelihood(
-    skills: Mapping[Hashable, Skill], game: RatedGame, parameters: RatingParameters
+    skills: Mapping[Any, Skill], game: RatedGame, parameters: RatingParameters
 ) -> float:
     """The log-likelihood of a game's result under the skills before it (the module's composite).
 
@@ -217,13 +221,19 @@ def prequential(games: Sequence[RatedGame], parameters: RatingParameters) -> Pre
     return _prequential([_Table.of(game) for game in games], parameters)
 
 
-def _prequential(tables: Sequence[_Table], parameters: RatingParameters) -> Prequential:
+def _prequential(
+    tables: Sequence[_Table],
+    parameters: RatingParameters,
+    held_out: Sequence[bool] | None = None,
+) -> Prequential:
+    """Score every table before its update; tables marked `held_out` are scored, never rated."""
     skills: dict[Hashable, Skill] = {}
     scores: list[float] = []
     margins = _Margins(parameters)
-    for table in tables:
+    for index, table in enumerate(tables):
         scores.append(table.log_likelihood(skills, parameters, margins))
-        table.rate(skills, parameters, margins)
+        if held_out is None or not held_out[index]:
+            table.rate(skills, parameters, margins)
     return Prequential(log_likelihoods=tuple(scores), skills=skills)
 
 
@@ -346,16 +356,30 @@ def _pair_probabilities(
     return PairProbabilities(ahead=ahead, tie=tie, behind=behind)
 
 
-def held_out_count(games: int, fraction: float = HELD_OUT_FRACTION) -> int:
-    """How many of the most recent `games` the fit holds out; raises `FitError` if none could be."""
-    if not 0 < fraction < 1:
-        raise FitError(f"the held-out fraction must be strictly between 0 and 1, got {fraction}")
-    held_out = round(games * fraction)
-    if held_out < 1 or held_out >= games:
+def held_out_mask(games: int, every: int = HELD_OUT_EVERY) -> tuple[bool, ...]:
+    """Which of `games` games the fit holds out: the last of every run of `every`.
+
+    Raises `FitError` unless at least one game is held out (so `games` ≥ `every` ≥ 2).
+    """
+    if every < 2:
+        raise FitError(f"held-out games must be one in at least 2, got one in {every}")
+    if games < every:
         raise FitError(
-            f"{games} games cannot be split into training and held-out games at {fraction:.0%}"
+            f"{games} games are too few to hold one in {every} out; at least {every} are needed"
         )
-    return held_out
+    return tuple(index % every == every - 1 for index in range(games))
+
+
+def held_out_log_likelihood(
+    games: Sequence[RatedGame], parameters: RatingParameters, every: int = HELD_OUT_EVERY
+) -> float:
+    """The mean log-likelihood of the held-out games, rating only the training games.
+
+    Each held-out game is scored under the ratings the training games before it
+    produced; −∞ when trueskill cannot rate the training games under `parameters`.
+    """
+    mask = held_out_mask(len(games), every)
+    return _held_out_mean([_Table.of(game) for game in games], parameters, mask)
 
 
 def fit(
@@ -363,28 +387,31 @@ def fit(
     *,
     base: RatingParameters = DEFAULT_PARAMETERS,
     tau: float = POOL_TAU,
-    held_out_fraction: float = HELD_OUT_FRACTION,
+    held_out_every: int = HELD_OUT_EVERY,
 ) -> FitResult:
     """β and the draw probability that best predict `games`, with τ fixed at `tau`.
 
-    `games` must be in the order they were played. The fitted parameters keep
-    `base`'s μ and σ; the held-out figures compare them with `base` itself
-    (τ included, so with the defaults this is the arena's rating as it was).
+    `games` must be in the order they were played; one in `held_out_every` is
+    held out (see the module's docstring). The fitted parameters keep `base`'s
+    μ and σ; the held-out figures compare them with `base` itself (τ included,
+    so with the defaults this is the arena's rating as it was). Raises
+    `FitError` for too few games and `RatingError` for a table `rate_game`
+    would refuse.
     """
-    held_out = held_out_count(len(games), held_out_fraction)
+    mask = held_out_mask(len(games), held_out_every)
     tables = [_Table.of(game) for game in games]
-    training = len(games) - held_out
-    search = _Search(tables[:training], base.with_changes(tau=tau))
+    training = [table for table, held in zip(tables, mask, strict=True) if not held]
+    search = _Search(training, base.with_changes(tau=tau))
     best = search.run()
     fitted = search.parameters(*best)
     return FitResult(
         parameters=fitted,
         baseline=base,
         games=len(games),
-        held_out_games=held_out,
-        training_log_likelihood=search.value(*best) / training,
-        held_out_log_likelihood=_held_out_mean(tables, fitted, held_out),
-        baseline_held_out_log_likelihood=_held_out_mean(tables, base, held_out),
+        held_out_games=sum(mask),
+        training_log_likelihood=search.value(*best) / len(training),
+        held_out_log_likelihood=_held_out_mean(tables, fitted, mask),
+        baseline_held_out_log_likelihood=_held_out_mean(tables, base, mask),
         at_bound=search.at_bound(*best),
         evaluations=search.evaluations,
     )
@@ -479,13 +506,13 @@ def _total_or_minus_infinity(tables: Sequence[_Table], parameters: RatingParamet
 
 
 def _held_out_mean(
-    tables: Sequence[_Table], parameters: RatingParameters, held_out: int
+    tables: Sequence[_Table], parameters: RatingParameters, mask: Sequence[bool]
 ) -> float:
     try:
-        scores = _prequential(tables, parameters).log_likelihoods
+        scores = _prequential(tables, parameters, mask).log_likelihoods
     except FloatingPointError:
         return -math.inf
-    return _mean(scores[-held_out:])
+    return _mean([score for score, held in zip(scores, mask, strict=True) if held])
 
 
 def _golden_max(
