@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.engine import PARTNER_TEAMS, Action, ActionKind, Game, RuleSet, Scoring
-from arena.rating.fit import FitResult, RatedGame, fit
+from arena.rating.fit import POOL_TAU, FitResult, RatedGame, fit, held_out_log_likelihood
 
 EAGERNESS = {
     "random": 0.0,
@@ -93,14 +93,21 @@ def play_pool(kind: TableKind, games: int, seed: int) -> list[RatedGame]:
     ]
 
 
-def report_line(kind: TableKind, result: FitResult) -> str:
-    """One line of the report for one kind of table."""
+def report_line(kind: TableKind, games: Sequence[RatedGame], result: FitResult) -> str:
+    """One line of the report for one kind of table (`result` being the fit of `games`).
+
+    Besides the fitted and the default parameters it scores the defaults with
+    τ = 0 alone, which says how much of the gain is τ's and how much β's and
+    the draw probability's.
+    """
     bound = f"  (at search bound: {', '.join(result.at_bound)})" if result.at_bound else ""
+    pool_tau_only = held_out_log_likelihood(games, result.baseline.with_changes(tau=POOL_TAU))
     return (
         f"{kind.name:<18} games {result.games:>5} (held out {result.held_out_games:>4})  "
         f"beta {result.beta:6.2f}  draw probability {result.draw_probability:.3f}  "
         f"held-out log-likelihood/game: fitted {result.held_out_log_likelihood:+.4f}, "
-        f"defaults {result.baseline_held_out_log_likelihood:+.4f}, "
+        f"defaults {result.baseline_held_out_log_likelihood:+.4f} "
+        f"(with tau=0 {pool_tau_only:+.4f}), "
         f"gain {result.held_out_gain:+.4f}{bound}"
     )
 
@@ -117,7 +124,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for kind in TABLE_KINDS:
         two_teams = kind.seats == 2 or kind.teams is not None
         count = args.two_team_games if two_teams else args.four_seat_games
-        print(report_line(kind, fit(play_pool(kind, count, args.seed))), flush=True)
+        games = play_pool(kind, count, args.seed)
+        print(report_line(kind, games, fit(games)), flush=True)
 
 
 if __name__ == "__main__":
