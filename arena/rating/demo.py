@@ -12,10 +12,11 @@ Measured with the defaults (seed 0): two seats, 2000 games: β 9.53, draw
 probability at its 0.001 floor (no game tied), held-out −0.473 per game
 against −0.539 for the defaults; four seats, 600 games: β 14.4, draw
 probability 0.005, −3.64 against −4.13 (pairwise composite); partners, 2000
-games: β 15.1, draw probability at the floor, −0.605 against −0.696. Almost
-all of the gain is the draw probability: the defaults with τ = 0 score as the
-defaults do, and the defaults with only the draw probability lowered to 0.001
-score as the fit does, so this pool pins β down only loosely.
+games: β 15.1, draw probability at the floor, −0.605 against −0.696. At the
+two-team tables almost all of the gain is the draw probability's: the defaults
+with τ = 0 score as the defaults do, and the defaults with τ = 0 and the draw
+probability lowered to 0.001 score within 0.005 of the fit, so this pool pins
+β down only loosely.
 
 The bots differ in one knob, how often they play a card when they can
 (`eagerness`): 0 is a uniformly random legal action (it often draws or passes
