@@ -30,13 +30,19 @@ SIGMA = MU / 3
 BETA = MU / 6
 """The skill gap that gives the better bot about a 76% chance of beating the other."""
 TAU = MU / 300
-"""Uncertainty added before each game, so ratings can keep moving."""
-DRAW_PROBABILITY = 0.10
-"""How likely two evenly matched places are to tie.
+"""Uncertainty added before each game, so ratings can keep moving.
 
-Ties are frequent at UNO tables: a single-hand game leaves every bot that did
-not go out tied on zero, and a dead hand ties the whole table. The package's
-documented default fits that.
+This is TrueSkill's default for people, whose skill drifts. It holds σ near
+0.8 however many games are played; a pool of immutable bot versions
+should be rated with τ = 0 (`arena.rating.fit.POOL_TAU`).
+"""
+DRAW_PROBABILITY = 0.10
+"""How likely two evenly matched places are to tie (TrueSkill's documented default).
+
+UNO tables tie less than this: the engine orders the bots that did not go out
+by the points left in their hands, so only equal points tie, and fitted to
+UNO single hands the draw probability comes out below 1% (`arena.rating.fit`,
+measured by `python -m arena.rating.demo`).
 """
 
 BotKey = TypeVar("BotKey", bound=Hashable)
