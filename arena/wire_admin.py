@@ -11,10 +11,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from arena import wire
+from arena import stats, wire
 from arena.engine.rules import RuleSet
-from arena.rating import LeaderboardRow
-from arena.store import Bot, GameSummary, ScheduledGame, StoredGame, Tournament
+from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
+from arena.store import Bot, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
 from arena.v1 import admin_pb2
 
 DEFAULT_WAIT_SECONDS = 30.0
@@ -84,11 +84,76 @@ def add_scheduled_games(response: admin_pb2.GetScheduleResponse,
                            game_id=game.game_id or 0)
 
 
-def ranking_row(row: LeaderboardRow) -> admin_pb2.RankingRow:
-    """One leaderboard row as `GetRankings` answers it."""
-    return admin_pb2.RankingRow(rank=row.place, bot=row.bot, mu=row.mu, sigma=row.sigma,
-                                conservative=row.conservative, games=row.games, wins=row.wins,
-                                win_rate=row.win_rate, average_points=row.average_points)
+def pool_info(pool: Pool, tournament: str = "") -> admin_pb2.PoolInfo:
+    """A rating pool as the admin service shows it."""
+    return admin_pb2.PoolInfo(key=pool.key, description=pool.description, games=pool.games,
+                              tournament=tournament, beta=pool.parameters.beta,
+                              tau=pool.parameters.tau,
+                              draw_probability=pool.parameters.draw_probability)
+
+
+def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
+    """One leaderboard line as `GetRankings` answers it."""
+    return admin_pb2.RankingRow(
+        rank=line.place_low, place=line.place, place_high=line.place_high, tier=line.tier,
+        bot=line.bot, score=line.score, ci_low=line.ci_low, ci_high=line.ci_high, mu=line.mu,
+        sigma=line.sigma, conservative=line.conservative, games=line.games, wins=line.wins,
+        win_rate=line.win_rate, average_points=line.average_points)
+
+
+def rankings_response(ranking: PoolRanking, tournament: str = "") -> admin_pb2.GetRankingsResponse:
+    """A pool's leaderboard and the tests between its neighbours, as `GetRankings` answers."""
+    return admin_pb2.GetRankingsResponse(
+        rows=[ranking_row(line) for line in ranking.lines],
+        pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
+        separations=[admin_pb2.Separation(
+            upper=s.upper, lower=s.lower, difference=s.difference, ci_low=s.ci_low,
+            ci_high=s.ci_high, p_value=s.p_value, separated=s.separated)
+            for s in ranking.separations])
+
+
+def fit_response(fitted: PoolFit, tournament: str = "") -> admin_pb2.FitRatingsResponse:
+    """A fit of a pool's parameters, as `FitRatings` answers it."""
+    result = fitted.result
+    return admin_pb2.FitRatingsResponse(
+        pool=pool_info(fitted.pool, tournament), beta=result.parameters.beta,
+        draw_probability=result.parameters.draw_probability, tau=result.parameters.tau,
+        training_games=result.games - result.held_out_games,
+        held_out_games=result.held_out_games,
+        fitted_log_likelihood=result.held_out_log_likelihood,
+        pool_log_likelihood=fitted.pool_log_likelihood,
+        default_log_likelihood=result.baseline_held_out_log_likelihood)
+
+
+def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence: float,
+                        tournament: str = "") -> admin_pb2.GetCrosstableResponse:
+    """Head-to-head results, as `GetCrosstable` answers them."""
+    return admin_pb2.GetCrosstableResponse(
+        pool=pool_info(pool, tournament), confidence=confidence,
+        rows=[admin_pb2.HeadToHeadRow(
+            bot=r.bot, opponent=r.opponent, games=r.games, wins=r.wins, losses=r.losses,
+            draws=r.draws, score=r.score, score_low=r.score_low, score_high=r.score_high,
+            difference=r.difference, difference_low=r.difference_low,
+            difference_high=r.difference_high, los=r.los) for r in rows])
+
+
+def stats_response(statistics: PoolStatistics, tournament: str = "") -> admin_pb2.GetStatsResponse:
+    """Per-seat results and the duplicate design, as `GetStats` answers them."""
+    response = admin_pb2.GetStatsResponse(pool=pool_info(statistics.pool, tournament))
+    for table in statistics.seat_tables:
+        response.seat_tables.add(
+            table_size=table.table_size, partners=table.teams is not None, games=table.games,
+            seats=[admin_pb2.SeatRow(seat=s.seat, games=s.games, score=s.score, wins=s.wins,
+                                     win_rate=s.win_rate) for s in table.seats],
+            chi_square=table.chi_square, degrees_of_freedom=table.degrees_of_freedom,
+            p_value=table.p_value)
+    duplicate = statistics.duplicate
+    if duplicate is not None:
+        response.duplicate.CopyFrom(admin_pb2.DuplicateStats(
+            block_size=duplicate.block_size, blocks=duplicate.blocks, games=duplicate.games,
+            intraclass_correlation=duplicate.intraclass_correlation,
+            design_effect=duplicate.design_effect, games_saved=duplicate.games_saved))
+    return response
 
 
 def wait_seconds(request: admin_pb2.RunTournamentRequest | admin_pb2.PlayMatchRequest

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import click
 import grpc
-from tabulate import tabulate
 
 import arena
 from arena.cli.app import main
 from arena.cli.context import rpc_message
 from arena.cli.inputs import UINT64
-from arena.cli.output import follow_progress, ranking_rows
+from arena.cli.output import emit_rankings, follow_progress
+from arena.cli.rankings import pool_rankings
 from arena.cli.session import Session, admin_session
 from arena.store import StoreError
 from arena.v1 import admin_pb2
@@ -99,10 +99,11 @@ async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: in
                    f"{info.games_total} games")
         await follow_progress(session.admin.RunTournament(
             admin_pb2.RunTournamentRequest(tournament=name, remote_wait_seconds=60)), "playing")
-        rankings = await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-            tournament=name))
-        click.echo("\nTrueSkill rankings (ordered by the conservative rating μ−3σ):\n")
-        click.echo(tabulate(ranking_rows(rankings.rows), headers="keys", floatfmt=".2f"))
+        standings = await pool_rankings(session, name, None)
+        click.echo("\nRankings: each bot's score (the share of opponents it placed above) with "
+                   "its 95% interval;\nbots the games cannot separate share a place. "
+                   "TrueSkill's μ and σ beside.\n")
+        emit_rankings(standings, "table")
 
 
 async def _register(session: Session, bots: list[SampleBot]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import sys
 import time
@@ -96,16 +97,83 @@ class _Rate:
         return f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
 
 
-RANKING_COLUMNS = ("rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points")
+RANKING_COLUMNS = ("place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
+                   "avg points")
 TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
 
 
 def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
-    """Leaderboard rows as the CLI prints them."""
-    return [{"rank": r.rank, "bot": r.bot, "μ-3σ": round(r.conservative, 2),
-             "μ": round(r.mu, 2), "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
-             "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}
+    """Leaderboard rows as the CLI's table shows them."""
+    return [{"place": r.place or str(r.rank), "bot": r.bot, "score": _number(r.score, 3),
+             "CI": _interval(r.ci_low, r.ci_high), "μ": round(r.mu, 2), "σ": round(r.sigma, 2),
+             "games": r.games, "wins": r.wins, "win rate": round(r.win_rate, 3),
+             "avg points": round(r.average_points, 1)}
             for r in rows]
+
+
+def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, Any]]:
+    """Leaderboard rows with machine keys and plain numbers, for JSON and CSV."""
+    return [{"pool": response.pool.key, "place": r.place or str(r.rank), "place_low": r.rank,
+             "place_high": r.place_high or r.rank, "tier": r.tier, "bot": r.bot,
+             "score": _plain(r.score), "ci_low": _plain(r.ci_low), "ci_high": _plain(r.ci_high),
+             "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "games": r.games,
+             "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points}
+            for r in response.rows]
+
+
+def pool_heading(pool: admin_pb2.PoolInfo) -> str:
+    """The line above a pool's table: what it holds, how many games, its key."""
+    games = f"{pool.games} game" + ("" if pool.games == 1 else "s")
+    return f"{pool.description}: {games} (pool {pool.key})"
+
+
+def separation_notes(response: admin_pb2.GetRankingsResponse) -> list[str]:
+    """A line for each adjacent pair the games do not separate."""
+    confidence = f"{response.confidence:.0%}"
+    return [f"{s.upper} and {s.lower} share a place: their scores differ by "
+            f"{s.difference:+.3f} {_interval(s.ci_low, s.ci_high, signed=True)}, "
+            f"not separated at {confidence}"
+            for s in response.separations if not s.separated]
+
+
+def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) -> None:
+    """Print leaderboards: a table per pool with its heading and notes, or one JSON/CSV
+    listing of every pool's rows."""
+    if fmt != "table":
+        emit([row for r in responses for row in ranking_records(r)], fmt, "no rated games yet",
+             RANKING_RECORD_KEYS)
+        return
+    if not any(r.rows for r in responses):
+        click.echo("no rated games yet")
+        return
+    for index, response in enumerate(r for r in responses if r.rows):
+        if index:
+            click.echo()
+        click.echo(pool_heading(response.pool))
+        click.echo(tabulate(ranking_rows(response.rows), headers="keys", floatfmt=".2f",
+                            disable_numparse=True))
+        for note in separation_notes(response):
+            click.echo(note)
+
+
+RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",
+                       "ci_low", "ci_high", "mu", "sigma", "conservative", "games", "wins",
+                       "win_rate", "average_points")
+
+
+def _plain(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _number(value: float, digits: int) -> str:
+    return "–" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _interval(low: float, high: float, signed: bool = False) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return "–"
+    sign = "+" if signed else ""
+    return f"[{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
 def tournament_row(t: admin_pb2.TournamentInfo) -> dict[str, Any]:

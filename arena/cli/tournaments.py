@@ -25,14 +25,14 @@ from arena.cli.inputs import (
     rules_json,
 )
 from arena.cli.output import (
-    RANKING_COLUMNS,
     TOURNAMENT_COLUMNS,
     emit,
+    emit_rankings,
     follow_progress,
     output_format,
-    ranking_rows,
     tournament_row,
 )
+from arena.cli.rankings import pool_rankings
 from arena.cli.session import (
     Session,
 )
@@ -70,9 +70,9 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         nonlocal begun
         begun = True
 
-    async def body(session: Session) -> admin_pb2.GetRankingsResponse:
-        await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
-        return await session.admin.GetRankings(admin_pb2.GetRankingsRequest())
+    async def body(session: Session) -> tuple[str, list[admin_pb2.GetRankingsResponse]]:
+        last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
+        return last.tournament, await pool_rankings(session, last.tournament, None)
 
     try:
         if len(bots) > MAX_TABLE_SIZE:
@@ -81,12 +81,15 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
                                              rules_json=rules_json(rules_path),
                                              concurrency=concurrency, remote_wait_seconds=wait)
-        rows = [r for r in ranking_rows(context.run(body).rows) if r["bot"] in bots]
+        name, standings = context.run(body)
     except KeyboardInterrupt:
         # The server creates the match only once its bots are connected, just before
         # its first progress update.
         stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
-    emit(rows, "table")
+    emit_rankings(standings, "table")
+    click.echo(f"\nthe match is tournament {name}: `arena tournament run {name}` does not add "
+               f"games, `arena crosstable --tournament {name}` shows it head to head, "
+               f"`arena rankings` every pool")
 
 
 MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
@@ -234,11 +237,11 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float) -
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
                                              remote_wait_seconds=wait)
 
-    async def body(session: Session) -> admin_pb2.GetRankingsResponse:
+    async def body(session: Session) -> list[admin_pb2.GetRankingsResponse]:
         await follow_progress(session.admin.RunTournament(request), name)
-        return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(tournament=name))
+        return await pool_rankings(session, name, None)
 
-    emit(ranking_rows(context.run(body).rows), "table")
+    emit_rankings(context.run(body), "table")
 
 
 @tournament.command("standings")
@@ -246,32 +249,10 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float) -
 @output_format
 @pass_context
 def tournament_standings(context: Context, name: str, fmt: str) -> None:
-    """The TrueSkill leaderboard of one tournament.
+    """The leaderboard of one tournament: scores with intervals, shared places, TrueSkill.
 
     \b
     Example:
       arena tournament standings spring --format json
     """
-    _print_rankings(context, name, fmt)
-
-
-@main.command()
-@click.option("--tournament", default=None, help="Only the games of this tournament.")
-@output_format
-@pass_context
-def rankings(context: Context, tournament: str | None, fmt: str) -> None:
-    """The TrueSkill leaderboard, ordered by the conservative rating μ−3σ.
-
-    \b
-    Example:
-      arena rankings --tournament spring
-    """
-    _print_rankings(context, tournament or "", fmt)
-
-
-def _print_rankings(context: Context, tournament: str, fmt: str) -> None:
-    async def body(session: Session) -> admin_pb2.GetRankingsResponse:
-        return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-            tournament=tournament))
-
-    emit(ranking_rows(context.run(body).rows), fmt, "no rated games yet", RANKING_COLUMNS)
+    emit_rankings(context.run(lambda session: pool_rankings(session, name, None)), fmt)

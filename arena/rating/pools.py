@@ -9,7 +9,11 @@ match played that way. Every leaderboard names the pool it shows.
 Within a pool a bot's skill is taken to be fixed (a bot version does not
 improve between games as a person does), so pools rate with τ = 0: every game
 adds information and σ keeps shrinking, so that close bots can be told apart
-once enough games are played.
+once enough games are played. β and the draw probability are UNO's, fitted by
+maximum likelihood (`arena.rating.fit`, measured by `python -m
+arena.rating.demo`): one hand of UNO is luckier than TrueSkill's default
+β = 25/6 assumes, more so at four seats than at two, and places almost never
+tie. `arena rankings --fit` fits them again to a pool's own games.
 """
 
 from __future__ import annotations
@@ -21,9 +25,21 @@ from typing import Any
 
 from arena.engine.rules import RuleSet
 from arena.rating import RatingParameters
+from arena.rating.fit import POOL_TAU
 
-POOL_PARAMETERS = RatingParameters(tau=0.0)
-"""What a new pool rates its games under: TrueSkill's skill scale, no drift."""
+HEADS_UP_BETA = 9.5
+"""β fitted to heads-up single hands (2,000 games: 9.53)."""
+TABLE_BETA = 14.5
+"""β fitted to single hands at four seats (600 games: 14.4; partners, 2,000 games: 15.1)."""
+DRAW_PROBABILITY = 0.005
+"""UNO's places tie rarely (fitted: 0.001 to 0.005)."""
+
+
+def pool_parameters(seats: int) -> RatingParameters:
+    """What a new pool of tables of `seats` rates its games under: TrueSkill's skill
+    scale, no drift, and UNO's luck."""
+    return RatingParameters(tau=POOL_TAU, beta=HEADS_UP_BETA if seats == 2 else TABLE_BETA,
+                            draw_probability=DRAW_PROBABILITY)
 
 TOURNAMENT_PREFIX = "tournament:"
 RULES_PREFIX = "rules:"

@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TypeVar
 
 import grpc
 
-from arena import wire_admin
+from arena import stats, wire_admin
 from arena.engine.rules import RuleSetError
 from arena.server.connection import BotConnection
 from arena.server.management import Management, ManagementError, Progress, ProgressListener
@@ -28,9 +28,11 @@ from arena.server.table import GameTable
 from arena.store import (
     DuplicateName,
     InvalidInput,
+    Pool,
     StoreError,
     UnknownBot,
     UnknownGame,
+    UnknownPool,
     UnknownTournament,
 )
 from arena.tournament import ScheduleError
@@ -44,6 +46,7 @@ _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (UnknownBot, grpc.StatusCode.NOT_FOUND),
     (UnknownTournament, grpc.StatusCode.NOT_FOUND),
     (UnknownGame, grpc.StatusCode.NOT_FOUND),
+    (UnknownPool, grpc.StatusCode.NOT_FOUND),
     (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
     (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
     (sqlite3.Error, grpc.StatusCode.FAILED_PRECONDITION),
@@ -173,9 +176,48 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
                           context: Any) -> admin_pb2.GetRankingsResponse:
-        """The leaderboard."""
-        rows = self.management_for("GetRankings").rankings(request.tournament or None)
-        return admin_pb2.GetRankingsResponse(rows=[wire_admin.ranking_row(r) for r in rows])
+        """The leaderboard of one pool, with intervals and shared places."""
+        ranking = self.management_for("GetRankings").rankings(
+            request.tournament, request.pool, request.confidence)
+        return wire_admin.rankings_response(ranking, self._tournament_of(ranking.pool))
+
+    @_management_call
+    async def ListPools(self, request: admin_pb2.ListPoolsRequest,
+                        context: Any) -> admin_pb2.ListPoolsResponse:
+        """Every rating pool with a rated game."""
+        return admin_pb2.ListPoolsResponse(pools=[
+            wire_admin.pool_info(pool, self._tournament_of(pool))
+            for pool in self.management_for("ListPools").pools()])
+
+    @_management_call
+    async def GetCrosstable(self, request: admin_pb2.GetCrosstableRequest,
+                            context: Any) -> admin_pb2.GetCrosstableResponse:
+        """Head-to-head results in one pool."""
+        confidence = request.confidence or stats.CONFIDENCE
+        pool, rows = self.management_for("GetCrosstable").crosstable(
+            request.tournament, request.pool, confidence)
+        return wire_admin.crosstable_response(pool, rows, confidence, self._tournament_of(pool))
+
+    @_management_call
+    async def GetStats(self, request: admin_pb2.GetStatsRequest,
+                       context: Any) -> admin_pb2.GetStatsResponse:
+        """Per-seat results and the duplicate design of one pool."""
+        statistics = self.management_for("GetStats").statistics(request.tournament,
+                                                                request.pool)
+        return wire_admin.stats_response(statistics, self._tournament_of(statistics.pool))
+
+    @_management_call
+    async def FitRatings(self, request: admin_pb2.FitRatingsRequest,
+                         context: Any) -> admin_pb2.FitRatingsResponse:
+        """TrueSkill's beta and draw probability fitted to one pool's games."""
+        fitted = await asyncio.to_thread(self.management_for("FitRatings").fit,
+                                         request.tournament, request.pool)
+        return wire_admin.fit_response(fitted, self._tournament_of(fitted.pool))
+
+    def _tournament_of(self, pool: Pool) -> str:
+        if pool.tournament_id is None:
+            return ""
+        return self.management_for("GetRankings").store.tournament(pool.tournament_id).name
 
     @_management_call
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
@@ -296,7 +338,7 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
             await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
             if getter.done():
                 last = p = getter.result()
-                yield admin_pb2.RunProgress(done=p.done, total=p.total,
+                yield admin_pb2.RunProgress(done=p.done, total=p.total, tournament=p.tournament,
                                             last_game_id=p.last_game_id, status="running")
             else:
                 getter.cancel()
@@ -317,4 +359,5 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
         elif not task.cancelled():
             task.exception()  # reported above, or nobody is left to tell
     status = "finished" if last.done >= last.total else "stopped"
-    yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status)
+    yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status,
+                                tournament=last.tournament)

@@ -15,9 +15,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena import wire
+from arena import stats, wire
 from arena.engine.rules import RuleSet
-from arena.rating import LeaderboardRow, leaderboard
+from arena.rankings import (
+    PoolFit,
+    PoolRanking,
+    PoolStatistics,
+    pool_crosstable,
+    pool_fit,
+    pool_ranking,
+    pool_statistics,
+)
+from arena.rating.fit import FitError
 from arena.server.auth_store import SessionTokens
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
@@ -25,6 +34,7 @@ from arena.store import (
     Bot,
     BotKind,
     GameSummary,
+    Pool,
     ScheduledGame,
     Store,
     StoredGame,
@@ -63,11 +73,13 @@ class ManagementError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """How far a run has come: `done` of `total` games, and the last game stored."""
+    """How far a run of `tournament` has come: `done` of `total` games, and the last game
+    stored."""
 
     done: int
     total: int
     last_game_id: int = 0
+    tournament: str = ""
 
 
 class Management:
@@ -112,9 +124,38 @@ class Management:
 
     # -------------------------------------------------------------- rankings
 
-    def rankings(self, tournament: str | None = None) -> list[LeaderboardRow]:
-        """The leaderboard, overall or of one tournament."""
-        return leaderboard(self.store.ratings(tournament or None))
+    def pool_key(self, tournament: str | None = None, pool: str | None = None) -> str:
+        """The pool a ranking request means (see `Store.pool_key`)."""
+        return self.store.pool_key(tournament or None, pool or None)
+
+    def rankings(self, tournament: str | None = None, pool: str | None = None,
+                 confidence: float = stats.CONFIDENCE) -> PoolRanking:
+        """The leaderboard of one pool: a tournament's own, a pool by key, or else that of
+        the latest rated game."""
+        return pool_ranking(self.store, self.pool_key(tournament, pool), _confidence(confidence))
+
+    def pools(self) -> list[Pool]:
+        """Every rating pool with a rated game."""
+        return self.store.pools()
+
+    def crosstable(self, tournament: str | None = None, pool: str | None = None,
+                   confidence: float = stats.CONFIDENCE
+                   ) -> tuple[Pool, tuple[stats.HeadToHead, ...]]:
+        """Every pair of bots that met in one pool, head to head."""
+        return pool_crosstable(self.store, self.pool_key(tournament, pool),
+                               _confidence(confidence))
+
+    def fit(self, tournament: str | None = None, pool: str | None = None) -> PoolFit:
+        """TrueSkill's parameters fitted to one pool's games."""
+        try:
+            return pool_fit(self.store, self.pool_key(tournament, pool))
+        except FitError as exc:
+            raise ManagementError(str(exc)) from None
+
+    def statistics(self, tournament: str | None = None,
+                   pool: str | None = None) -> PoolStatistics:
+        """Per-seat results and the duplicate design of one pool."""
+        return pool_statistics(self.store, self.pool_key(tournament, pool))
 
     # ----------------------------------------------------------- managed bots
 
@@ -250,7 +291,7 @@ class Management:
 
         def on_progress(done: int, total: int) -> None:
             if progress is not None:
-                progress(Progress(done, total, last_game))
+                progress(Progress(done, total, last_game, tournament.name))
 
         summary = await run_tournament(self.store, tournament.id, play,
                                        concurrency=concurrency or None,
@@ -267,6 +308,14 @@ class Management:
     def game(self, game_id: int) -> StoredGame:
         """One stored game with its replay log."""
         return self.store.get_game(game_id)
+
+
+def _confidence(value: float) -> float:
+    if value == 0:
+        return stats.CONFIDENCE
+    if not 0.5 <= value < 1:
+        raise ManagementError(f"confidence: must be at least 0.5 and below 1, got {value}")
+    return value
 
 
 def bot_policy(settings: TournamentSettings) -> BotPolicy:

@@ -70,12 +70,12 @@ def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mappin
 
 
 def ensure_pool(conn: sqlite3.Connection, key: str, description: str,
-                tournament_id: int | None) -> tuple[int, rating.RatingParameters]:
-    """The pool's id and parameters, creating it (under `POOL_PARAMETERS`) if new."""
+                tournament_id: int | None, seats: int) -> tuple[int, rating.RatingParameters]:
+    """The pool's id and parameters, creating it (under `pool_parameters(seats)`) if new."""
     row = conn.execute("SELECT id, parameters FROM pools WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return int(row[0]), rating.RatingParameters.from_dict(json.loads(row[1]))
-    parameters = rating_pools.POOL_PARAMETERS
+    parameters = rating_pools.pool_parameters(seats)
     cursor = conn.execute(
         "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)",
         (key, description, tournament_id, json.dumps(parameters.to_dict())))
@@ -110,7 +110,8 @@ def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
     """Rate a stored game in every pool it belongs to."""
     for key, description, pool_tournament in pool_keys(conn, tournament_id, rules,
                                                         len(bot_ids)):
-        pool_id, parameters = ensure_pool(conn, key, description, pool_tournament)
+        pool_id, parameters = ensure_pool(conn, key, description, pool_tournament,
+                                          len(bot_ids))
         rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams)
 
 

@@ -144,53 +144,151 @@ class GetScheduleResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[TournamentInfo, _Mapping]] = ..., games: _Optional[_Iterable[_Union[ScheduledGameInfo, _Mapping]]] = ...) -> None: ...
 
 class RunTournamentRequest(_message.Message):
-    __slots__ = ("tournament", "concurrency", "remote_wait_seconds")
+    __slots__ = ("tournament", "concurrency", "remote_wait_seconds", "until_separated")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     REMOTE_WAIT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_SEPARATED_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     concurrency: int
     remote_wait_seconds: float
-    def __init__(self, tournament: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ...) -> None: ...
+    until_separated: SeparationGoal
+    def __init__(self, tournament: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., until_separated: _Optional[_Union[SeparationGoal, _Mapping]] = ...) -> None: ...
+
+class SeparationGoal(_message.Message):
+    __slots__ = ("confidence", "max_games")
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    confidence: float
+    max_games: int
+    def __init__(self, confidence: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class RunProgress(_message.Message):
-    __slots__ = ("done", "total", "last_game_id", "status", "message")
+    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament")
     DONE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     LAST_GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
+    UNSEPARATED_FIELD_NUMBER: _ClassVar[int]
+    CONCLUSION_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     done: int
     total: int
     last_game_id: int
     status: str
     message: str
-    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+    sprt: SprtState
+    unseparated: _containers.RepeatedScalarFieldContainer[str]
+    conclusion: str
+    tournament: str
+    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ...) -> None: ...
+
+class SprtState(_message.Message):
+    __slots__ = ("llr", "lower", "upper", "decision", "blocks")
+    LLR_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    llr: float
+    lower: float
+    upper: float
+    decision: str
+    blocks: int
+    def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ...) -> None: ...
 
 class PlayMatchRequest(_message.Message):
-    __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds")
+    __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds", "sprt")
     BOTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     REMOTE_WAIT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedScalarFieldContainer[str]
     games: int
     seed: int
     rules_json: str
     concurrency: int
     remote_wait_seconds: float
-    def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ...) -> None: ...
+    sprt: SprtSettings
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., sprt: _Optional[_Union[SprtSettings, _Mapping]] = ...) -> None: ...
+
+class SprtSettings(_message.Message):
+    __slots__ = ("h0", "h1", "alpha", "beta", "max_games")
+    H0_FIELD_NUMBER: _ClassVar[int]
+    H1_FIELD_NUMBER: _ClassVar[int]
+    ALPHA_FIELD_NUMBER: _ClassVar[int]
+    BETA_FIELD_NUMBER: _ClassVar[int]
+    MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    h0: float
+    h1: float
+    alpha: float
+    beta: float
+    max_games: int
+    def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class GetRankingsRequest(_message.Message):
-    __slots__ = ("tournament",)
+    __slots__ = ("tournament", "pool", "confidence")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     tournament: str
-    def __init__(self, tournament: _Optional[str] = ...) -> None: ...
+    pool: str
+    confidence: float
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., confidence: _Optional[float] = ...) -> None: ...
+
+class PoolInfo(_message.Message):
+    __slots__ = ("key", "description", "games", "tournament", "beta", "tau", "draw_probability")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    BETA_FIELD_NUMBER: _ClassVar[int]
+    TAU_FIELD_NUMBER: _ClassVar[int]
+    DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    description: str
+    games: int
+    tournament: str
+    beta: float
+    tau: float
+    draw_probability: float
+    def __init__(self, key: _Optional[str] = ..., description: _Optional[str] = ..., games: _Optional[int] = ..., tournament: _Optional[str] = ..., beta: _Optional[float] = ..., tau: _Optional[float] = ..., draw_probability: _Optional[float] = ...) -> None: ...
+
+class ListPoolsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPoolsResponse(_message.Message):
+    __slots__ = ("pools",)
+    POOLS_FIELD_NUMBER: _ClassVar[int]
+    pools: _containers.RepeatedCompositeFieldContainer[PoolInfo]
+    def __init__(self, pools: _Optional[_Iterable[_Union[PoolInfo, _Mapping]]] = ...) -> None: ...
+
+class Separation(_message.Message):
+    __slots__ = ("upper", "lower", "difference", "ci_low", "ci_high", "p_value", "separated")
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    CI_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI_HIGH_FIELD_NUMBER: _ClassVar[int]
+    P_VALUE_FIELD_NUMBER: _ClassVar[int]
+    SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    upper: str
+    lower: str
+    difference: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    separated: bool
+    def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ...) -> None: ...
 
 class RankingRow(_message.Message):
-    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points")
+    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -200,6 +298,12 @@ class RankingRow(_message.Message):
     WINS_FIELD_NUMBER: _ClassVar[int]
     WIN_RATE_FIELD_NUMBER: _ClassVar[int]
     AVERAGE_POINTS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    CI_LOW_FIELD_NUMBER: _ClassVar[int]
+    CI_HIGH_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    PLACE_HIGH_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     mu: float
@@ -209,13 +313,171 @@ class RankingRow(_message.Message):
     wins: int
     win_rate: float
     average_points: float
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ...) -> None: ...
+    score: float
+    ci_low: float
+    ci_high: float
+    place: str
+    place_high: int
+    tier: int
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ...) -> None: ...
 
 class GetRankingsResponse(_message.Message):
-    __slots__ = ("rows",)
+    __slots__ = ("rows", "pool", "confidence", "separations")
     ROWS_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    SEPARATIONS_FIELD_NUMBER: _ClassVar[int]
     rows: _containers.RepeatedCompositeFieldContainer[RankingRow]
-    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ...) -> None: ...
+    pool: PoolInfo
+    confidence: float
+    separations: _containers.RepeatedCompositeFieldContainer[Separation]
+    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ..., pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., confidence: _Optional[float] = ..., separations: _Optional[_Iterable[_Union[Separation, _Mapping]]] = ...) -> None: ...
+
+class GetCrosstableRequest(_message.Message):
+    __slots__ = ("tournament", "pool", "confidence")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    pool: str
+    confidence: float
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., confidence: _Optional[float] = ...) -> None: ...
+
+class HeadToHeadRow(_message.Message):
+    __slots__ = ("bot", "opponent", "games", "wins", "losses", "draws", "score", "score_low", "score_high", "difference", "difference_low", "difference_high", "los")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_LOW_FIELD_NUMBER: _ClassVar[int]
+    SCORE_HIGH_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_LOW_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_HIGH_FIELD_NUMBER: _ClassVar[int]
+    LOS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    score: float
+    score_low: float
+    score_high: float
+    difference: float
+    difference_low: float
+    difference_high: float
+    los: float
+    def __init__(self, bot: _Optional[str] = ..., opponent: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., score: _Optional[float] = ..., score_low: _Optional[float] = ..., score_high: _Optional[float] = ..., difference: _Optional[float] = ..., difference_low: _Optional[float] = ..., difference_high: _Optional[float] = ..., los: _Optional[float] = ...) -> None: ...
+
+class GetCrosstableResponse(_message.Message):
+    __slots__ = ("pool", "rows", "confidence")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    pool: PoolInfo
+    rows: _containers.RepeatedCompositeFieldContainer[HeadToHeadRow]
+    confidence: float
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[HeadToHeadRow, _Mapping]]] = ..., confidence: _Optional[float] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ("tournament", "pool")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    pool: str
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ...) -> None: ...
+
+class SeatRow(_message.Message):
+    __slots__ = ("seat", "games", "score", "wins", "win_rate")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    WIN_RATE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    games: int
+    score: float
+    wins: int
+    win_rate: float
+    def __init__(self, seat: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[float] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ...) -> None: ...
+
+class SeatStats(_message.Message):
+    __slots__ = ("table_size", "partners", "games", "seats", "chi_square", "degrees_of_freedom", "p_value")
+    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PARTNERS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CHI_SQUARE_FIELD_NUMBER: _ClassVar[int]
+    DEGREES_OF_FREEDOM_FIELD_NUMBER: _ClassVar[int]
+    P_VALUE_FIELD_NUMBER: _ClassVar[int]
+    table_size: int
+    partners: bool
+    games: int
+    seats: _containers.RepeatedCompositeFieldContainer[SeatRow]
+    chi_square: float
+    degrees_of_freedom: int
+    p_value: float
+    def __init__(self, table_size: _Optional[int] = ..., partners: _Optional[bool] = ..., games: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatRow, _Mapping]]] = ..., chi_square: _Optional[float] = ..., degrees_of_freedom: _Optional[int] = ..., p_value: _Optional[float] = ...) -> None: ...
+
+class DuplicateStats(_message.Message):
+    __slots__ = ("block_size", "blocks", "games", "intraclass_correlation", "design_effect", "games_saved")
+    BLOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    INTRACLASS_CORRELATION_FIELD_NUMBER: _ClassVar[int]
+    DESIGN_EFFECT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_SAVED_FIELD_NUMBER: _ClassVar[int]
+    block_size: int
+    blocks: int
+    games: int
+    intraclass_correlation: float
+    design_effect: float
+    games_saved: float
+    def __init__(self, block_size: _Optional[int] = ..., blocks: _Optional[int] = ..., games: _Optional[int] = ..., intraclass_correlation: _Optional[float] = ..., design_effect: _Optional[float] = ..., games_saved: _Optional[float] = ...) -> None: ...
+
+class GetStatsResponse(_message.Message):
+    __slots__ = ("pool", "seat_tables", "duplicate")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TABLES_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    pool: PoolInfo
+    seat_tables: _containers.RepeatedCompositeFieldContainer[SeatStats]
+    duplicate: DuplicateStats
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., seat_tables: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., duplicate: _Optional[_Union[DuplicateStats, _Mapping]] = ...) -> None: ...
+
+class FitRatingsRequest(_message.Message):
+    __slots__ = ("tournament", "pool")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    pool: str
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ...) -> None: ...
+
+class FitRatingsResponse(_message.Message):
+    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    BETA_FIELD_NUMBER: _ClassVar[int]
+    DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    TAU_FIELD_NUMBER: _ClassVar[int]
+    TRAINING_GAMES_FIELD_NUMBER: _ClassVar[int]
+    HELD_OUT_GAMES_FIELD_NUMBER: _ClassVar[int]
+    FITTED_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    POOL_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    pool: PoolInfo
+    beta: float
+    draw_probability: float
+    tau: float
+    training_games: int
+    held_out_games: int
+    fitted_log_likelihood: float
+    pool_log_likelihood: float
+    default_log_likelihood: float
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ...) -> None: ...
 
 class GameSummaryInfo(_message.Message):
     __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at")

@@ -94,6 +94,26 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.GetRankingsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.GetRankingsResponse.FromString,
                 _registered_method=True)
+        self.ListPools = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListPools',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListPoolsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListPoolsResponse.FromString,
+                _registered_method=True)
+        self.GetCrosstable = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetCrosstable',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetCrosstableRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetCrosstableResponse.FromString,
+                _registered_method=True)
+        self.GetStats = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetStats',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetStatsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetStatsResponse.FromString,
+                _registered_method=True)
+        self.FitRatings = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/FitRatings',
+                request_serializer=arena_dot_v1_dot_admin__pb2.FitRatingsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.FitRatingsResponse.FromString,
+                _registered_method=True)
         self.ListGames = channel.unary_unary(
                 '/arena.v1.ArenaAdmin/ListGames',
                 request_serializer=arena_dot_v1_dot_admin__pb2.ListGamesRequest.SerializeToString,
@@ -176,21 +196,50 @@ class ArenaAdminServicer:
         raise NotImplementedError('Method not implemented!')
 
     def PlayMatch(self, request, context):
-        """An ad-hoc match between bots, N games, rated in the overall rankings.
+        """An ad-hoc match between bots, N games: a one-table tournament of its own.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetRankings(self, request, context):
-        """Rankings (overall, or of one tournament), stored games.
+        """Rankings within a rating pool (a tournament; or a rule set and table size),
+        with what the games support: score intervals and shared places.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPools(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCrosstable(self, request, context):
+        """Head-to-head results of every pair of bots that met in a pool.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStats(self, request, context):
+        """Per-seat results and what duplicate deals bought, in a pool.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FitRatings(self, request, context):
+        """TrueSkill's beta and draw probability fitted to a pool's games.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListGames(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Stored games.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -263,6 +312,26 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.GetRankings,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.GetRankingsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.GetRankingsResponse.SerializeToString,
+            ),
+            'ListPools': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPools,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListPoolsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListPoolsResponse.SerializeToString,
+            ),
+            'GetCrosstable': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCrosstable,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetCrosstableRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetCrosstableResponse.SerializeToString,
+            ),
+            'GetStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStats,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetStatsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetStatsResponse.SerializeToString,
+            ),
+            'FitRatings': grpc.unary_unary_rpc_method_handler(
+                    servicer.FitRatings,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.FitRatingsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.FitRatingsResponse.SerializeToString,
             ),
             'ListGames': grpc.unary_unary_rpc_method_handler(
                     servicer.ListGames,
@@ -599,6 +668,114 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/GetRankings',
             arena_dot_v1_dot_admin__pb2.GetRankingsRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.GetRankingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPools(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListPools',
+            arena_dot_v1_dot_admin__pb2.ListPoolsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListPoolsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCrosstable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetCrosstable',
+            arena_dot_v1_dot_admin__pb2.GetCrosstableRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetCrosstableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetStats',
+            arena_dot_v1_dot_admin__pb2.GetStatsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FitRatings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/FitRatings',
+            arena_dot_v1_dot_admin__pb2.FitRatingsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.FitRatingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

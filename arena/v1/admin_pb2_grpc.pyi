@@ -49,10 +49,20 @@ class ArenaAdminStub:
     GetSchedule: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]
     RunTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]
     PlayMatch: _grpc.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]
-    """An ad-hoc match between bots, N games, rated in the overall rankings."""
+    """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]
-    """Rankings (overall, or of one tournament), stored games."""
+    """Rankings within a rating pool (a tournament; or a rule set and table size),
+    with what the games support: score intervals and shared places.
+    """
+    ListPools: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListPoolsRequest, _admin_pb2.ListPoolsResponse]
+    GetCrosstable: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetCrosstableRequest, _admin_pb2.GetCrosstableResponse]
+    """Head-to-head results of every pair of bots that met in a pool."""
+    GetStats: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetStatsRequest, _admin_pb2.GetStatsResponse]
+    """Per-seat results and what duplicate deals bought, in a pool."""
+    FitRatings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.FitRatingsRequest, _admin_pb2.FitRatingsResponse]
+    """TrueSkill's beta and draw probability fitted to a pool's games."""
     ListGames: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]
+    """Stored games."""
     GetGame: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]
 
 @_typing.type_check_only
@@ -76,10 +86,20 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     GetSchedule: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]  # type: ignore[assignment]
     RunTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
     PlayMatch: _aio.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
-    """An ad-hoc match between bots, N games, rated in the overall rankings."""
+    """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]  # type: ignore[assignment]
-    """Rankings (overall, or of one tournament), stored games."""
+    """Rankings within a rating pool (a tournament; or a rule set and table size),
+    with what the games support: score intervals and shared places.
+    """
+    ListPools: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListPoolsRequest, _admin_pb2.ListPoolsResponse]  # type: ignore[assignment]
+    GetCrosstable: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetCrosstableRequest, _admin_pb2.GetCrosstableResponse]  # type: ignore[assignment]
+    """Head-to-head results of every pair of bots that met in a pool."""
+    GetStats: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetStatsRequest, _admin_pb2.GetStatsResponse]  # type: ignore[assignment]
+    """Per-seat results and what duplicate deals bought, in a pool."""
+    FitRatings: _aio.UnaryUnaryMultiCallable[_admin_pb2.FitRatingsRequest, _admin_pb2.FitRatingsResponse]  # type: ignore[assignment]
+    """TrueSkill's beta and draw probability fitted to a pool's games."""
     ListGames: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]  # type: ignore[assignment]
+    """Stored games."""
     GetGame: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]  # type: ignore[assignment]
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
@@ -166,7 +186,7 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.PlayMatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]:
-        """An ad-hoc match between bots, N games, rated in the overall rankings."""
+        """An ad-hoc match between bots, N games: a one-table tournament of its own."""
 
     @_abc_1.abstractmethod
     def GetRankings(
@@ -174,14 +194,48 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.GetRankingsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.GetRankingsResponse, _abc.Awaitable[_admin_pb2.GetRankingsResponse]]:
-        """Rankings (overall, or of one tournament), stored games."""
+        """Rankings within a rating pool (a tournament; or a rule set and table size),
+        with what the games support: score intervals and shared places.
+        """
+
+    @_abc_1.abstractmethod
+    def ListPools(
+        self,
+        request: _admin_pb2.ListPoolsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListPoolsResponse, _abc.Awaitable[_admin_pb2.ListPoolsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetCrosstable(
+        self,
+        request: _admin_pb2.GetCrosstableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetCrosstableResponse, _abc.Awaitable[_admin_pb2.GetCrosstableResponse]]:
+        """Head-to-head results of every pair of bots that met in a pool."""
+
+    @_abc_1.abstractmethod
+    def GetStats(
+        self,
+        request: _admin_pb2.GetStatsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetStatsResponse, _abc.Awaitable[_admin_pb2.GetStatsResponse]]:
+        """Per-seat results and what duplicate deals bought, in a pool."""
+
+    @_abc_1.abstractmethod
+    def FitRatings(
+        self,
+        request: _admin_pb2.FitRatingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.FitRatingsResponse, _abc.Awaitable[_admin_pb2.FitRatingsResponse]]:
+        """TrueSkill's beta and draw probability fitted to a pool's games."""
 
     @_abc_1.abstractmethod
     def ListGames(
         self,
         request: _admin_pb2.ListGamesRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_admin_pb2.ListGamesResponse, _abc.Awaitable[_admin_pb2.ListGamesResponse]]: ...
+    ) -> _typing.Union[_admin_pb2.ListGamesResponse, _abc.Awaitable[_admin_pb2.ListGamesResponse]]:
+        """Stored games."""
 
     @_abc_1.abstractmethod
     def GetGame(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shlex
 import signal
@@ -190,3 +191,23 @@ def wait_for_line(process: subprocess.Popen[bytes], text: str, timeout: float) -
             if text.encode() in seen:
                 return seen.decode()
     raise AssertionError(f"no {text!r} from the server; it said {seen.decode()!r}")
+
+
+def leaderboard_tables(text: str) -> list[tuple[str, list[dict[str, str]]]]:
+    """Each leaderboard a command printed: its pool heading and its rows, read by column
+    (the columns under the header's dashes), without the notes below it."""
+    lines = text.splitlines()
+    tables = []
+    for index, line in enumerate(lines):
+        if not line.startswith("place ") or index + 1 >= len(lines):
+            continue
+        spans = [match.span() for match in re.finditer(r"-+", lines[index + 1])]
+        header = [line[start:end + 2].strip() for start, end in spans]
+        rows = []
+        for row in lines[index + 2:]:
+            if not row.strip() or "share a place" in row:
+                break
+            rows.append({name: row[start:end + 2].strip()
+                         for name, (start, end) in zip(header, spans, strict=True)})
+        tables.append((lines[index - 1] if index else "", rows))
+    return tables

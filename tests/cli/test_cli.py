@@ -300,7 +300,9 @@ def test_listings_of_a_fresh_database(db: Path) -> None:
 @pytest.mark.parametrize(("command", "header"), [
     (["bot", "list"], BOT_KEYS),
     (["tournament", "list"], TOURNAMENT_KEYS),
-    (["rankings"], ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points"]),
+    (["rankings"], ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
+                    "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
+                    "average_points"]),
     (["games"], ["game", "seats", "scores", "winner", "ended", "finished"]),
     (["tables"], ["game", "players", "hand", "decisions"]),
 ])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.demo import sample_bots
-from tests.cli.cli_support import invoke, ok
+from tests.cli.cli_support import invoke, leaderboard_tables, ok
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -22,10 +22,9 @@ def test_demo_registers_the_sample_bots_plays_a_round_robin_and_ranks_them(
     assert {"random", "greedy", "counter"} <= set(names)
     out = result.stdout
     assert "registered sample bots: " + ", ".join(names) in out
-    assert "TrueSkill rankings (ordered by the conservative rating μ−3σ):" in out
-    table = [line for line in out.split("TrueSkill rankings", 1)[1].splitlines()[1:] if line]
-    assert table[0].split()[:2] == ["rank", "bot"]
-    ranked = {line.split()[1]: int(line.split()[5]) for line in table[2:]}
+    [(heading, rows)] = leaderboard_tables(out.split("Rankings:", 1)[1])
+    assert heading.startswith("tournament demo:")
+    ranked = {row["bot"]: int(row["games"]) for row in rows}
     assert set(ranked) == set(names)
     table_size = min(4, len(names))
     [status] = json.loads(ok(db, "tournament", "status", "demo", "--format", "json").stdout)

@@ -29,6 +29,7 @@ from tests.cli.cli_support import (
     assert_recorded_once,
     has_open,
     kill_marked,
+    leaderboard_tables,
     marked_env,
     ok,
     processes_marked,
@@ -99,9 +100,8 @@ def _interrupt(cli: subprocess.Popen[bytes], ready: Callable[[], None], times: i
 
 def _resume_and_check_every_game_recorded_once(db: Path) -> None:
     """Run 'long' again to its end; every scheduled game is then recorded exactly once."""
-    rankings = ok(db, "tournament", "run", "long").stdout
-    assert {line.split()[1]: line.split()[5] for line in rankings.splitlines()[2:]} == \
-        {bot: str(TOTAL) for bot in BOTS}
+    [(_, rows)] = leaderboard_tables(ok(db, "tournament", "run", "long").stdout)
+    assert {row["bot"]: row["games"] for row in rows} == {bot: str(TOTAL) for bot in BOTS}
 
     assert_recorded_once(db, "long", TOTAL)
     assert len(query(db, "SELECT id FROM games")) == TOTAL, "no stray game outside the schedule"

@@ -40,6 +40,7 @@ from tests.cli.cli_support import (
     assert_recorded_once,
     bot_command,
     invoke,
+    leaderboard_tables,
     marked_env,
     ok,
     processes_marked,
@@ -54,7 +55,11 @@ from tests.tls_support import write_certificates
 
 pytestmark = pytest.mark.timeout(60)
 
-RANKING_KEYS = ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win rate", "avg points"]
+RANKING_KEYS = ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
+                "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
+                "average_points"]
+RANKING_COLUMNS = ["place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
+                   "avg points"]
 
 
 @dataclass(frozen=True)
@@ -117,11 +122,11 @@ def test_every_scheduled_game_is_recorded_exactly_once_as_scheduled(played: Play
 
 
 def test_the_run_ends_with_the_rankings_and_the_tournament_is_finished(played: Played) -> None:
-    lines = played.run.stdout.splitlines()
-    assert lines[0].split() == ["rank", "bot", "μ-3σ", "μ", "σ", "games", "wins", "win",
-                                "rate", "avg", "points"]
-    assert sorted(line.split()[1] for line in lines[2:]) == ["counter", "greedy", "rnd"]
-    assert {line.split()[5] for line in lines[2:]} == {"6"}
+    [(heading, rows)] = leaderboard_tables(played.run.stdout)
+    assert heading.startswith("tournament t1: 6 games (pool tournament:t1)")
+    assert list(rows[0]) == RANKING_COLUMNS
+    assert sorted(row["bot"] for row in rows) == ["counter", "greedy", "rnd"]
+    assert {row["games"] for row in rows} == {"6"}
     [status] = json.loads(ok(played.db, "tournament", "status", "t1", "--format", "json").stdout)
     assert (status["status"], status["done"], status["games"]) == ("finished", 6, 6)
 
@@ -130,16 +135,61 @@ def test_ratings_count_every_seat_played_and_every_win(played: Played) -> None:
     standings = json.loads(ok(played.db, "tournament", "standings", "t1",
                               "--format", "json").stdout)
     overall = json.loads(ok(played.db, "rankings", "--format", "json").stdout)
-    assert standings == overall, "the only games played are the tournament's"
+    assert [{**row, "pool": ""} for row in standings] == \
+        [{**row, "pool": ""} for row in overall], "the only games played are the tournament's"
     assert list(standings[0]) == RANKING_KEYS
     header = ok(played.db, "rankings", "--format", "csv").stdout.splitlines()[0]
     assert header == ",".join(RANKING_KEYS)
-    assert [row["rank"] for row in standings] == sorted(row["rank"] for row in standings)
+    assert [row["place_low"] for row in standings] == \
+        sorted(row["place_low"] for row in standings)
     assert {row["bot"]: row["games"] for row in standings} == {b: 6 for b in BOTS}
     winners = Counter(r.seats[r.outcome.ranks.index(0)] for r in _records(played.db, "t1"))
     assert {row["bot"]: row["wins"] for row in standings} == {b: winners[b] for b in BOTS}
     for row in standings:
-        assert row["μ-3σ"] == pytest.approx(row["μ"] - 3 * row["σ"], abs=0.03)  # all rounded
+        assert row["conservative"] == pytest.approx(row["mu"] - 3 * row["sigma"])
+        assert row["ci_low"] <= row["score"] <= row["ci_high"]
+
+
+def test_rankings_list_the_pools_the_games_were_rated_in(played: Played) -> None:
+    pools = json.loads(ok(played.db, "rankings", "--pools", "--format", "json").stdout)
+    assert [(p["pool"], p["games"], p["tournament"]) for p in pools][0] == \
+        ("tournament:t1", 6, "t1")
+    [rules_pool] = [p for p in pools if p["tournament"] is None]
+    assert rules_pool["description"] == "official rules with target_score=none, 3 seats"
+    assert (rules_pool["games"], rules_pool["tau"]) == (6, 0.0)
+    shown = ok(played.db, "rankings").stdout
+    assert shown.startswith("official rules with target_score=none, 3 seats: 6 games (pool rules:")
+
+
+def test_crosstable_shows_every_pair_that_met_with_its_interval_and_los(played: Played) -> None:
+    rows = json.loads(ok(played.db, "crosstable", "--tournament", "t1", "--format", "json").stdout)
+    assert {(r["bot"], r["opponent"]) for r in rows} == \
+        {(a, b) for a in BOTS for b in BOTS if a != b}
+    for row in rows:
+        assert row["wins"] + row["losses"] + row["draws"] == row["games"] == 6
+        assert row["score_low"] <= row["score"] <= row["score_high"]
+        assert 0 <= row["los"] <= 1
+    table = ok(played.db, "crosstable", "--tournament", "t1").stdout
+    assert table.splitlines()[0] == "tournament t1: 6 games (pool tournament:t1)"
+
+
+def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
+    rows = json.loads(ok(played.db, "stats", "--tournament", "t1", "--format", "json").stdout)
+    assert [row["seat"] for row in rows] == [0, 1, 2]
+    assert {row["games"] for row in rows} == {6} and {row["table_size"] for row in rows} == {3}
+    assert all(0 <= row["p_value"] <= 1 for row in rows)
+    assert {(row["duplicate_groups"], row["rotations"]) for row in rows} == {(6, 3)}
+    text = ok(played.db, "stats", "--tournament", "t1").stdout
+    assert "duplicate deals: 6 times a bot played one deal in 3 rotations" in text
+
+
+def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played) -> None:
+    rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--fit",
+                         "--format", "json").stdout)
+    assert [row["parameters"] for row in rows] == ["fitted", "pool", "trueskill defaults"]
+    assert {(row["training_games"], row["held_out_games"]) for row in rows} == {(5, 1)}
+    assert all(-50 < row["log_likelihood"] < 0 for row in rows)
+    assert rows[1]["tau"] == 0 and rows[2]["beta"] == pytest.approx(25 / 6)
 
 
 def test_games_lists_the_tournament_newest_first(played: Played) -> None:
@@ -298,9 +348,10 @@ def test_a_match_plays_each_deal_in_every_seat_rotation(tmp_path: Path) -> None:
     assert match["name"].startswith("match-")
     assert (match["status"], match["done"], match["games"]) == ("finished", 3, 3), \
         "2 games round up to one deal in each of the 3 rotations"
-    lines = result.stdout.splitlines()
-    assert lines[0].split()[:2] == ["rank", "bot"]
-    assert {line.split()[1]: line.split()[5] for line in lines[2:]} == {b: "3" for b in BOTS}
+    [(heading, rows)] = leaderboard_tables(result.stdout)
+    assert heading.startswith(f"tournament {match['name']}: 3 games")
+    assert {row["bot"]: row["games"] for row in rows} == {b: "3" for b in BOTS}
+    assert f"the match is tournament {match['name']}" in result.stdout
     games = query(db, "SELECT id FROM games")
     assert len(games) == 3
     store = Store.open(db)

@@ -463,8 +463,10 @@ def test_record_game_stores_the_replay_and_updates_ratings(store: Store) -> None
     assert done.status is GameStatus.DONE and done.game_id == game.id
     overall = {r.bot: r for r in store.ratings()}
     in_cup = {r.bot: r for r in store.ratings("cup")}
-    assert overall["alpha"].mu == pytest.approx(29.396, abs=1e-3)
-    assert in_cup["alpha"].mu == pytest.approx(29.396, abs=1e-3)
+    expected = rating.rate_game({}, ["alpha", "beta"], [0, 1],
+                                parameters=rating_pools.pool_parameters(2))["alpha"].mu
+    assert overall["alpha"].mu == pytest.approx(expected) and expected > rating.MU
+    assert in_cup["alpha"].mu == pytest.approx(expected)
     assert (overall["alpha"].games, overall["alpha"].wins, overall["alpha"].points) == (1, 1, 50)
     assert (overall["beta"].games, overall["beta"].wins, overall["beta"].points) == (1, 0, 0)
     board = rating.leaderboard(store.ratings())
@@ -610,7 +612,9 @@ def test_rating_history_follows_each_rated_game(store: Store) -> None:
     games = [record(store, ("alpha", "beta"), outcome=two_player_outcome(w)) for w in (0, 0, 1)]
     history = store.rating_history("alpha")
     assert [point.game_id for point in history] == [g.id for g in games]
-    assert history[0].mu == pytest.approx(29.396, abs=1e-3)
+    first_win = rating.rate_game({}, ["alpha", "beta"], [0, 1],
+                                 parameters=rating_pools.pool_parameters(2))["alpha"]
+    assert (history[0].mu, history[0].sigma) == pytest.approx((first_win.mu, first_win.sigma))
     assert history[1].mu > history[0].mu > history[2].mu
     current = {r.bot: r for r in store.ratings()}["alpha"]
     assert (history[-1].mu, history[-1].sigma) == (current.mu, current.sigma)

@@ -1,0 +1,215 @@
+"""`arena rankings`, `arena crosstable` and `arena stats`: what a pool's games support."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import click
+from tabulate import tabulate
+
+from arena.cli.app import main
+from arena.cli.context import Context, pass_context
+from arena.cli.output import emit, emit_rankings, output_format, pool_heading
+from arena.cli.session import Session
+from arena.v1 import admin_pb2
+
+CONFIDENCE = click.FloatRange(0.5, 1, max_open=True)
+"""A confidence level: at least 0.5, below 1."""
+
+
+def pool_options(function: Any) -> Any:
+    """`--tournament`, `--pool` and `--confidence`: which pool, and how sure."""
+    for option in reversed((
+        click.option("--tournament", default=None,
+                     help="The pool of this tournament's games."),
+        click.option("--pool", default=None, metavar="KEY",
+                     help="A pool by key (`arena rankings --pools` lists them)."),
+        click.option("--confidence", type=CONFIDENCE, default=0.95, show_default=True,
+                     help="Confidence of the intervals and of the shared places."),
+    )):
+        function = option(function)
+    return function
+
+
+@main.command()
+@pool_options
+@click.option("--pools", "list_pools", is_flag=True, help="List the rating pools instead.")
+@click.option("--fit", is_flag=True,
+              help="Fit TrueSkill's beta and draw probability to the pool's games and compare "
+                   "them with the pool's own and TrueSkill's defaults on held-out games.")
+@output_format
+@pass_context
+def rankings(context: Context, tournament: str | None, pool: str | None, confidence: float,
+             list_pools: bool, fit: bool, fmt: str) -> None:
+    """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
+
+    Ratings live in pools: a tournament's own, and one per rule set and table
+    size for every game played that way. Without --tournament or --pool, every
+    rule-set pool is shown. A bot's score is the share of its opponents it
+    placed above (ties count half, 0.5 is average); bots whose difference the
+    games cannot establish at the confidence level share a place ("2–3").
+
+    \b
+    Example:
+      arena rankings
+      arena rankings --tournament spring --format json
+      arena rankings --pools
+    """
+    if list_pools:
+        emit([_pool_record(p) for p in context.run(_pools)], fmt, "no rated games yet")
+    elif fit:
+        emit_fit(context.run(lambda s: _fit(s, tournament, pool)), fmt)
+    else:
+        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence)),
+                      fmt)
+
+
+async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
+                        confidence: float = 0.95) -> list[admin_pb2.GetRankingsResponse]:
+    """The leaderboards a listing asks for: one pool, or every rule-set pool."""
+    if tournament or pool:
+        return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
+            tournament=tournament or "", pool=pool or "", confidence=confidence))]
+    listed = await _pools(session)
+    return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
+        pool=p.key, confidence=confidence)) for p in listed if not p.tournament]
+
+
+async def _pools(session: Session) -> list[admin_pb2.PoolInfo]:
+    return list((await session.admin.ListPools(admin_pb2.ListPoolsRequest())).pools)
+
+
+def _pool_record(pool: admin_pb2.PoolInfo) -> dict[str, Any]:
+    return {"pool": pool.key, "description": pool.description, "games": pool.games,
+            "tournament": pool.tournament or None, "beta": pool.beta, "tau": pool.tau,
+            "draw_probability": pool.draw_probability}
+
+
+async def _fit(session: Session, tournament: str | None,
+               pool: str | None) -> admin_pb2.FitRatingsResponse:
+    return await session.admin.FitRatings(admin_pb2.FitRatingsRequest(
+        tournament=tournament or "", pool=pool or ""))
+
+
+def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
+    """Print a fit of TrueSkill's parameters beside the pool's own and the defaults."""
+    rows = [
+        {"parameters": "fitted", "beta": response.beta,
+         "draw_probability": response.draw_probability, "tau": response.tau,
+         "log_likelihood": response.fitted_log_likelihood},
+        {"parameters": "pool", "beta": response.pool.beta,
+         "draw_probability": response.pool.draw_probability, "tau": response.pool.tau,
+         "log_likelihood": response.pool_log_likelihood},
+        {"parameters": "trueskill defaults", "beta": 25 / 6, "draw_probability": 0.10,
+         "tau": 25 / 300, "log_likelihood": response.default_log_likelihood},
+    ]
+    if fmt != "table":
+        emit([{"pool": response.pool.key, **row, "training_games": response.training_games,
+               "held_out_games": response.held_out_games} for row in rows], fmt)
+        return
+    click.echo(pool_heading(response.pool))
+    click.echo(tabulate(rows, headers="keys", floatfmt=".4f"))
+    click.echo(f"log likelihood: mean per held-out game ({response.held_out_games} held out, "
+               f"fitted on {response.training_games}); higher is better.")
+
+
+@main.command()
+@pool_options
+@output_format
+@pass_context
+def crosstable(context: Context, tournament: str | None, pool: str | None, confidence: float,
+               fmt: str) -> None:
+    """Head to head: for every pair of bots that met, who placed higher, how often.
+
+    Each row is BOT against OPPONENT over the games both played: wins, losses
+    and draws, the score (wins plus half the draws, per game) with its
+    interval, the difference of their table scores in those games with its
+    interval, and the likelihood of superiority (LOS).
+
+    \b
+    Example:
+      arena crosstable --tournament spring
+    """
+    async def body(session: Session) -> admin_pb2.GetCrosstableResponse:
+        return await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
+            tournament=tournament or "", pool=pool or "", confidence=confidence))
+
+    response = context.run(body)
+    records = [{"pool": response.pool.key, "bot": r.bot, "opponent": r.opponent,
+                "games": r.games, "wins": r.wins, "losses": r.losses, "draws": r.draws,
+                "score": r.score, "score_low": r.score_low, "score_high": r.score_high,
+                "difference": r.difference, "difference_low": r.difference_low,
+                "difference_high": r.difference_high, "los": r.los} for r in response.rows]
+    if fmt != "table":
+        emit(records, fmt, "no games yet")
+        return
+    click.echo(pool_heading(response.pool))
+    emit([{"bot": r["bot"], "opponent": r["opponent"], "games": r["games"],
+           "W-L-D": f"{r['wins']}-{r['losses']}-{r['draws']}",
+           "score": f"{r['score']:.3f} [{r['score_low']:.3f}, {r['score_high']:.3f}]",
+           "difference": f"{r['difference']:+.3f} "
+                         f"[{r['difference_low']:+.3f}, {r['difference_high']:+.3f}]",
+           "LOS": f"{r['los']:.1%}"} for r in records], "table", "no games yet")
+
+
+@main.command()
+@click.option("--tournament", default=None, help="The pool of this tournament's games.")
+@click.option("--pool", default=None, metavar="KEY", help="A pool by key.")
+@output_format
+@pass_context
+def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) -> None:
+    """Per-seat results, and what duplicate deals bought.
+
+    For each table size: every seat's mean score and win rate, and a χ² test of
+    "no seat effect" on wins. With duplicate deals: the correlation of a bot's
+    results across the seat rotations of a deal, and the share of games the
+    design saves against independent deals for the same precision.
+
+    \b
+    Example:
+      arena stats --tournament spring
+    """
+    async def body(session: Session) -> admin_pb2.GetStatsResponse:
+        return await session.admin.GetStats(admin_pb2.GetStatsRequest(
+            tournament=tournament or "", pool=pool or ""))
+
+    response = context.run(body)
+    seats = [{"pool": response.pool.key, "table_size": t.table_size, "partners": t.partners,
+              "seat": s.seat, "games": s.games, "score": s.score, "wins": s.wins,
+              "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value}
+             for t in response.seat_tables for s in t.seats]
+    duplicate = response.duplicate if response.HasField("duplicate") else None
+    if fmt != "table":
+        emit([{**row, **_duplicate_record(duplicate)} for row in seats], fmt, "no games yet")
+        return
+    click.echo(pool_heading(response.pool))
+    for table in response.seat_tables:
+        kind = "partners" if table.partners else "seats"
+        click.echo(f"\n{table.table_size} {kind}, {table.games} games: χ² = "
+                   f"{table.chi_square:.2f} on {table.degrees_of_freedom} df, "
+                   f"p = {_p(table.p_value)} (no seat effect on wins)")
+        emit([{"seat": s.seat, "games": s.games, "score": f"{s.score:.3f}", "wins": s.wins,
+               "win rate": f"{s.win_rate:.3f}"} for s in table.seats], "table")
+    click.echo()
+    if duplicate is None:
+        click.echo("no duplicate deals: every game has a deal of its own")
+    else:
+        click.echo(f"duplicate deals: {duplicate.blocks} times a bot played one deal in "
+                   f"{duplicate.block_size} rotations; correlation between rotations "
+                   f"{duplicate.intraclass_correlation:+.3f}, design effect "
+                   f"{duplicate.design_effect:.3f}: {duplicate.games_saved:.0%} of the games "
+                   "saved against independent deals")
+
+
+def _duplicate_record(duplicate: admin_pb2.DuplicateStats | None) -> dict[str, Any]:
+    if duplicate is None:
+        return {"duplicate_groups": None, "rotations": None, "intraclass_correlation": None,
+                "design_effect": None, "games_saved": None}
+    return {"duplicate_groups": duplicate.blocks, "rotations": duplicate.block_size,
+            "intraclass_correlation": duplicate.intraclass_correlation,
+            "design_effect": duplicate.design_effect, "games_saved": duplicate.games_saved}
+
+
+def _p(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.3f}"

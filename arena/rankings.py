@@ -1,0 +1,136 @@
+"""What a ranking says: TrueSkill within one pool, beside what the pool's games support.
+
+A pool's leaderboard orders bots by their mean score (`arena.stats`), shows
+each score with its interval, and lets bots the games cannot separate share a
+place; TrueSkill's μ and σ stand beside it. The crosstable, the per-seat
+results and the duplicate-deal figures are read from the same games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena import stats
+from arena.rating import DEFAULT_PARAMETERS, fit
+from arena.store import Pool, Rating, Store
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    """One bot's line: its shared place, score with interval, and TrueSkill rating."""
+
+    place: str
+    place_low: int
+    place_high: int
+    tier: int
+    bot: str
+    score: float
+    ci_low: float
+    ci_high: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    points: int
+
+    @property
+    def conservative(self) -> float:
+        """μ − 3σ."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def win_rate(self) -> float:
+        """Share of its games the bot finished first (ties included)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_points(self) -> float:
+        """Its mean final score per game."""
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRanking:
+    """A pool's leaderboard, and the test of each adjacent pair on it."""
+
+    pool: Pool
+    lines: tuple[RankingLine, ...]
+    separations: tuple[stats.Separation, ...]
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class PoolStatistics:
+    """Per-seat results and, with duplicate deals, what they bought, in one pool."""
+
+    pool: Pool
+    seat_tables: tuple[stats.SeatTable, ...]
+    duplicate: stats.DuplicateEffect | None
+
+
+def ranked_games(store: Store, key: str) -> list[stats.RankedGame]:
+    """A pool's games as the statistics take them, deal blocks kept."""
+    return [stats.RankedGame(block=game.block, seats=game.seats, ranks=game.ranks,
+                             teams=game.teams) for game in store.pool_games(key)]
+
+
+def pool_ranking(store: Store, key: str,
+                 confidence: float = stats.CONFIDENCE) -> PoolRanking:
+    """The leaderboard of the pool `key`."""
+    pool = store.pool(key)
+    board = stats.leaderboard(ranked_games(store, key), confidence)
+    ratings = {r.bot: r for r in store.ratings(pool=key)}
+    lines = [_line(standing, ratings[standing.bot]) for standing in board.standings
+             if standing.bot in ratings]
+    for unscored in sorted(set(ratings) - {line.bot for line in lines}):
+        place = len(lines) + 1
+        lines.append(_unscored_line(ratings[unscored], place, (lines[-1].tier + 1) if lines
+                                    else 1))
+    return PoolRanking(pool, tuple(lines), board.separations, board.confidence)
+
+
+def pool_crosstable(store: Store, key: str, confidence: float = stats.CONFIDENCE
+                    ) -> tuple[Pool, tuple[stats.HeadToHead, ...]]:
+    """Every pair of bots that met in the pool `key`, head to head."""
+    return store.pool(key), stats.crosstable(ranked_games(store, key), confidence)
+
+
+def pool_statistics(store: Store, key: str) -> PoolStatistics:
+    """Per-seat results and the duplicate design of the pool `key`."""
+    games = ranked_games(store, key)
+    return PoolStatistics(store.pool(key), stats.seat_tables(games),
+                          stats.duplicate_effect(games))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolFit:
+    """TrueSkill's β and draw probability fitted to a pool's games, and how well the fitted,
+    the pool's own and TrueSkill's default parameters predict its held-out games."""
+
+    pool: Pool
+    result: fit.FitResult
+    pool_log_likelihood: float
+
+
+def pool_fit(store: Store, key: str) -> PoolFit:
+    """Fit the pool `key`'s parameters to its games (see `arena.rating.fit`)."""
+    pool = store.pool(key)
+    games = [fit.RatedGame(seats=g.seats, ranks=g.ranks, teams=g.teams)
+             for g in store.pool_games(key)]
+    result = fit.fit(games, base=DEFAULT_PARAMETERS)
+    return PoolFit(pool, result, fit.held_out_log_likelihood(games, pool.parameters))
+
+
+def _line(standing: stats.Standing, rating: Rating) -> RankingLine:
+    return RankingLine(
+        place=standing.place, place_low=standing.place_low, place_high=standing.place_high,
+        tier=standing.tier, bot=standing.bot, score=standing.score, ci_low=standing.ci_low,
+        ci_high=standing.ci_high, mu=rating.mu, sigma=rating.sigma, games=rating.games,
+        wins=rating.wins, points=rating.points)
+
+
+def _unscored_line(rating: Rating, place: int, tier: int) -> RankingLine:
+    return RankingLine(
+        place=str(place), place_low=place, place_high=place, tier=tier, bot=rating.bot,
+        score=float("nan"), ci_low=float("nan"), ci_high=float("nan"), mu=rating.mu,
+        sigma=rating.sigma, games=rating.games, wins=rating.wins, points=rating.points)
