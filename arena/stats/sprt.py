@@ -87,7 +87,7 @@ class SprtError(ValueError):
 
 def elo_to_score(elo: float) -> float:
     """The expected score of a logistic Elo difference: `1 / (1 + 10^(−elo/400))`."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def score_to_elo(score: float) -> float:

@@ -13,6 +13,7 @@ the measured cost of stopping when separated against a fixed-size test.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -127,7 +128,10 @@ def heads_up_moments(strength_gap: float, steps: int = 4000) -> tuple[float, flo
 
 @dataclass(frozen=True)
 class Cost:
-    """What stopping when separated cost, against the fixed-size test of the same power."""
+    """What stopping when separated cost, against the fixed-size test of the same power.
+
+    A measured power of 1 counts as 1 − 1/(2 runs), the most the runs can tell apart from 1.
+    """
 
     average_blocks: float
     power: float
@@ -160,7 +164,8 @@ def measure_cost(win_rate: float, runs: int, cap_factor: float, seed: int = 0,
     power = sum(r.correct for r in results) / runs
     return Cost(average_blocks=statistics.fmean(r.blocks for r in results), power=power,
                 wrong=sum(r.separated and not r.correct for r in results) / runs,
-                fixed_blocks=fixed_size_blocks(mean, variance, alpha, min(power, 0.9999)))
+                fixed_blocks=fixed_size_blocks(mean, variance, alpha,
+                                               min(power, 1 - 0.5 / runs)))
 
 
 # ------------------------------------------------------------------ helpers
@@ -291,6 +296,57 @@ def test_stopping_when_separated_needs_under_seven_tenths_of_a_fixed_test_at_hig
 # ------------------------------------------------------------------ the figures
 
 
+def field_fixed_size_blocks(moments: Sequence[tuple[float, float]], alpha: float,
+                            power: float) -> float:
+    """Blocks a fixed-size test needs to separate every adjacent pair (z-tests at α / pairs)
+    with chance `power`, counting the pairs' tests as independent; `moments` are each pair's
+    mean and variance of the paired difference. Adjacent differences share a bot and are
+    negatively correlated, so the true chance is lower: this favours the fixed-size test."""
+    z = STANDARD_NORMAL.inv_cdf(1 - alpha / (2 * len(moments)))
+
+    def chance(blocks: float) -> float:
+        return math.prod(STANDARD_NORMAL.cdf(mean * math.sqrt(blocks / variance) - z)
+                         for mean, variance in moments)
+
+    low, high = 1.0, 1.0
+    while chance(high) < power:
+        high *= 2.0
+    for _ in range(60):
+        middle = (low + high) / 2.0
+        low, high = (middle, high) if chance(middle) < power else (low, middle)
+    return high
+
+
+def measure_field_cost(win_rate: float, bots: int, runs: int, cap_factor: float,
+                       seed: int = 0, alpha: float = 0.05) -> Cost:
+    """`bots` bots at one table, strengths spaced so that neighbours heads up win `win_rate`,
+    duplicate blocks of every rotation: run until every adjacent pair is separated."""
+    gap = strength_gap_for(win_rate)
+    strengths = {f"bot{rank}": (bots - rank) * gap for rank in range(bots)}
+    order = tuple(strengths)
+
+    def draw(rng: random.Random) -> Block:
+        return deal_block(rng, strengths)
+
+    rng = random.Random(seed + 10**6)
+    pilot = [draw(rng) for _ in range(20_000)]
+    moments = []
+    for upper, lower in itertools.pairwise(order):
+        differences = [block[upper] - block[lower] for block in pilot]
+        moments.append((statistics.fmean(differences), statistics.pvariance(differences)))
+    reference = field_fixed_size_blocks(moments, alpha, 0.8)
+    max_blocks = math.ceil(cap_factor * reference)
+    results = [run_until_separated(draw, order, seed + i, max_blocks,
+                                   batch=max(1, round(reference / 50)),
+                                   plan_blocks=max(1, max_blocks // 2), confidence=1 - alpha)
+               for i in range(runs)]
+    power = sum(r.correct for r in results) / runs
+    return Cost(average_blocks=statistics.fmean(r.blocks for r in results), power=power,
+                wrong=sum(r.separated and not r.correct for r in results) / runs,
+                fixed_blocks=field_fixed_size_blocks(moments, alpha,
+                                                     min(power, 1 - 0.5 / runs)))
+
+
 def main(runs: int = 400) -> None:
     """Print the cost of stopping when separated for a few edges and caps."""
     print(f"heads-up duplicate blocks (2 games), hand sd {HAND_SD}, noise sd {NOISE_SD}, "
@@ -299,9 +355,20 @@ def main(runs: int = 400) -> None:
     for win_rate, caps in ((0.513, (1.5, 2.0, 3.0)), (0.52, (1.5, 2.0, 3.0)),
                            (0.55, (1.5, 2.0, 3.0)), (0.6, (1.0, 1.5, 2.0, 3.0, 4.0))):
         for cap in caps:
-            cost = measure_cost(win_rate, runs=runs, cap_factor=cap)
-            print(f"{win_rate:.3f}  {cap:3.1f}x  {cost.average_blocks:10.0f}  {cost.power:5.3f}  "
-                  f"{cost.wrong:5.3f}  {cost.fixed_blocks:24.0f}  {cost.ratio:5.2f}", flush=True)
+            print_cost(win_rate, cap, measure_cost(win_rate, runs=runs, cap_factor=cap))
+    field_runs = max(runs // 2, 1)
+    print(f"four bots at one table, duplicate blocks (4 games), neighbours' heads-up edge as "
+          f"given, every adjacent pair to separate (alpha 0.05 / 3 each), {field_runs} runs each")
+    print("win%   cap  avg blocks  power  wrong  fixed blocks (same power)  ratio")
+    for win_rate in (0.55, 0.6):
+        for cap in (1.5, 2.0, 3.0):
+            print_cost(win_rate, cap, measure_field_cost(win_rate, 4, field_runs, cap))
+
+
+def print_cost(win_rate: float, cap: float, cost: Cost) -> None:
+    """One line of `main`'s table."""
+    print(f"{win_rate:.3f}  {cap:3.1f}x  {cost.average_blocks:10.0f}  {cost.power:5.3f}  "
+          f"{cost.wrong:5.3f}  {cost.fixed_blocks:24.0f}  {cost.ratio:5.2f}", flush=True)
 
 
 if __name__ == "__main__":
