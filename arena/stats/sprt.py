@@ -128,6 +128,12 @@ class Sprt:
         self._llr = 0.0
         self._decision = Decision.CONTINUE
 
+    @classmethod
+    def from_elo(cls, elo0: float, elo1: float, alpha: float = DEFAULT_ALPHA,
+                 beta: float = DEFAULT_BETA, model: Model = Model.NORMAL) -> Sprt:
+        """The test of H0 `elo0` against H1 `elo1`, logistic Elo converted to expected scores."""
+        return cls(elo_to_score(elo0), elo_to_score(elo1), alpha, beta, model)
+
     @property
     def llr(self) -> float:
         """The log-likelihood ratio of H1 to H0 after the blocks seen (0 before any)."""

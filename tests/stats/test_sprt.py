@@ -12,6 +12,7 @@ measured error rates and average sample numbers.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -66,11 +67,13 @@ class Outcome:
     blocks: int
 
 
-def run_sprt(seed: int, true_score: float, make: Callable[[], Sprt]) -> Outcome:
-    """Feed simulated blocks of expected score `true_score` to a new test until it decides."""
+def run_sprt(seed: int, true_score: float, make: Callable[[], Sprt],
+             max_blocks: int = MAX_BLOCKS) -> Outcome:
+    """Feed simulated blocks of expected score `true_score` to a new test until it decides
+    (or `max_blocks` blocks have been fed)."""
     rng = random.Random(seed)
     test = make()
-    while test.blocks < MAX_BLOCKS:
+    while test.blocks < max_blocks:
         if test.add(duplicate_block(rng, true_score)) is not Decision.CONTINUE:
             break
     return Outcome(test.decision, test.blocks)
@@ -105,6 +108,9 @@ def test_elo_and_score_convert_both_ways() -> None:
     assert elo_to_score(0.0) == 0.5
     assert score_to_elo(0.513) == pytest.approx(9.04, abs=0.01)
     assert elo_to_score(score_to_elo(0.7)) == pytest.approx(0.7)
+    test = Sprt.from_elo(0.0, 10.0)
+    assert test.score0 == 0.5
+    assert test.score1 == pytest.approx(0.5144, abs=1e-4)
 
 
 @pytest.mark.parametrize(("score0", "score1", "alpha"), [
@@ -151,14 +157,31 @@ RUNS = 400
 """Runs per hypothesis; three standard errors of a rate near 0.05 over them are 0.033."""
 
 
+@functools.cache
+def normal_outcomes(true_score: float) -> list[Outcome]:
+    """RUNS runs of the normal model's test of 0.5 against 0.55 at this truth."""
+    return [run_sprt(seed, true_score, design()) for seed in range(RUNS)]
+
+
 def test_under_h0_the_normal_model_accepts_h1_at_most_alpha_of_the_time() -> None:
-    outcomes = [run_sprt(seed, 0.5, design()) for seed in range(RUNS)]
+    outcomes = normal_outcomes(0.5)
     assert rate(outcomes, Decision.ACCEPT_H1) <= DEFAULT_ALPHA + tolerance(DEFAULT_ALPHA, RUNS)
 
 
 def test_under_h1_the_normal_model_accepts_h0_at_most_beta_of_the_time() -> None:
-    outcomes = [run_sprt(seed, 0.55, design()) for seed in range(RUNS)]
+    outcomes = normal_outcomes(0.55)
     assert rate(outcomes, Decision.ACCEPT_H0) <= DEFAULT_BETA + tolerance(DEFAULT_BETA, RUNS)
+
+
+@pytest.mark.parametrize("true_score", [0.5, 0.55])
+def test_at_either_hypothesis_the_test_needs_under_six_tenths_of_a_fixed_size_test(
+        true_score: float) -> None:
+    """Against the one-sided fixed-size z-test with the same α and β, from the same variance."""
+    rng = random.Random(77)
+    variance = statistics.pvariance(duplicate_block(rng, 0.525) for _ in range(50_000))
+    fixed = fixed_size_blocks(0.5, 0.55, variance, DEFAULT_ALPHA, DEFAULT_BETA)
+    average = statistics.fmean(o.blocks for o in normal_outcomes(true_score))
+    assert average < 0.6 * fixed
 
 
 MULTINOMIAL_RUNS = 200
@@ -257,11 +280,13 @@ def main(runs: int = 2000) -> None:
         variance = statistics.pvariance(duplicate_block(rng, (0.5 + score1) / 2)
                                         for _ in range(200_000))
         fixed = fixed_size_blocks(0.5, score1, variance, DEFAULT_ALPHA, DEFAULT_BETA)
+        cap = math.ceil(100 * fixed)
         print(f"H0 0.5 against H1 {score1} (α = β = 0.05), block-score variance {variance:.4f}, "
               f"{runs} runs per truth; one-sided fixed-size test: {fixed:.0f} blocks")
         for model in (Model.NORMAL, Model.MULTINOMIAL) if score1 == 0.55 else (Model.NORMAL,):
             for truth in (0.5, (0.5 + score1) / 2, score1):
-                outcomes = [run_sprt(seed, truth, design(model, score1)) for seed in range(runs)]
+                outcomes = [run_sprt(seed, truth, design(model, score1), max_blocks=cap)
+                            for seed in range(runs)]
                 asn = statistics.fmean(o.blocks for o in outcomes)
                 print(f"  {model.value:11s} truth {truth:.3f}: accept H1 "
                       f"{rate(outcomes, Decision.ACCEPT_H1):.4f}, accept H0 "
