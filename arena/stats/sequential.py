@@ -23,9 +23,9 @@ interval checked at every look would be crossed by chance sooner or later (with
 95 % intervals, about one run in three crosses within a hundred looks, even
 between identical bots). A confidence sequence holds at every sample size at
 once, so any schedule of looks, batch sizes chosen on the way, or stopping
-early keeps its error rate. (Armitage, McPherson and Rowe, 1969, give the
-inflation of repeated fixed-sample tests.) This one is Robbins' normal mixture: with `S` the
-sum of the centred differences and `V = n σ²`, the martingale
+early keeps its error rate (Armitage, McPherson and Rowe, 1969, tabulate how
+repeated fixed-sample tests inflate it). This one is Robbins' normal mixture:
+with `S` the sum of the centred differences and `V = n σ²`, the martingale
 `sqrt(ρ/(V + ρ)) exp(S² / (2 (V + ρ)))` reaches `1/α` with chance at most α
 (Ville's inequality), which gives the radius
 

@@ -33,8 +33,8 @@ Wald's bounds `log(β / (1 − α))` and `log((1 − β) / α)`. Two models:
   1/(2 × games per block)); under each hypothesis the distribution over the
   observed values with that mean that best fits the data is found (the
   empirical-likelihood maximum, as for pentanomial chess results), and the LLR is
-  the log-likelihood ratio of those two fits. Exact for any shape of
-  distribution; costs a root search per block over the distinct values seen.
+  the log-likelihood ratio of those two fits. It assumes no shape of
+  distribution; it costs a root search per block over the distinct values seen.
 
 With those bounds the error rates are about α (accepting H1 when `s = score0`)
 and β (accepting H0 when `s = score1`), a little less since the LLR overshoots

@@ -2,8 +2,8 @@
 
 The simulated blocks are duplicate heads-up deals: a deal favours one seat by
 `u` (uniform in ±`SEAT_SPREAD`), and the two rotations give that seat to each
-bot in turn, so bot A wins its two games with chances `s + u` and `s − u`
-(after a tie with chance `TIE_CHANCE`). A's expected block score is exactly `s`,
+bot in turn, so bot A's expected scores in its two games are `s + u` and `s − u`
+(a tie with chance `TIE_CHANCE`, else a win or a loss). A's expected block score is `s`,
 and its two games are negatively correlated, as duplicate games are.
 
 Run `python -m tests.stats.test_sprt` from the repository root to print the
@@ -50,11 +50,11 @@ def duplicate_block(rng: random.Random, score: float) -> float:
     """A's block score in one simulated duplicate heads-up deal of expected score `score`."""
     advantage = rng.uniform(-SEAT_SPREAD, SEAT_SPREAD)
     total = 0.0
-    for win_chance in (score + advantage, score - advantage):
+    for expected in (score + advantage, score - advantage):
         draw = rng.random()
         if draw < TIE_CHANCE:
             total += 0.5
-        elif draw < TIE_CHANCE + (1.0 - TIE_CHANCE) * win_chance:
+        elif draw < TIE_CHANCE + expected - TIE_CHANCE / 2.0:
             total += 1.0
     return total / 2.0
 
