@@ -20,6 +20,11 @@ teams — and asks:
 - `duplicate_effect(games) -> DuplicateEffect | None`: the correlation between
   the rotations of a deal and the share of games duplicate deals save.
 
+Two sequential tests decide how long to play: `arena.stats.sequential`
+(a confidence sequence per adjacent pair, for "play until separated") and
+`arena.stats.sprt` (a sequential probability ratio test between two bots on
+their per-deal-block scores).
+
 Intervals are block-clustered Student-t intervals (see `arena.stats.estimate`
 for why not a bootstrap, and why two pseudo-blocks); the deal block is the unit,
 so duplicate deals are credited with exactly the variance they remove. They are
