@@ -14,7 +14,10 @@ from typing import Any
 from arena import stats, wire
 from arena.engine.rules import RuleSet
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
+from arena.server.management import Progress
 from arena.store import Bot, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
+from arena.tournament.schedule import MAX_GAMES
+from arena.tournament.sequential import SprtPlan, UntilSeparated
 from arena.v1 import admin_pb2
 
 DEFAULT_WAIT_SECONDS = 30.0
@@ -191,3 +194,37 @@ def tournament_settings_from(request: admin_pb2.CreateTournamentRequest) -> dict
     if request.rules_json.strip():
         settings["rules"] = json_table(request.rules_json, "rules")
     return settings
+
+
+def until_separated(request: admin_pb2.RunTournamentRequest) -> UntilSeparated | None:
+    """A run request's "play until separated" goal, if it sets one."""
+    if not request.HasField("until_separated"):
+        return None
+    goal = request.until_separated
+    return UntilSeparated(confidence=goal.confidence or stats.CONFIDENCE,
+                          max_games=goal.max_games or MAX_GAMES)
+
+
+def sprt_plan(request: admin_pb2.PlayMatchRequest) -> SprtPlan | None:
+    """A match request's sequential test, if it asks for one (zeros take the defaults)."""
+    if not request.HasField("sprt"):
+        return None
+    given = request.sprt
+    default = SprtPlan()
+    return SprtPlan(score0=given.h0 or default.score0, score1=given.h1 or default.score1,
+                    alpha=given.alpha or default.alpha, beta=given.beta or default.beta,
+                    max_games=given.max_games or MAX_GAMES)
+
+
+def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
+    """How far a run has come, as the run's progress stream says it."""
+    message = admin_pb2.RunProgress(
+        done=progress.done, total=progress.total, last_game_id=progress.last_game_id,
+        status=status, tournament=progress.tournament, unseparated=list(progress.unseparated),
+        conclusion=progress.conclusion)
+    test = progress.sprt
+    if test is not None:
+        message.sprt.CopyFrom(admin_pb2.SprtState(
+            llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
+            decision=test.decision.value, blocks=test.blocks))
+    return message

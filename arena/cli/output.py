@@ -69,6 +69,7 @@ async def follow_progress(updates: Any, label: str,
                 on_first()
             first = False
             last = update
+            rate.seen = update
             if bar is None and update.total:
                 rate.first_done = update.done
                 bar = click.progressbar(length=update.total, label=label, show_eta=True,
@@ -77,6 +78,8 @@ async def follow_progress(updates: Any, label: str,
                 bar.update(update.done)
             elif bar is not None:
                 rate.done = update.done
+                if update.total > bar.length:  # a sequential run appended deal blocks
+                    bar.length = update.total
                 bar.update(update.done - bar.pos)
     finally:
         if bar is not None:
@@ -91,10 +94,17 @@ class _Rate:
         self.started = time.monotonic()
         self.first_done = 0
         self.done = 0
+        self.seen = admin_pb2.RunProgress()
 
     def text(self, _: object) -> str:
         played = max(self.done - self.first_done, 0)
-        return f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
+        rate = f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
+        if self.seen.HasField("sprt"):
+            test = self.seen.sprt
+            return f"{rate}  LLR {test.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
+        if self.seen.unseparated:
+            return f"{rate}  {len(self.seen.unseparated)} pair(s) not yet separated"
+        return rate
 
 
 RANKING_COLUMNS = ("place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",

@@ -52,17 +52,38 @@ from arena.v1 import admin_pb2
               help="Games played at once.")
 @click.option("--wait", type=Seconds(), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect (0: do not wait).")
+@click.option("--sprt", is_flag=True,
+              help="Two bots: play deal after deal until a sequential probability ratio test "
+                   "on the first bot's score per deal decides (--games is then ignored).")
+@click.option("--h0", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.5, show_default=True, help="SPRT: the first bot's expected score "
+              "per deal under H0 (0.5: no better).")
+@click.option("--h1", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.51, show_default=True, help="SPRT: its expected score under H1.")
+@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05,
+              show_default=True, help="SPRT: the chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05,
+              show_default=True, help="SPRT: the chance of accepting H0 when H1 holds.")
+@click.option("--max-games", type=POSITIVE_UINT32, default=None,
+              help="SPRT: stop after this many games if the test has not decided "
+                   "[default: a tournament's limit].")
 @pass_context
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
-          rules_path: str | None, concurrency: int, wait: float) -> None:
+          rules_path: str | None, concurrency: int, wait: float, sprt: bool, h0: float,
+          h1: float, alpha: float, beta: float, max_games: int | None) -> None:
     """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
 
     Each deal is played once in every seat rotation, so every bot holds every
     hand; the match is stored as a tournament of its own (match-DATE-TIME).
+    With --sprt (two bots), deals are played until the sequential test accepts
+    H0 or H1; the progress bar shows its log-likelihood ratio and bounds, as
+    fastchess does. The defaults test whether the first bot scores 51% rather
+    than 50% per deal, with 5% error each way.
 
     \b
     Example:
       arena match greedy counter random --games 30 --seed 1
+      arena match counter greedy --sprt --h1 0.52
     """
     begun = False
 
@@ -70,9 +91,11 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         nonlocal begun
         begun = True
 
-    async def body(session: Session) -> tuple[str, list[admin_pb2.GetRankingsResponse]]:
+    async def body(session: Session
+                   ) -> tuple[str, str, list[admin_pb2.GetRankingsResponse]]:
         last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
-        return last.tournament, await pool_rankings(session, last.tournament, None)
+        return (last.tournament, last.conclusion,
+                await pool_rankings(session, last.tournament, None))
 
     try:
         if len(bots) > MAX_TABLE_SIZE:
@@ -81,15 +104,19 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
                                              rules_json=rules_json(rules_path),
                                              concurrency=concurrency, remote_wait_seconds=wait)
-        name, standings = context.run(body)
+        if sprt:
+            request.sprt.CopyFrom(admin_pb2.SprtSettings(h0=h0, h1=h1, alpha=alpha, beta=beta,
+                                                         max_games=max_games or 0))
+        name, conclusion, standings = context.run(body)
     except KeyboardInterrupt:
         # The server creates the match only once its bots are connected, just before
         # its first progress update.
         stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
+    if conclusion:
+        click.echo(f"SPRT: {conclusion}\n")
     emit_rankings(standings, "table")
-    click.echo(f"\nthe match is tournament {name}: `arena tournament run {name}` does not add "
-               f"games, `arena crosstable --tournament {name}` shows it head to head, "
-               f"`arena rankings` every pool")
+    click.echo(f"\nthe match is tournament {name}: `arena crosstable --tournament {name}` "
+               "shows it head to head, `arena rankings` every pool")
 
 
 MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
@@ -225,23 +252,46 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
               help="Tables at once [default: the tournament's setting].")
 @click.option("--wait", type=Seconds(), default=30.0, show_default=True,
               help="Seconds to wait for the bots to connect (0: do not wait).")
+@click.option("--until-separated", is_flag=True,
+              help="After the schedule, append whole deal blocks until every adjacent pair "
+                   "on the leaderboard is separated, or --max-games is reached.")
+@click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95,
+              show_default=True, help="--until-separated: the confidence of the separations, "
+              "shared between the adjacent pairs.")
+@click.option("--max-games", type=POSITIVE_UINT32, default=None,
+              help="--until-separated: the most games the tournament may reach "
+                   "[default: a tournament's limit].")
 @pass_context
 @interruptible("stopped; run the same command again to resume.")
-def tournament_run(context: Context, name: str, concurrency: int, wait: float) -> None:
+def tournament_run(context: Context, name: str, concurrency: int, wait: float,
+                   until_separated: bool, confidence: float, max_games: int | None) -> None:
     """Play a tournament's pending games; after Ctrl-C, run it again to resume.
+
+    With --until-separated the run goes on past the schedule, a few deals per
+    table at a time (each played in every rotation, seeded like the first),
+    until the games separate every pair of bots next to each other on the
+    leaderboard; the test stays valid however often it looks (a confidence
+    sequence per pair). It then says which pairs remain unseparated, if any.
 
     \b
     Example:
       arena tournament run spring --concurrency 4
+      arena tournament run spring --until-separated --max-games 20000
     """
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
                                              remote_wait_seconds=wait)
+    if until_separated:
+        request.until_separated.CopyFrom(admin_pb2.SeparationGoal(
+            confidence=confidence, max_games=max_games or 0))
 
-    async def body(session: Session) -> list[admin_pb2.GetRankingsResponse]:
-        await follow_progress(session.admin.RunTournament(request), name)
-        return await pool_rankings(session, name, None)
+    async def body(session: Session) -> tuple[str, list[admin_pb2.GetRankingsResponse]]:
+        last = await follow_progress(session.admin.RunTournament(request), name)
+        return last.conclusion, await pool_rankings(session, name, None, confidence)
 
-    emit_rankings(context.run(body), "table")
+    conclusion, standings = context.run(body)
+    if conclusion:
+        click.echo(f"until separated: {conclusion}\n")
+    emit_rankings(standings, "table")
 
 
 @tournament.command("standings")

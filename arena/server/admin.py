@@ -285,7 +285,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
         def start(listener: ProgressListener) -> Awaitable[int]:
             return management.run_tournament(
-                request.tournament, request.concurrency, wait, listener)
+                request.tournament, request.concurrency, wait, listener,
+                wire_admin.until_separated(request))
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
         async for update in _progress_stream(context, start, resume):
@@ -300,7 +301,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             rules = wire_admin.rules_from_json(request.rules_json)
             return await management.play_match(
                 list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
-                request.concurrency or 1, wire_admin.wait_seconds(request), listener)
+                request.concurrency or 1, wire_admin.wait_seconds(request), listener,
+                wire_admin.sprt_plan(request))
 
         async for update in _progress_stream(context, start):
             yield update
@@ -337,9 +339,8 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
             getter = asyncio.ensure_future(updates.get())
             await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
             if getter.done():
-                last = p = getter.result()
-                yield admin_pb2.RunProgress(done=p.done, total=p.total, tournament=p.tournament,
-                                            last_game_id=p.last_game_id, status="running")
+                last = getter.result()
+                yield wire_admin.run_progress(last, "running")
             else:
                 getter.cancel()
         task.result()
@@ -358,6 +359,4 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
                 await task
         elif not task.cancelled():
             task.exception()  # reported above, or nobody is left to tell
-    status = "finished" if last.done >= last.total else "stopped"
-    yield admin_pb2.RunProgress(done=last.done, total=last.total, status=status,
-                                tournament=last.tournament)
+    yield wire_admin.run_progress(last, "finished" if last.done >= last.total else "stopped")

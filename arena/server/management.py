@@ -30,6 +30,8 @@ from arena.rating.fit import FitError
 from arena.server.auth_store import SessionTokens
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
+from arena.stats.sequential import SeparationReport
+from arena.stats.sprt import Sprt, SprtError
 from arena.store import (
     Bot,
     BotKind,
@@ -52,6 +54,15 @@ from arena.tournament import (
     tournament_settings,
 )
 from arena.tournament.schedule import MAX_GAMES
+from arena.tournament.sequential import (
+    SprtPlan,
+    UntilSeparated,
+    run_sprt,
+    run_until_separated,
+)
+
+SequentialPlan = UntilSeparated | SprtPlan
+"""How long a sequential run goes on."""
 
 if TYPE_CHECKING:
     from arena.server.server import ArenaServer
@@ -80,6 +91,12 @@ class Progress:
     total: int
     last_game_id: int = 0
     tournament: str = ""
+    sprt: Sprt | None = None
+    """A match under a sequential test: the test as it stands."""
+    unseparated: tuple[str, ...] = ()
+    """A run until separated: the adjacent pairs not yet separated at the last look."""
+    conclusion: str = ""
+    """A sequential run's last word: why it stopped."""
 
 
 class Management:
@@ -228,12 +245,23 @@ class Management:
 
     async def play_match(self, bots: Sequence[str], games: int, seed: int, rules: RuleSet,
                          policy: BotPolicy, concurrency: int, wait_seconds: float,
-                         progress: ProgressListener | None = None) -> int:
+                         progress: ProgressListener | None = None,
+                         plan: SprtPlan | None = None) -> int:
         """Play rated games between `bots`: a one-table tournament of its own.
 
         Each deal is played in every seat rotation (duplicate deals), so the
         number of games is `games` rounded up to a multiple of the table size.
+        With a sequential test (`plan`, two bots only) the match starts with one
+        deal and plays deal after deal until the test decides.
         """
+        if plan is not None:
+            if len(bots) != 2:
+                raise ManagementError(f"a sequential test is between 2 bots, got {len(bots)}")
+            try:
+                plan.test()
+            except SprtError as exc:
+                raise ManagementError(f"sprt: {exc}") from None
+            games = len(bots)
         if not 1 <= games <= MAX_GAMES:
             raise ManagementError(f"a match plays 1 to {MAX_GAMES:,} games, got {games:,}")
         if len(bots) < 2:
@@ -248,7 +276,7 @@ class Management:
         await self.ensure_bots(bots, wait_seconds)
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
         self.create_tournament(name, bots, settings)
-        return await self.run_tournament(name, concurrency, wait_seconds, progress)
+        return await self.run_tournament(name, concurrency, wait_seconds, progress, plan)
 
     # ----------------------------------------------------------- tournaments
 
@@ -262,19 +290,27 @@ class Management:
         return create_tournament(self.store, name, tournament_settings, list(bots))
 
     async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
-                             progress: ProgressListener | None = None) -> int:
+                             progress: ProgressListener | None = None,
+                             plan: SequentialPlan | None = None) -> int:
         """Play every pending game of a tournament; a stopped run resumes where it ended.
+        With a `plan`, go on appending deal blocks until it is met (`arena.tournament.
+        sequential`); the last progress update then says why the run stopped.
 
         A tournament that another run is playing, on this server or in another
         process on the same database, is refused (`TournamentBusy`) before any
         bot is launched: two runs would both play its pending games.
         """
         tournament = self.store.tournament(name)
+        if isinstance(plan, UntilSeparated) and not 0.5 <= plan.confidence < 1:
+            raise ManagementError(f"confidence: must be at least 0.5 and below 1, got "
+                                  f"{plan.confidence}")
         async with holding(self.store, tournament.id) as hold:
-            return await self._run(tournament, hold, concurrency, wait_seconds, progress)
+            return await self._run(tournament, hold, concurrency, wait_seconds, progress,
+                                   plan)
 
     async def _run(self, tournament: Tournament, hold: RunHold, concurrency: int,
-                   wait_seconds: float, progress: ProgressListener | None) -> int:
+                   wait_seconds: float, progress: ProgressListener | None,
+                   plan: SequentialPlan | None = None) -> int:
         policy = bot_policy(tournament_settings(tournament))
         check_entrants(self.store, tournament)
         pending = self.store.pending_games(tournament.id)
@@ -289,14 +325,42 @@ class Management:
             nonlocal last_game
             last_game = summary.id
 
-        def on_progress(done: int, total: int) -> None:
-            if progress is not None:
-                progress(Progress(done, total, last_game, tournament.name))
+        looked: list[Sprt | tuple[str, ...]] = []
 
-        summary = await run_tournament(self.store, tournament.id, play,
-                                       concurrency=concurrency or None,
-                                       progress=on_progress, on_game=on_game, hold=hold)
-        return summary.played
+        def on_look(seen: SeparationReport | Sprt) -> None:
+            looked[:] = [seen if isinstance(seen, Sprt)
+                         else tuple(f"{p.upper} ~ {p.lower}" for p in seen.unseparated)]
+
+        def report(done: int, total: int, conclusion: str = "") -> None:
+            if progress is None:
+                return
+            seen = looked[0] if looked else None
+            progress(Progress(done, total, last_game, tournament.name,
+                              sprt=seen if isinstance(seen, Sprt) else None,
+                              unseparated=seen if isinstance(seen, tuple) else (),
+                              conclusion=conclusion))
+
+        def on_progress(done: int, total: int) -> None:
+            report(done, total)
+
+        tables = concurrency or None
+        if plan is None:
+            return (await run_tournament(self.store, tournament.id, play, concurrency=tables,
+                                         progress=on_progress, on_game=on_game,
+                                         hold=hold)).played
+        if isinstance(plan, UntilSeparated):
+            outcome = await run_until_separated(
+                self.store, tournament.id, play, confidence=plan.confidence,
+                max_games=plan.max_games or MAX_GAMES, concurrency=tables,
+                progress=on_progress, on_game=on_game, hold=hold, look=on_look)
+        else:
+            first = self.store.scheduled_games(tournament.id)[0].seats[0]
+            outcome = await run_sprt(
+                self.store, tournament.id, play, plan.test(), first,
+                max_games=plan.max_games or MAX_GAMES, concurrency=tables,
+                progress=on_progress, on_game=on_game, hold=hold, look=on_look)
+        report(outcome.games, outcome.games, outcome.conclusion)
+        return outcome.played
 
     # -------------------------------------------------------------- games
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from arena.store.codec import (
+    _json,
     _scheduled_game,
 )
 from arena.store.database import (
@@ -28,6 +30,18 @@ class ScheduleRecords(Database):
             tournament_id = self._tournament_id(conn, tournament)
             self._insert_scheduled(conn, tournament_id, games)
         return self.scheduled_games(tournament_id)
+
+    def extend_schedule(self, tournament: str | int, settings: Mapping[str, Any],
+                        games: Iterable[ScheduleEntry]) -> list[ScheduledGame]:
+        """Append games to a tournament's schedule and store the settings that now describe
+        it, in one transaction (a run that plays until its bots are separated grows its
+        schedule this way, so a resumed run sees what was added)."""
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            self._insert_scheduled(conn, tournament_id, games)
+            conn.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
+                         (_json(dict(settings)), tournament_id))
+        return self.pending_games(tournament_id)
 
     def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The whole schedule of a tournament, by game index."""

@@ -33,10 +33,11 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from arena.engine import PARTNER_TEAMS
 from arena.engine.rules import RuleSet, RuleSetError, Scoring
@@ -298,13 +299,68 @@ def build_schedule(settings: TournamentSettings, bots: Sequence[str]) -> Schedul
     """Every game of a tournament between `bots`, in playing order (at most `MAX_GAMES`)."""
     _check_bots(bots)
     rounds = _FORMATS[settings.format](settings, list(bots))
-    games = sum(len(seats) if settings.rotations else 1
-                for tables in rounds for seats in tables) * settings.deals_per_table
+    _check_size(sum(len(seats) if settings.rotations else 1
+                    for tables in rounds for seats in tables) * settings.deals_per_table)
+    return tuple(_expand(rounds, settings))
+
+
+class PlacedGame(Protocol):
+    """A game of a stored schedule, as `more_deals` reads it (a `ScheduledTable` fits)."""
+
+    @property
+    def round(self) -> int:
+        """Round number."""
+
+    @property
+    def table(self) -> int:
+        """Table number within the round."""
+
+    @property
+    def game_index(self) -> int:
+        """Position in the whole schedule."""
+
+    @property
+    def seats(self) -> Sequence[str]:
+        """Bot names in seat order."""
+
+
+def more_deals(settings: TournamentSettings, schedule: Sequence[PlacedGame],
+               deals: int) -> Schedule:
+    """The games `deals` more deals per table add to `schedule`, a schedule of `settings`:
+    at every table of every round, the deals numbered after its `deals_per_table`, in
+    the seat orders its first deal was played in, numbered after its last game.
+
+    A duplicate deal's seed depends only on its round, table and number, so with
+    duplicate deals the schedule so extended plays the very deals one built with
+    the larger `deals_per_table` at once would.
+    """
+    per_table = Counter((game.round, game.table) for game in schedule)
+    seatings: dict[tuple[int, int], list[Seating]] = {}
+    for game in sorted(schedule, key=lambda game: game.game_index):
+        placed = seatings.setdefault((game.round, game.table), [])
+        if len(placed) < per_table[game.round, game.table] // settings.deals_per_table:
+            placed.append(tuple(game.seats))
+    _check_size(len(schedule) + sum(map(len, seatings.values())) * deals)
+    index = itertools.count(max((game.game_index for game in schedule), default=-1) + 1)
+    done = settings.deals_per_table
+    return tuple(
+        ScheduledTable(round=round_number, table=table_number, game_index=game_index,
+                       seats=seating,
+                       seed=(derive_seed(settings.seed, "deal", round_number, table_number, deal)
+                             if settings.duplicate
+                             else derive_seed(settings.seed, "game", game_index)),
+                       teams=settings.table_teams)
+        for (round_number, table_number), table_seatings in sorted(seatings.items())
+        for deal in range(done, done + deals)
+        for seating in table_seatings
+        for game_index in (next(index),))
+
+
+def _check_size(games: int) -> None:
     if games > MAX_GAMES:
         raise ScheduleError(f"the schedule would hold {games:,} games, more than the "
                             f"{MAX_GAMES:,} a tournament may have: use fewer deals per "
                             "table, fewer tables (max_tables) or several tournaments")
-    return tuple(_expand(rounds, settings))
 
 
 def _check_bots(bots: Sequence[str]) -> None:

@@ -1,0 +1,191 @@
+"""Tournaments that play until the games say enough.
+
+`run_until_separated` plays a tournament's schedule, then keeps appending
+whole deal blocks (more deals for every table, seeded like the first ones)
+until every adjacent pair of its leaderboard is separated at the confidence
+level (`arena.stats.sequential`: a confidence sequence per pair, valid however
+often it is looked at) or the game budget is spent. `run_sprt` does the same
+for two bots with a sequential probability ratio test (`arena.stats.sprt`) on
+the first bot's score per deal block.
+
+Every look reads the tournament's recorded games, and every extension is
+stored with the settings that describe it before it is played, so a run that
+is stopped resumes where it was and reaches the decision an unbroken run
+would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+import arena.stats.sequential as sequential
+import arena.stats.sprt as sprt
+from arena import stats
+from arena.rating.pools import tournament_pool
+from arena.store import GameSummary, Store, Tournament
+from arena.tournament.runner import (
+    Progress,
+    RunHold,
+    TableRunner,
+    run_tournament,
+    tournament_settings,
+)
+from arena.tournament.schedule import MAX_GAMES, ScheduleError, TournamentSettings, more_deals
+
+
+@dataclass(frozen=True, slots=True)
+class UntilSeparated:
+    """Play until every adjacent pair is separated at `confidence`, within `max_games`."""
+
+    confidence: float = sequential.DEFAULT_CONFIDENCE
+    max_games: int = MAX_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class SprtPlan:
+    """Play two bots until a sequential probability ratio test decides, within `max_games`:
+    H0 says the first bot's expected score per deal block is `score0`, H1 `score1`."""
+
+    score0: float = sprt.DEFAULT_SCORE0
+    score1: float = sprt.DEFAULT_SCORE1
+    alpha: float = sprt.DEFAULT_ALPHA
+    beta: float = sprt.DEFAULT_BETA
+    max_games: int = MAX_GAMES
+
+    def test(self) -> sprt.Sprt:
+        """A fresh test with these hypotheses and error rates (`SprtError` if they are bad)."""
+        return sprt.Sprt(self.score0, self.score1, self.alpha, self.beta)
+
+
+@dataclass(frozen=True, slots=True)
+class SequentialOutcome:
+    """How a sequential run ended: games this run played, games in the tournament now,
+    and, in words, why it stopped."""
+
+    played: int
+    games: int
+    conclusion: str
+    unseparated: tuple[str, ...] = ()
+    sprt: sprt.Sprt | None = None
+
+
+Look = Callable[[sequential.SeparationReport | sprt.Sprt], None]
+"""Told what the games say at every look (to show it while the run goes on)."""
+
+
+def block_scores(games: Sequence[stats.RankedGame]) -> list[dict[str, float]]:
+    """Each deal block's mean score of every bot at its table, blocks in the order their
+    first game was recorded."""
+    totals: dict[Hashable, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for game in games:
+        for _, bot, score in game.scores():
+            totals[game.block][bot].append(score)
+    return [{bot: sum(scores) / len(scores) for bot, scores in block.items()}
+            for block in totals.values()]
+
+
+def _blocks(store: Store, tournament: Tournament) -> list[dict[str, float]]:
+    key = tournament_pool(tournament.name)
+    if key not in {pool.key for pool in store.pools()}:
+        return []
+    return block_scores([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
+                                          teams=g.teams) for g in store.pool_games(key)])
+
+
+async def run_until_separated(
+    store: Store, tournament: str | int, play: TableRunner, *,
+    confidence: float = sequential.DEFAULT_CONFIDENCE, max_games: int = MAX_GAMES,
+    concurrency: int | None = None, progress: Progress | None = None,
+    on_game: Callable[[GameSummary], None] | None = None, hold: RunHold | None = None,
+    look: Look | None = None,
+) -> SequentialOutcome:
+    """Play `tournament`, then append deal blocks until its leaderboard is separated or it
+    holds `max_games` games (or the schedule's limit)."""
+    played = 0
+    while True:
+        current = store.tournament(tournament)
+        played += (await run_tournament(store, current.id, play, concurrency=concurrency,
+                                        progress=progress, on_game=on_game,
+                                        hold=hold)).played
+        settings = tournament_settings(current)
+        games = len(store.scheduled_games(current.id))
+        per_block = games // max(1, len(_blocks(store, current)) or 1)
+        plan = max(1, min(max_games, MAX_GAMES) // (2 * max(1, per_block)))
+        monitor = sequential.SeparationMonitor(confidence=confidence, plan_blocks=plan)
+        for block in _blocks(store, current):
+            monitor.add_block(block)
+        report = monitor.report()
+        if look is not None:
+            look(report)
+        unseparated = tuple(f"{p.upper} ~ {p.lower}" for p in report.unseparated)
+        if report.separated:
+            return SequentialOutcome(played, games, f"every adjacent pair is separated at "
+                                     f"{confidence:.0%} after {games:,} games")
+        if not _extend(store, current, settings, games, max_games):
+            return SequentialOutcome(
+                played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
+                f"with {len(unseparated)} adjacent pair(s) not yet separated at "
+                f"{confidence:.0%}: {', '.join(unseparated)}", unseparated)
+
+
+async def run_sprt(
+    store: Store, tournament: str | int, play: TableRunner, test: sprt.Sprt, first: str, *,
+    max_games: int = MAX_GAMES, concurrency: int | None = None,
+    progress: Progress | None = None, on_game: Callable[[GameSummary], None] | None = None,
+    hold: RunHold | None = None, look: Look | None = None,
+) -> SequentialOutcome:
+    """Play the two-bot `tournament` deal block by deal block until `test`, fed `first`'s
+    score per block, accepts a hypothesis or the tournament holds `max_games` games."""
+    played = 0
+    counted = 0
+    while True:
+        current = store.tournament(tournament)
+        played += (await run_tournament(store, current.id, play, concurrency=concurrency,
+                                        progress=progress, on_game=on_game,
+                                        hold=hold)).played
+        for block in _blocks(store, current)[counted:]:
+            counted += 1
+            if test.add(block[first]) is not sprt.Decision.CONTINUE:
+                break
+        if look is not None:
+            look(test)
+        games = len(store.scheduled_games(current.id))
+        if test.decision is not sprt.Decision.CONTINUE:
+            return SequentialOutcome(played, games, _sprt_conclusion(test, first, games),
+                                     sprt=test)
+        settings = tournament_settings(current)
+        if not _extend(store, current, settings, games, max_games, deals=concurrency or 1):
+            return SequentialOutcome(
+                played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
+                f"before the test decided: LLR {test.llr:+.2f} within "
+                f"[{test.lower_bound:.2f}, {test.upper_bound:.2f}]", sprt=test)
+
+
+def _sprt_conclusion(test: sprt.Sprt, first: str, games: int) -> str:
+    verdict = (f"{first} scores {test.score1:.3f} per deal rather than {test.score0:.3f}"
+               if test.decision is sprt.Decision.ACCEPT_H1 else
+               f"{first} scores {test.score0:.3f} per deal rather than {test.score1:.3f}")
+    return (f"{test.decision.value} accepted after {games:,} games ({test.blocks} deals): "
+            f"{verdict} (LLR {test.llr:+.2f}, bounds [{test.lower_bound:.2f}, "
+            f"{test.upper_bound:.2f}])")
+
+
+def _extend(store: Store, tournament: Tournament, settings: TournamentSettings, games: int,
+            max_games: int, deals: int | None = None) -> bool:
+    """Append more deals for every table, within the budget; False when none fit."""
+    per_deal = games // max(1, settings.deals_per_table)
+    room = (min(max_games, MAX_GAMES) - games) // max(1, per_deal)
+    wanted = deals if deals is not None else max(1, math.ceil(settings.deals_per_table / 4))
+    add = min(wanted, room)
+    if add <= 0:
+        return False
+    try:
+        extra = more_deals(settings, store.scheduled_games(tournament.id), add)
+    except ScheduleError:
+        return False
+    grown = {**tournament.settings, "deals_per_table": settings.deals_per_table + add}
+    store.extend_schedule(tournament.id, grown, extra)
+    return True
