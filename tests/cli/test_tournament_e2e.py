@@ -519,3 +519,34 @@ def test_a_bot_that_crashes_forfeits_and_the_forfeit_replays(tmp_path: Path) -> 
         assert lines[-1] == "game over (forfeit): greedy wins"
     rows = json.loads(ok(db, "games", "--format", "json").stdout)
     assert [(row["winner"], row["ended"]) for row in rows] == [("greedy", "forfeit")] * 2
+
+
+# ------------------------------------------------------------ sequential runs
+
+
+def test_a_match_under_sprt_plays_until_the_test_decides(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    rules = write_json(tmp_path / "rules.json", ONE_HAND)
+    result = ok(db, "match", "greedy", "rnd", "--sprt", "--h1", "0.6", "--rules", str(rules))
+    assert "SPRT: H1 accepted after" in result.stdout
+    assert "greedy scores 0.600 per deal rather than 0.500" in result.stdout
+    [match] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
+    assert match["done"] == match["games"] and match["games"] % 2 == 0
+    assert 2 <= match["games"] < 200
+
+
+def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    settings = write_json(tmp_path / "settings.json", {"rules": ONE_HAND})
+    ok(db, "tournament", "create", "sep", "greedy", "rnd", "--table-size", "2", "--deals", "2",
+       "--settings", str(settings))
+    result = ok(db, "tournament", "run", "sep", "--until-separated", "--max-games", "200")
+    assert "until separated: every adjacent pair is separated at 95% after" in result.stdout
+    [status] = json.loads(ok(db, "tournament", "status", "sep", "--format", "json").stdout)
+    assert status["done"] == status["games"] > 4
+    [(heading, rows)] = leaderboard_tables(result.stdout)
+    assert [row["bot"] for row in rows] == ["greedy", "rnd"]
+    assert [row["place"] for row in rows] == ["1", "2"]
