@@ -253,6 +253,16 @@ Script = Callable[[SeatView, Sequence[Action]], Action | Violation | Departed]
 departure its answer stands for."""
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One decision a scripted seat was asked for."""
+
+    view: SeatView
+    legal: list[Action]
+    timeout: float
+    bank: float
+
+
 @dataclass(eq=False)
 class ScriptedSeat:
     """A seat played in memory by `script`, with no connection and no clock, for tests.
@@ -266,7 +276,7 @@ class ScriptedSeat:
     setup: SeatSetup | None = None
     seen: list[ev.Event] = field(default_factory=list)
     """Every event the seat was sent, decoded, in order."""
-    asked: list[tuple[SeatView, list[Action]]] = field(default_factory=list)
+    asked: list[Asked] = field(default_factory=list)
     strikes: list[tuple[int, Violation]] = field(default_factory=list)
     forfeited: Violation | None = None
     ended: tuple[uno_pb2.Outcome, str] | None = None
@@ -285,7 +295,7 @@ class ScriptedSeat:
     async def decide(self, view: SeatView, legal: list[Action], timeout: float,
                      bank: float) -> tuple[Answer, float]:
         """Ask the script; judge its action against `legal`."""
-        self.asked.append((view, legal))
+        self.asked.append(Asked(view, legal, timeout, bank))
         answer = self.script(view, legal)
         if isinstance(answer, Action):
             return (answer if answer in legal else SeatTermination.ILLEGAL), 0.0
