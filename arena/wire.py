@@ -60,6 +60,7 @@ __all__ = [
     "rules_from_proto",
     "rules_to_proto",
     "seat_termination_to_proto",
+    "table_info_to_proto",
     "unfinished_outcome_to_proto",
     "view_to_bytes",
     "watch_update_to_proto",
@@ -400,6 +401,13 @@ def game_events_to_proto(game_id: str, events: Sequence[bytes]) -> bot_pb2.Serve
     body.game_id = game_id
     body.MergeFromString(_GAME_EVENTS.encode(events))
     return message
+
+
+def table_info_to_proto(game_id: str, players: Sequence[str], hand_number: int,
+                        decisions: int) -> admin_pb2.TableInfo:
+    """The `ListTables` line of a table being played."""
+    return admin_pb2.TableInfo(game_id=game_id, players=players, hand_number=hand_number,
+                               decisions=decisions)
 
 
 def watch_update_to_proto(game_id: str, events: Sequence[bytes], players: Sequence[str] = (),

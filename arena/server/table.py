@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from arena import wire, wire_admin
+from arena import wire
 from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.game import Game
@@ -33,7 +33,7 @@ REPLAY_BYTES = 256 * 1024
 YIELD_EVERY = 64
 """Decisions taken without a round trip before the table lets other tasks run."""
 
-WatchQueue = asyncio.Queue[wire_admin.WatchUpdate | None]
+WatchQueue = asyncio.Queue["admin_pb2.WatchGameUpdate | None"]
 """A watcher's updates: the public events so far, then live ones, the outcome, None."""
 
 
@@ -75,7 +75,7 @@ class GameTable:
         self.closed = asyncio.Event()
         self._unawaited = 0
         self._watchers: list[WatchQueue] = []
-        self._final_update: wire_admin.WatchUpdate | None = None
+        self._final_update: admin_pb2.WatchGameUpdate | None = None
 
     # ------------------------------------------------------------- seating
 
@@ -328,8 +328,8 @@ class GameTable:
 
     def info(self) -> admin_pb2.TableInfo:
         """A line for `ListTables`."""
-        return wire_admin.table_info_to_proto(self.game_id, self.players,
-                                              self.game.hand_number, self.decisions)
+        return wire.table_info_to_proto(self.game_id, self.players, self.game.hand_number,
+                                        self.decisions)
 
     def watch(self) -> WatchQueue:
         """A queue of updates: the public events so far, then live ones, the outcome, None."""

@@ -15,13 +15,14 @@ import pytest
 from arena import wire
 from arena.engine import Game
 from arena.engine.actions import Action, ActionKind
+from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
 from arena.server import BotPolicy, GameAbortedError, SeatTermination, passive_action
 from arena.server.policy import Violation
 from arena.server.seat import Departed, Script, ScriptedSeat
 from arena.server.table import GameTable
-from tests.server.conftest import ONE_HAND
 
+ONE_HAND = RuleSet(target_score=None)
 PLAYERS = ("alice", "bob", "carol")
 FALLBACK = BotPolicy(decision_timeout=0.5, time_bank=2.0, max_strikes=3)
 SEED = 7
