@@ -421,6 +421,21 @@ def watch_update_to_proto(game_id: str, events: Sequence[bytes], players: Sequen
 # --------------------------------------------------- game and stream messages
 
 
+_RULES_MESSAGES: dict[RuleSet, uno_pb2.RuleSet] = {}
+_RULES_CACHE_SIZE = 64
+
+
+def _rules_message(rules: RuleSet) -> uno_pb2.RuleSet:
+    """`rules_to_proto(rules)`, converted once per rule set (a message it is copied into
+    takes a copy, so the one kept is never changed)."""
+    message = _RULES_MESSAGES.get(rules)
+    if message is None:
+        if len(_RULES_MESSAGES) >= _RULES_CACHE_SIZE:
+            _RULES_MESSAGES.clear()
+        message = _RULES_MESSAGES[rules] = rules_to_proto(rules)
+    return message
+
+
 def game_start_to_proto(game_id: str, seat: int, players: Sequence[str], rules: RuleSet,
                         decision_timeout_ms: int, time_bank_ms: int) -> bot_pb2.ServerMessage:
     """The `GameStart` a seat is sent when it takes its place (`players[i]` sits at seat i)."""
@@ -428,7 +443,7 @@ def game_start_to_proto(game_id: str, seat: int, players: Sequence[str], rules: 
         game_id=game_id,
         seat=seat,
         players=[bot_pb2.Player(seat=number, name=name) for number, name in enumerate(players)],
-        rules=rules_to_proto(rules),
+        rules=_rules_message(rules),
         decision_timeout_ms=decision_timeout_ms,
         time_bank_ms=time_bank_ms,
     ))

@@ -87,7 +87,10 @@ class SeatProxy(Protocol):
         ...
 
     def events(self, events: Sequence[bytes]) -> None:
-        """Encoded events the seat may see; they reach it before its next decision at latest."""
+        """Encoded events the seat may see; they reach it before its next decision at latest.
+
+        The sequence may be handed to other seats too: a proxy copies what it keeps.
+        """
         ...
 
     async def decide(self, view: SeatView, legal: list[Action], timeout: float,

@@ -248,11 +248,25 @@ class GameTable:
         """
         if not events:
             return
+        messages = [wire.event_to_bytes(event) for event in events]
+        if all(event.audience is None for event in events):
+            for seat in self.seats:
+                if seat.proxy is not None:
+                    seat.proxy.events(messages)
+            public = messages
+        else:
+            public = self._route(events, messages)
+        if public and self._watchers:
+            update = wire.watch_update_to_proto(self.game_id, public)
+            for watcher in self._watchers:
+                watcher.put_nowait(update)
+
+    def _route(self, events: Sequence[ev.Event], messages: list[bytes]) -> list[bytes]:
+        """Hand each encoded event to its audience's proxies; return the public ones."""
         seats = self.seats
         routed: list[list[bytes]] = [[] for _ in seats]
         public: list[bytes] = []
-        for event in events:
-            message = wire.event_to_bytes(event)
+        for event, message in zip(events, messages, strict=True):
             audience = event.audience
             if audience is None:
                 public.append(message)
@@ -264,10 +278,7 @@ class GameTable:
         for seat, queue in zip(seats, routed, strict=True):
             if queue and seat.proxy is not None:
                 seat.proxy.events(queue)
-        if public and self._watchers:
-            update = wire.watch_update_to_proto(self.game_id, public)
-            for watcher in self._watchers:
-                watcher.put_nowait(update)
+        return public
 
     # ----------------------------------------------------------------- end
 
