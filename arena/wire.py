@@ -34,6 +34,7 @@ from arena.v1 import admin_pb2, bot_pb2, uno_pb2
 
 __all__ = [
     "EVENT_CLASSES",
+    "IllegalChoiceError",
     "WireError",
     "action_to_dict",
     "dict_into",
@@ -43,26 +44,36 @@ __all__ = [
     "action_to_proto",
     "card_from_proto",
     "card_to_proto",
+    "chosen_action",
     "decision_request_to_bytes",
+    "error_to_proto",
     "event_from_proto",
     "event_to_bytes",
     "event_to_proto",
     "events_for_seat",
+    "game_end_to_proto",
     "game_events_to_proto",
+    "game_start_to_proto",
     "outcome_from_proto",
     "outcome_to_proto",
     "public_events",
     "rules_from_proto",
     "rules_to_proto",
     "seat_termination_to_proto",
+    "table_info_to_proto",
     "unfinished_outcome_to_proto",
     "view_to_bytes",
     "watch_update_to_proto",
+    "welcome_to_proto",
 ]
 
 
 class WireError(ValueError):
     """A protobuf message does not describe a valid engine object."""
+
+
+class IllegalChoiceError(ValueError):
+    """A well-formed Decision picks an action that is not one of the legal ones."""
 
 
 # ------------------------------------------------------------------ enums
@@ -392,12 +403,94 @@ def game_events_to_proto(game_id: str, events: Sequence[bytes]) -> bot_pb2.Serve
     return message
 
 
+def table_info_to_proto(game_id: str, players: Sequence[str], hand_number: int,
+                        decisions: int) -> admin_pb2.TableInfo:
+    """The `ListTables` line of a table being played."""
+    return admin_pb2.TableInfo(game_id=game_id, players=players, hand_number=hand_number,
+                               decisions=decisions)
+
+
 def watch_update_to_proto(game_id: str, events: Sequence[bytes], players: Sequence[str] = (),
                           outcome: uno_pb2.Outcome | None = None) -> admin_pb2.WatchGameUpdate:
     """A `WatchGameUpdate` from serialized (public) event messages."""
     message = admin_pb2.WatchGameUpdate(game_id=game_id, players=players, outcome=outcome)
     message.MergeFromString(_WATCH_EVENTS.encode(events))
     return message
+
+
+# --------------------------------------------------- game and stream messages
+
+
+_RULES_MESSAGES: dict[RuleSet, uno_pb2.RuleSet] = {}
+_RULES_CACHE_SIZE = 64
+
+
+def _rules_message(rules: RuleSet) -> uno_pb2.RuleSet:
+    """`rules_to_proto(rules)`, converted once per rule set (a message it is copied into
+    takes a copy, so the one kept is never changed)."""
+    message = _RULES_MESSAGES.get(rules)
+    if message is None:
+        if len(_RULES_MESSAGES) >= _RULES_CACHE_SIZE:
+            _RULES_MESSAGES.clear()
+        message = _RULES_MESSAGES[rules] = rules_to_proto(rules)
+    return message
+
+
+def game_start_to_proto(game_id: str, seat: int, players: Sequence[str], rules: RuleSet,
+                        decision_timeout_ms: int, time_bank_ms: int) -> bot_pb2.ServerMessage:
+    """The `GameStart` a seat is sent when it takes its place (`players[i]` sits at seat i)."""
+    return bot_pb2.ServerMessage(game_start=bot_pb2.GameStart(
+        game_id=game_id,
+        seat=seat,
+        players=[bot_pb2.Player(seat=number, name=name) for number, name in enumerate(players)],
+        rules=_rules_message(rules),
+        decision_timeout_ms=decision_timeout_ms,
+        time_bank_ms=time_bank_ms,
+    ))
+
+
+def game_end_to_proto(game_id: str, outcome: uno_pb2.Outcome,
+                      reason: str) -> bot_pb2.ServerMessage:
+    """The `GameEnd` every seat is sent last, with the game's outcome message."""
+    return bot_pb2.ServerMessage(game_end=bot_pb2.GameEnd(
+        game_id=game_id, outcome=outcome, reason=reason))
+
+
+def error_to_proto(code: bot_pb2.ErrorCode, message: str, game_id: str = "",
+                   request_id: str = "") -> bot_pb2.ServerMessage:
+    """An in-band `Error` server message."""
+    return bot_pb2.ServerMessage(error=bot_pb2.Error(
+        code=code, message=message, game_id=game_id, request_id=request_id))
+
+
+def welcome_to_proto(bot_name: str, server_version: str,
+                     max_tables: int) -> bot_pb2.ServerMessage:
+    """The `Welcome` a bot is sent once its Hello is accepted."""
+    return bot_pb2.ServerMessage(welcome=bot_pb2.Welcome(
+        bot_name=bot_name, server_version=server_version, max_tables=max_tables))
+
+
+def chosen_action(decision: bot_pb2.Decision, legal_actions: Sequence[Action]) -> Action:
+    """The legal action a `Decision` picks, by index or by value.
+
+    Raises `WireError` for a decision that sets neither or names no valid action,
+    and `IllegalChoiceError` for one that picks an action not in `legal_actions`.
+    """
+    choice = decision.WhichOneof("choice")
+    if choice == "action_index":
+        if decision.action_index < len(legal_actions):
+            return legal_actions[decision.action_index]
+        raise IllegalChoiceError(f"action_index {decision.action_index} is out of range "
+                                 f"({len(legal_actions)} legal actions)")
+    if choice == "action":
+        try:
+            action = action_from_proto(decision.action)
+        except WireError as exc:
+            raise WireError(f"bad action: {exc}") from None
+        if action in legal_actions:
+            return action
+        raise IllegalChoiceError(f"{action} is not one of the legal actions")
+    raise WireError("a Decision must set action_index or action")
 
 
 # ----------------------------------------------------------------- events

@@ -1,11 +1,13 @@
-"""One bot connection: its outgoing messages, its open decision requests, its tables.
+"""One bot connection: its outgoing messages, its open decision requests, its table slots.
 
-A `BotConnection` is the server's proxy for one `BotService.Connect` stream, in
-the spirit of python-chess's engine protocol: a table asks it for a decision
-with a time limit (`ask`) and gets back a future that settles with the bot's
-`Decision` or with a `NoReply` reason. Messages to the bot go through an outbox
-drained by one writer task, so no table ever waits on a slow reader; a bot that
-stops reading altogether has its connection closed once the outbox overflows.
+A `BotConnection` is the server's end of one `BotService.Connect` stream, in
+the spirit of python-chess's engine protocol: it is asked for a decision with a
+time limit (`ask`) and gives back a future that settles with the bot's
+`Decision` or with a `NoReply` reason. Tables reach it only through a seat
+proxy (`arena.server.seat.ConnectionSeat`), which takes one of its slots while
+it plays. Messages to the bot go through an outbox drained by one writer task,
+so no table ever waits on a slow reader; a bot that stops reading altogether
+has its connection closed once the outbox overflows.
 """
 
 from __future__ import annotations
@@ -14,16 +16,14 @@ import asyncio
 import itertools
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
 from grpc.aio import EOF  # type: ignore[attr-defined]
 
+from arena import wire
 from arena.v1 import bot_pb2
-
-if TYPE_CHECKING:
-    from arena.server.table import GameTable
 
 
 class NoReply(Enum):
@@ -119,9 +119,11 @@ _REQUEST_IDS = itertools.count(1)
 class BotConnection:
     """The server side of one bot's stream.
 
-    Created once the bot has authenticated and said Hello. Tables take a slot in
-    `tables` (at most `hello.max_tables`), send messages with `send`, and ask for
-    decisions with `ask`; `serve` pumps the stream until it ends.
+    Created once the bot has authenticated and said Hello. A seat played over
+    it takes a slot (`take_slot`, at most `hello.max_tables`, reserved through
+    the lobby) and frees it when it is done (`free_slot`); it sends messages with
+    `send` and asks for decisions with `ask`. `serve` pumps the stream until it
+    ends.
     """
 
     def __init__(self, bot_name: str, hello: BotHello, peer: str = "",
@@ -133,7 +135,7 @@ class BotConnection:
         self.connection_id = f"c{next(_CONNECTION_IDS)}"
         self.status = ConnectionStatus.OPEN
         self.close_reason: CloseReason | None = None
-        self.tables: dict[str, GameTable] = {}
+        self._slots: dict[str, None] = {}  # game ids, in the order they were taken
         self._pending: dict[str, PendingDecision] = {}
         self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
@@ -150,9 +152,22 @@ class BotConnection:
         return self.status is ConnectionStatus.OPEN
 
     @property
+    def tables(self) -> tuple[str, ...]:
+        """The games this connection holds a table slot in."""
+        return tuple(self._slots)
+
+    @property
     def free_slots(self) -> int:
         """How many more tables this connection may play at once."""
-        return max(0, self.hello.max_tables - len(self.tables)) if self.is_open else 0
+        return max(0, self.hello.max_tables - len(self._slots)) if self.is_open else 0
+
+    def take_slot(self, game_id: str) -> None:
+        """Hold a table slot for game `game_id` (one the lobby reserved: see `Lobby.claim`)."""
+        self._slots[game_id] = None
+
+    def free_slot(self, game_id: str) -> None:
+        """Give back the slot held for game `game_id`, if any."""
+        self._slots.pop(game_id, None)
 
     def transition(self, status: ConnectionStatus) -> None:
         """Move to `status`, raising `ConnectionStateError` for a move that is not allowed."""
@@ -251,8 +266,7 @@ class BotConnection:
     def send_error(self, code: bot_pb2.ErrorCode, message: str, game_id: str = "",
                    request_id: str = "") -> None:
         """Send an in-band `Error` (it does not end the stream)."""
-        self.send(bot_pb2.ServerMessage(error=bot_pb2.Error(
-            code=code, message=message, game_id=game_id, request_id=request_id)))
+        self.send(wire.error_to_proto(code, message, game_id, request_id))
 
     # ------------------------------------------------------------- deciding
 

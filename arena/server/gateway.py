@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
+from arena import wire
 from arena.server.auth import Authenticator, bearer_token
 from arena.server.connection import BotConnection, BotHello, CloseReason, serialize
 from arena.v1 import bot_pb2
@@ -80,8 +81,7 @@ class BotGateway:
 
     async def _serve(self, name: str, hello: BotHello, context: Context) -> None:
         connection = BotConnection(name, hello, context.peer(), self._max_outbox)
-        connection.send(bot_pb2.ServerMessage(welcome=bot_pb2.Welcome(
-            bot_name=name, server_version=self._server_version, max_tables=hello.max_tables)))
+        connection.send(wire.welcome_to_proto(name, self._server_version, hello.max_tables))
         self._on_connect(connection)
         try:
             await connection.serve(context)

@@ -68,8 +68,9 @@ class Lobby:
     async def claim(self, names: Sequence[str]) -> list[BotConnection | None]:
         """One connection per name with a slot reserved by the caller (None: not connected).
 
-        The caller must take the slots (`BotConnection.tables`) before it awaits
-        anything, or they may be claimed again.
+        The caller must take the slots (`BotConnection.take_slot`, which a seat
+        does when it joins its table) before it awaits anything, or they may be
+        claimed again.
         """
         await self._wait_until(lambda: all(self._has_room(name) for name in names), None)
         return [self.roomiest(name) for name in names]

@@ -23,7 +23,8 @@ from arena.server.connection import BotConnection
 from arena.server.lobby import Lobby
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
-from arena.server.table import GameTable, absence_cause
+from arena.server.seat import ConnectionSeat, absence_cause
+from arena.server.table import GameTable
 from arena.server.tls import ServerTls
 from arena.v1 import admin_pb2_grpc
 
@@ -180,8 +181,11 @@ class ArenaServer:
         self._seat_orphans(connection.bot_name)
 
     def _bot_disconnected(self, connection: BotConnection) -> None:
-        for table in list(connection.tables.values()):
-            table.detach(connection, absence_cause(connection))
+        for game_id in connection.tables:
+            table = self._tables.get(game_id)
+            if table is None:
+                continue
+            table.detach(connection.bot_name, absence_cause(connection))
             if connection.bot_name in self._crashed:
                 table.mark_crashed(connection.bot_name)
         self._lobby.remove(connection)
@@ -194,7 +198,7 @@ class ArenaServer:
                 connection = self._lobby.roomiest(bot_name)
                 if connection is None:
                     return
-                table.take_over(seat, connection)
+                table.take_over(seat, ConnectionSeat(connection))
 
     # --------------------------------------------------------------- games
 
@@ -229,7 +233,7 @@ class ArenaServer:
         table = GameTable(game_id, players, rules, seed, policy or BotPolicy(), self.crash_check)
         for seat, connection in enumerate(connections):
             if connection is not None:
-                table.seat(seat, connection)
+                table.seat(seat, ConnectionSeat(connection))
         for seat in range(len(players)):
             if players[seat] in self._crashed:
                 table.mark_crashed(players[seat])

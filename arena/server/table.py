@@ -1,71 +1,59 @@
 """One table: drives one game between bots, asking each decision of the seat it is due.
 
-The loop is: whose decision is due → ask that seat's connection (or decide for
-it) → apply the action → queue the events each seat may see. Events reach a seat
-lazily: they are sent just before the seat's next decision request (inside it,
-for bots that opted in with `events_in_requests`), when many have piled up, and
-at the end of the game. What a late, illegal, garbled or missing answer costs is
-the table's `BotPolicy`.
+The loop is: whose decision is due → ask that seat's proxy (or decide for it,
+when no one plays the seat) → apply the action → hand each seat's proxy the
+events it may see, and the watchers the public ones. The table speaks to seats
+only through `SeatProxy` (`arena.server.seat`) and never builds a protocol
+message; what a late, illegal, garbled or missing answer costs is the table's
+`BotPolicy`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from arena import wire
 from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
-from arena.server.connection import (
-    BotConnection,
-    CloseReason,
-    NoReply,
-    PendingDecision,
-    Reply,
-    next_request_id,
-)
 from arena.server.policy import BotPolicy, SeatTermination, Violation, passive_action
 from arena.server.result import GameAbortedError, GameResult
-from arena.v1 import admin_pb2, bot_pb2, uno_pb2
+from arena.server.seat import WITHDRAWN, Departed, SeatProxy, SeatSetup
 
-FLUSH_AT = 64
-"""Events queued for one seat that are sent at once, without waiting for a decision."""
+if TYPE_CHECKING:
+    from arena.v1 import admin_pb2, uno_pb2
+
 REPLAY_BYTES = 256 * 1024
 """The most event bytes in one message of the replay a reconnected bot is sent."""
 YIELD_EVERY = 64
 """Decisions taken without a round trip before the table lets other tasks run."""
 
+WatchQueue = asyncio.Queue["admin_pb2.WatchGameUpdate | None"]
+"""A watcher's updates: the public events so far, then live ones, the outcome, None."""
+
 
 @dataclass(eq=False, slots=True)
 class Seat:
-    """One seat at a table: its bot, the connection playing it now, and its record."""
+    """One seat at a table: its bot, the proxy playing it now, and its record."""
 
     number: int
     bot_name: str
     bank_left: float = 0.0
-    connection: BotConnection | None = None
+    proxy: SeatProxy | None = None
     strikes: int = 0
     termination: SeatTermination = SeatTermination.NORMAL
     absent_cause: Violation = SeatTermination.DISCONNECT
-    unsent: list[bytes] = field(default_factory=list)  # serialized Event messages
-    pending: PendingDecision | None = None
     absence_checked: bool = False
-    """Whether the crash check has run since the seat lost its connection."""
-
-
-def absence_cause(connection: BotConnection) -> Violation:
-    """What a seat's violation is called when its connection has closed."""
-    if connection.close_reason is CloseReason.MALFORMED:
-        return SeatTermination.MALFORMED
-    return SeatTermination.DISCONNECT
+    """Whether the crash check has run since the seat lost its proxy."""
 
 
 class GameTable:
-    """Drives one game. Create it, `seat` the claimed connections, then `await run()`."""
+    """Drives one game. Create it, `seat` the claimed seats' proxies, then `await run()`."""
 
     def __init__(self, game_id: str, players: Sequence[str], rules: RuleSet, seed: int,
                  policy: BotPolicy,
@@ -86,10 +74,8 @@ class GameTable:
         self.aborted = False
         self.closed = asyncio.Event()
         self._unawaited = 0
-        self._watchers: list[asyncio.Queue[admin_pb2.WatchGameUpdate | None]] = []
+        self._watchers: list[WatchQueue] = []
         self._final_update: admin_pb2.WatchGameUpdate | None = None
-        self._rules_proto = wire.rules_to_proto(rules)
-        self._timeout_ms = policy.decision_timeout_ms
 
     # ------------------------------------------------------------- seating
 
@@ -98,62 +84,59 @@ class GameTable:
         """True once the game has ended (or was aborted)."""
         return self.finished is not None
 
-    def seat(self, number: int, connection: BotConnection) -> None:
-        """Give seat `number` to `connection` and send it the GameStart."""
-        seat = self.seats[number]
-        seat.connection = connection
-        connection.tables[self.game_id] = self
-        connection.send(bot_pb2.ServerMessage(game_start=self._game_start(seat)))
+    def seat(self, number: int, proxy: SeatProxy) -> None:
+        """Give seat `number` to `proxy`, which is told its place at the table."""
+        self.seats[number].proxy = proxy
+        proxy.join(self._setup(number))
 
-    def take_over(self, number: int, connection: BotConnection) -> None:
-        """A reconnected bot takes back its seat: GameStart again, then the events so far,
-        in messages of at most `REPLAY_BYTES` each."""
-        self.seat(number, connection)
-        seat = self.seats[number]
+    def take_over(self, number: int, proxy: SeatProxy) -> None:
+        """A reconnected bot takes back its seat: its place again, then the events so far."""
+        self.seats[number].proxy = proxy
+        proxy.join(self._setup(number), self._replay(number))
+
+    def _replay(self, number: int) -> Iterator[list[bytes]]:
+        """The encoded events seat `number` may see so far, in batches of at most
+        `REPLAY_BYTES` (or one event, if larger)."""
         batch: list[bytes] = []
         size = 0
         for event in wire.events_for_seat(self.game.events, number):
             message = wire.event_to_bytes(event)
             if size + len(message) > REPLAY_BYTES and batch:
-                seat.unsent = batch
-                self._flush(seat)
+                yield batch
                 batch, size = [], 0
             batch.append(message)
             size += len(message) + 8  # its key and length
-        seat.unsent = batch
-        self._flush(seat)
+        if batch:
+            yield batch
 
     def orphan_seats(self, bot_name: str) -> list[int]:
-        """Seats of `bot_name` that no connection plays now."""
+        """Seats of `bot_name` that no proxy plays now."""
         if self.is_over:
             return []
-        return [s.number for s in self.seats if s.bot_name == bot_name and s.connection is None]
+        return [s.number for s in self.seats if s.bot_name == bot_name and s.proxy is None]
 
-    def detach(self, connection: BotConnection, cause: Violation | None = None) -> None:
-        """`connection` closed: its seats play on without it until the bot reconnects."""
+    def detach(self, bot_name: str, cause: Violation) -> None:
+        """The bot's connection closed: its seat plays on without it until the bot reconnects,
+        and its violations meanwhile are called `cause`."""
         for seat in self.seats:
-            if seat.connection is connection:
-                seat.connection = None
-                seat.absent_cause = cause or absence_cause(connection)
-                seat.absence_checked = False
-                seat.unsent = []
-        connection.tables.pop(self.game_id, None)
+            if seat.bot_name == bot_name and seat.proxy is not None:
+                self._detach(seat, cause)
+
+    def _detach(self, seat: Seat, cause: Violation) -> None:
+        assert seat.proxy is not None
+        seat.proxy.leave()
+        seat.proxy = None
+        seat.absent_cause = cause
+        seat.absence_checked = False
 
     def mark_crashed(self, bot_name: str) -> None:
         """The bot's process died: violations of its absent seats count as crashes."""
         for seat in self.seats:
-            if seat.bot_name == bot_name and seat.connection is None:
+            if seat.bot_name == bot_name and seat.proxy is None:
                 seat.absent_cause = SeatTermination.CRASH
 
-    def _game_start(self, seat: Seat) -> bot_pb2.GameStart:
-        return bot_pb2.GameStart(
-            game_id=self.game_id,
-            seat=seat.number,
-            players=[bot_pb2.Player(seat=s.number, name=s.bot_name) for s in self.seats],
-            rules=self._rules_proto,
-            decision_timeout_ms=self.policy.decision_timeout_ms,
-            time_bank_ms=self.policy.time_bank_ms,
-        )
+    def _setup(self, number: int) -> SeatSetup:
+        return SeatSetup(self.game_id, number, self.players, self.rules, self.policy)
 
     # ---------------------------------------------------------------- play
 
@@ -179,8 +162,8 @@ class GameTable:
         """Stop the game at the next decision (an open request is withdrawn now)."""
         self.aborted = True
         for seat in self.seats:
-            if seat.pending is not None and seat.connection is not None:
-                seat.connection.settle(seat.pending.request_id, NoReply.WITHDRAWN)
+            if seat.proxy is not None:
+                seat.proxy.withdraw()
 
     async def _step(self) -> None:
         game = self.game
@@ -197,21 +180,32 @@ class GameTable:
 
     async def _decide(self, seat: Seat, legal: list[Action]) -> Action | None:
         """The action for the decision due to `seat`; None when the seat forfeits instead."""
-        connection = seat.connection
-        if connection is None:
+        proxy = seat.proxy
+        if proxy is None:
             self._unawaited += 1
             await self._check_absence(seat)
             return self._penalise(seat, seat.absent_cause, legal)
-        if len(legal) == 1 and connection.hello.auto_single_action:
+        if len(legal) == 1 and proxy.auto_single_action:
             self._unawaited += 1
             return legal[0]
         self._unawaited = 0
-        request_id = next_request_id()
-        reply = await self._ask(seat, connection, legal, request_id)
-        if reply is NoReply.CLOSED:
-            self.detach(connection)
+        timeout = self.policy.decision_timeout
+        answer, elapsed = await proxy.decide(self.game.view(seat.number), legal,
+                                             timeout + seat.bank_left, seat.bank_left)
+        if answer is SeatTermination.TIMEOUT:
+            seat.bank_left = 0.0
+        elif elapsed > timeout:
+            seat.bank_left = max(0.0, seat.bank_left - (elapsed - timeout))
+        if isinstance(answer, Action):
+            return answer
+        if answer is WITHDRAWN:
+            raise GameAbortedError(f"game {self.game_id} was aborted")
+        if isinstance(answer, Departed):
+            if seat.proxy is proxy:
+                self._detach(seat, answer.cause)
             await self._check_absence(seat)
-        return self._judge(seat, connection, reply, legal, request_id)
+            return self._penalise(seat, seat.absent_cause, legal)
+        return self._penalise(seat, answer, legal)
 
     async def _check_absence(self, seat: Seat) -> None:
         """Before the first violation of a seat whose connection dropped, learn whether
@@ -223,72 +217,6 @@ class GameTable:
                 and await self.crash_check(seat.bot_name)):
             self.mark_crashed(seat.bot_name)
 
-    async def _ask(self, seat: Seat, connection: BotConnection, legal: list[Action],
-                   request_id: str) -> Reply:
-        events: list[bytes] = []
-        if connection.hello.events_in_requests:
-            events, seat.unsent = seat.unsent, []
-        else:
-            self._flush(seat)
-        request = wire.decision_request_to_bytes(
-            request_id, self.game_id, self.game.view(seat.number), legal,
-            self._timeout_ms, round(seat.bank_left * 1000), events)
-        loop = asyncio.get_running_loop()
-        asked = loop.time()
-        seat.pending = connection.ask(request_id, request,
-                                      self.policy.decision_timeout + seat.bank_left)
-        try:
-            reply = await seat.pending.future
-        finally:
-            connection.settle(request_id, NoReply.WITHDRAWN)
-            seat.pending = None
-        self._spend_bank(seat, loop.time() - asked, reply)
-        return reply
-
-    def _spend_bank(self, seat: Seat, elapsed: float, reply: Reply) -> None:
-        if reply is NoReply.TIMEOUT:
-            seat.bank_left = 0.0
-        elif elapsed > self.policy.decision_timeout:
-            seat.bank_left = max(0.0, seat.bank_left - (elapsed - self.policy.decision_timeout))
-
-    def _judge(self, seat: Seat, connection: BotConnection, reply: Reply, legal: list[Action],
-               request_id: str) -> Action | None:
-        """The action a reply stands for, or what the policy makes of a bad one."""
-        if reply is NoReply.WITHDRAWN:
-            raise GameAbortedError(f"game {self.game_id} was aborted")
-        if reply is NoReply.TIMEOUT:
-            self._tell(seat, bot_pb2.ERROR_CODE_DEADLINE_EXCEEDED,
-                       "no decision before the deadline; the policy decides", request_id)
-            return self._penalise(seat, SeatTermination.TIMEOUT, legal)
-        if reply is NoReply.CLOSED:
-            return self._penalise(seat, seat.absent_cause, legal)
-        assert isinstance(reply, bot_pb2.Decision)
-        return self._chosen(seat, reply, legal, request_id)
-
-    def _chosen(self, seat: Seat, decision: bot_pb2.Decision, legal: list[Action],
-                request_id: str) -> Action | None:
-        choice = decision.WhichOneof("choice")
-        if choice == "action_index":
-            if decision.action_index < len(legal):
-                return legal[decision.action_index]
-            problem = (f"action_index {decision.action_index} is out of range "
-                       f"({len(legal)} legal actions)")
-        elif choice == "action":
-            try:
-                action = wire.action_from_proto(decision.action)
-            except wire.WireError as exc:
-                self._tell(seat, bot_pb2.ERROR_CODE_MALFORMED, f"bad action: {exc}", request_id)
-                return self._penalise(seat, SeatTermination.MALFORMED, legal)
-            if action in legal:
-                return action
-            problem = f"{action} is not one of the legal actions"
-        else:
-            self._tell(seat, bot_pb2.ERROR_CODE_MALFORMED,
-                       "a Decision must set action_index or action", request_id)
-            return self._penalise(seat, SeatTermination.MALFORMED, legal)
-        self._tell(seat, bot_pb2.ERROR_CODE_ILLEGAL_ACTION, problem, request_id)
-        return self._penalise(seat, SeatTermination.ILLEGAL, legal)
-
     def _penalise(self, seat: Seat, violation: Violation, legal: list[Action]) -> Action | None:
         """Apply the bot policy: the fallback action plus a strike, or None to forfeit."""
         policy = self.policy
@@ -296,9 +224,8 @@ class GameTable:
             self._forfeit(seat, violation)
             return None
         seat.strikes += 1
-        limit = "" if policy.max_strikes is None else f" of {policy.max_strikes}"
-        self._tell(seat, bot_pb2.ERROR_CODE_STRIKE,
-                   f"strike {seat.strikes}{limit} ({violation.value})")
+        if seat.proxy is not None:
+            seat.proxy.strike(seat.strikes, policy.max_strikes, violation)
         if policy.max_strikes is not None and seat.strikes >= policy.max_strikes:
             self._forfeit(seat, violation)
             return None
@@ -307,51 +234,51 @@ class GameTable:
     def _forfeit(self, seat: Seat, violation: Violation) -> None:
         seat.termination = violation
         self.forfeited_seat = seat.number
-        self._tell(seat, bot_pb2.ERROR_CODE_FORFEIT, f"seat {seat.number} forfeits the game "
-                   f"({violation.value})")
-
-    def _tell(self, seat: Seat, code: bot_pb2.ErrorCode, message: str,
-              request_id: str = "") -> None:
-        if seat.connection is not None:
-            seat.connection.send_error(code, message, self.game_id, request_id)
+        if seat.proxy is not None:
+            seat.proxy.forfeit(violation)
 
     # -------------------------------------------------------------- events
 
     def _publish(self, events: Sequence[ev.Event]) -> None:
-        """Queue each event for the seats that may see it (and the watchers, if public).
+        """Hand each event to the seats that may see it (and to the watchers, if public).
 
         The rule is `wire.events_for_seat`'s, applied by routing each event to its
-        `audience` (every seat when None) rather than by filtering per seat.
+        `audience` (every seat when None) rather than by filtering per seat; each
+        event is encoded once for all.
         """
         if not events:
             return
+        messages = [wire.event_to_bytes(event) for event in events]
+        if all(event.audience is None for event in events):
+            for seat in self.seats:
+                if seat.proxy is not None:
+                    seat.proxy.events(messages)
+            public = messages
+        else:
+            public = self._route(events, messages)
+        if public and self._watchers:
+            update = wire.watch_update_to_proto(self.game_id, public)
+            for watcher in self._watchers:
+                watcher.put_nowait(update)
+
+    def _route(self, events: Sequence[ev.Event], messages: list[bytes]) -> list[bytes]:
+        """Hand each encoded event to its audience's proxies; return the public ones."""
         seats = self.seats
+        routed: list[list[bytes]] = [[] for _ in seats]
         public: list[bytes] = []
-        for event in events:
-            message = wire.event_to_bytes(event)
+        for event, message in zip(events, messages, strict=True):
             audience = event.audience
             if audience is None:
                 public.append(message)
-                for seat in seats:
-                    if seat.connection is not None:
-                        seat.unsent.append(message)
+                for queue in routed:
+                    queue.append(message)
             else:
                 for number in audience:
-                    if seats[number].connection is not None:
-                        seats[number].unsent.append(message)
-        for seat in seats:
-            if len(seat.unsent) >= FLUSH_AT:
-                self._flush(seat)
-        if public and self._watchers:
-            update = wire.watch_update_to_proto(self.game_id, public)
-            for queue in self._watchers:
-                queue.put_nowait(update)
-
-    def _flush(self, seat: Seat) -> None:
-        """Send the events queued for `seat` now."""
-        if seat.unsent and seat.connection is not None:
-            seat.connection.send(wire.game_events_to_proto(self.game_id, seat.unsent))
-        seat.unsent = []
+                    routed[number].append(message)
+        for seat, queue in zip(seats, routed, strict=True):
+            if queue and seat.proxy is not None:
+                seat.proxy.events(queue)
+        return public
 
     # ----------------------------------------------------------------- end
 
@@ -376,21 +303,16 @@ class GameTable:
             [seat.termination for seat in self.seats]), reason)
 
     def _close(self, outcome: uno_pb2.Outcome, reason: str) -> None:
-        """Send every seat its last events and the GameEnd, free the seats, tell watchers."""
+        """Tell every seat the end and let it go, then tell the watchers."""
         self.finished = datetime.now(UTC)
-        end = bot_pb2.ServerMessage(game_end=bot_pb2.GameEnd(
-            game_id=self.game_id, outcome=outcome, reason=reason))
         for seat in self.seats:
-            self._flush(seat)
-            if seat.connection is not None:
-                seat.connection.send(end)
-                seat.connection.tables.pop(self.game_id, None)
-                seat.connection = None
-        self._final_update = admin_pb2.WatchGameUpdate(
-            game_id=self.game_id, players=self.players, outcome=outcome)
-        for queue in self._watchers:
-            queue.put_nowait(self._final_update)
-            queue.put_nowait(None)
+            if seat.proxy is not None:
+                seat.proxy.end(outcome, reason)
+                seat.proxy = None
+        self._final_update = wire.watch_update_to_proto(self.game_id, (), self.players, outcome)
+        for watcher in self._watchers:
+            watcher.put_nowait(self._final_update)
+            watcher.put_nowait(None)
         self._watchers.clear()
         self.closed.set()
 
@@ -417,12 +339,12 @@ class GameTable:
 
     def info(self) -> admin_pb2.TableInfo:
         """A line for `ListTables`."""
-        return admin_pb2.TableInfo(game_id=self.game_id, players=self.players,
-                                   hand_number=self.game.hand_number, decisions=self.decisions)
+        return wire.table_info_to_proto(self.game_id, self.players, self.game.hand_number,
+                                        self.decisions)
 
-    def watch(self) -> asyncio.Queue[admin_pb2.WatchGameUpdate | None]:
+    def watch(self) -> WatchQueue:
         """A queue of updates: the public events so far, then live ones, the outcome, None."""
-        queue: asyncio.Queue[admin_pb2.WatchGameUpdate | None] = asyncio.Queue()
+        queue: WatchQueue = asyncio.Queue()
         history = [wire.event_to_bytes(e) for e in wire.public_events(self.game.events)]
         queue.put_nowait(wire.watch_update_to_proto(self.game_id, history, self.players))
         if self._final_update is not None:
@@ -432,7 +354,7 @@ class GameTable:
             self._watchers.append(queue)
         return queue
 
-    def unwatch(self, queue: asyncio.Queue[admin_pb2.WatchGameUpdate | None]) -> None:
+    def unwatch(self, queue: WatchQueue) -> None:
         """Stop feeding a queue from `watch`."""
         if queue in self._watchers:
             self._watchers.remove(queue)
