@@ -1,4 +1,4 @@
-"""`arena match`, `arena tournament …` and `arena rankings`: playing and ranking."""
+"""`arena match` and `arena tournament …`: playing matches and tournaments."""
 
 from __future__ import annotations
 
