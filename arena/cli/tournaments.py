@@ -168,7 +168,7 @@ def tournament_schedule(context: Context, name: str, fmt: str) -> None:
         return await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=name))
 
     rows = []
-    for g in context.run(body).games:
+    for g in context.run(body, read_only=True).games:
         row: dict[str, Any] = {"game": g.game_index, "round": g.round, "table": g.table,
                                "seats": " ".join(g.seats), "seed": g.seed, "status": g.status}
         if g.teams:
@@ -192,7 +192,7 @@ def tournament_list(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListTournamentsResponse:
         return await session.admin.ListTournaments(admin_pb2.ListTournamentsRequest())
 
-    emit([tournament_row(t) for t in context.run(body).tournaments], fmt,
+    emit([tournament_row(t) for t in context.run(body, read_only=True).tournaments], fmt,
          "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`",
          TOURNAMENT_COLUMNS)
 
@@ -212,7 +212,7 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
         return await session.admin.GetSchedule(
             admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
 
-    info = context.run(body).tournament
+    info = context.run(body, read_only=True).tournament
     emit([{**tournament_row(info), "run by": info.run_by or "-"}], fmt)
 
 
@@ -274,4 +274,5 @@ def _print_rankings(context: Context, tournament: str, fmt: str) -> None:
         return await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
             tournament=tournament))
 
-    emit(ranking_rows(context.run(body).rows), fmt, "no rated games yet", RANKING_COLUMNS)
+    emit(ranking_rows(context.run(body, read_only=True).rows), fmt, "no rated games yet",
+         RANKING_COLUMNS)

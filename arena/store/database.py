@@ -309,6 +309,9 @@ def _create_owner_only(path: str | PathLike[str]) -> None:
     except FileExistsError:
         return
     except OSError as exc:
+        folder = Path(name).parent
+        if not folder.is_dir():
+            raise NotWritable(f"the folder {folder} does not exist") from None
         raise _not_writable(path) or NotWritable(
             f"cannot create the database {name}: {exc.strerror}") from None
 

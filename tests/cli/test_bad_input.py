@@ -86,6 +86,7 @@ def test_match_and_tournament_seeds_take_the_same_range(two_bots: Path) -> None:
 
 
 def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:
+    Store.open(db).close()
     assert ok(db, "games", "--limit", str(UINT32_MAX)).stdout == "no games yet\n"
     result = arena(db, "replay", "0")
     assert (result.exit_code, result.stderr) == (1, "Error: no game 0\n")
@@ -170,7 +171,7 @@ def test_a_demo_database_that_cannot_be_created_is_a_clean_error(tmp_path: Path)
     result = invoke("demo", "--db", str(path))
     assert (result.exit_code, result.stdout) == (1, ""), result.output
     assert result.stderr == (
-        f"Error: cannot use the database {path}: unable to open database file\n")
+        f"Error: cannot use the database {path}: the folder {path.parent} does not exist\n")
 
 
 # ----------------------------------------------------------------------- --wait
