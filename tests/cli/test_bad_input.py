@@ -17,7 +17,7 @@ import pytest
 
 from arena.store import Store
 from arena.v1 import admin_pb2
-from tests.cli.cli_support import arena, invoke, ok
+from tests.cli.cli_support import arena, invoke, ok, write_json
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -93,6 +93,15 @@ def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:
 
 
 # ------------------------------------------------------ settings and rules files
+
+def test_a_settings_file_larger_than_a_bot_message_is_judged_by_what_it_says(
+        tmp_path: Path, two_bots: Path) -> None:
+    settings = write_json(tmp_path / "big.json", {"table_size": 2, "notes": "x" * 100_000})
+    result = arena(two_bots, "tournament", "create", "t", "far-a", "far-b",
+                   "--settings", str(settings))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("Error: notes: unknown setting (known: "), result.stderr
+
 
 TOO_DEEP = "nested too deeply (more than 32 levels)"
 
