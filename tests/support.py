@@ -75,9 +75,10 @@ async def managed_server(folder: Path) -> AsyncIterator[ManagedServer]:
 
 _WITHOUT_WRITE_OVERRIDE = """
 import ctypes, os, sys
-PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 24, 1
-if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(
-        PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0:
+PR_CAPBSET_READ, PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 23, 24, 1
+prctl = ctypes.CDLL(None, use_errno=True).prctl
+if os.geteuid() == 0 and prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 \\
+        and prctl(PR_CAPBSET_READ, CAP_DAC_OVERRIDE, 0, 0, 0) != 0:
     sys.exit(f"cannot give up CAP_DAC_OVERRIDE: {os.strerror(ctypes.get_errno())}")
 os.execv(sys.argv[1], sys.argv[1:])
 """

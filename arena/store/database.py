@@ -287,9 +287,9 @@ def _connect(path: str | PathLike[str], read_only: bool) -> tuple[sqlite3.Connec
         return _sqlite(f"{file.absolute().as_uri()}?mode=rw", uri=True), False
     uri = f"{file.absolute().as_uri()}?mode=ro"
     if not Path(f"{file}-wal").exists():
-        # No -wal file: no writer has the database open, and in a folder we cannot
-        # write SQLite could not make the -shm file a WAL reader needs. Immutable
-        # tells it to read the file as it stands, without one.
+        # No -wal file: no writer has the database open. To read it in WAL mode
+        # SQLite would create a -shm file beside it, which it may not be able to do
+        # here; immutable reads the file as it stands, without one.
         uri += "&immutable=1"
     return _sqlite(uri, uri=True), True
 
