@@ -6,8 +6,10 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -25,6 +27,9 @@ def in_ci() -> bool:
 
 IN_CI = in_ci()
 """`in_ci()` as it was when the suite started."""
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The project's root folder: a process started there can import arena."""
 
 
 def free_port() -> int:
@@ -66,3 +71,44 @@ async def managed_server(folder: Path) -> AsyncIterator[ManagedServer]:
     finally:
         await server.stop(0.5)
         store.close()
+
+
+_WITHOUT_WRITE_OVERRIDE = """
+import ctypes, os, sys
+PR_CAPBSET_READ, PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 23, 24, 1
+prctl = ctypes.CDLL(None, use_errno=True).prctl
+if os.geteuid() == 0 and prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 \\
+        and prctl(PR_CAPBSET_READ, CAP_DAC_OVERRIDE, 0, 0, 0) != 0:
+    sys.exit(f"cannot give up CAP_DAC_OVERRIDE: {os.strerror(ctypes.get_errno())}")
+os.execv(sys.argv[1], sys.argv[1:])
+"""
+"""Runs its arguments as a command that file permissions bind even under root: root
+ignores them through CAP_DAC_OVERRIDE, which is dropped from the bounding set first,
+so the exec'd command has it in none of its sets."""
+
+
+RunBound = Callable[[Sequence[str]], subprocess.CompletedProcess[str]]
+"""``run(argv)``: `subprocess.run` of a command bound by file permissions, from `ROOT`,
+its output captured as text."""
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[RunBound]:
+    """Make `folder` read-only (mode 0555) and yield a runner for commands that cannot
+    write in it, even when the tests run as root. Before yielding, a probe proves they
+    cannot, so a test on a read-only folder never passes for lack of one."""
+    def run(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", _WITHOUT_WRITE_OVERRIDE, *argv]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              check=False)
+
+    mode = folder.stat().st_mode & 0o7777
+    folder.chmod(0o555)
+    try:
+        probe = run([sys.executable, "-c",
+                     f"open({str(folder / 'probe')!r}, 'x')"])
+        assert probe.returncode != 0 and "Permission denied" in probe.stderr, (
+            f"the folder {folder} can still be written: {probe.stderr}")
+        yield run
+    finally:
+        folder.chmod(mode)

@@ -71,7 +71,7 @@ def bot_list(context: Context, fmt: str) -> None:
         return await session.admin.ListBots(admin_pb2.ListBotsRequest())
 
     rows = [{"name": b.name, "kind": b.kind, "command": b.command, "connected": b.connected,
-             "created": b.created_at} for b in context.run(body).bots]
+             "created": b.created_at} for b in context.run(body, read_only=True).bots]
     emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`",
          ["name", "kind", "command", "connected", "created"])
 

@@ -23,7 +23,7 @@ from arena.cli.session import (
     tls_from_env,
 )
 from arena.server.auth import find_admin_token
-from arena.store import StoreError
+from arena.store import NoDatabase, StoreError
 
 T = TypeVar("T")
 
@@ -35,9 +35,11 @@ class Context:
         self.server = server
         self.db = db
 
-    def run(self, body: Callable[[Session], Awaitable[T]]) -> T:
+    def run(self, body: Callable[[Session], Awaitable[T]], *, read_only: bool = False) -> T:
         """Open an admin session and run `body` in it; gRPC errors, and a database that
-        cannot be used, become clean messages."""
+        cannot be used, become clean messages. A command that only reads says
+        `read_only`: in-process, its database is then never created, and is read even
+        where it cannot be written."""
         try:
             tls = tls_from_env() if self.server else None
             token = find_admin_token(self.db) if self.server else None
@@ -46,12 +48,17 @@ class Context:
         trust = None if tls is None else _tls_trust(os.environ)
 
         async def main() -> T:
-            async with admin_session(self.server, self.db, token, tls) as session:
+            async with admin_session(self.server, self.db, token, tls,
+                                     read_only=read_only) as session:
                 return await body(session)
         try:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:
             raise click.ClickException(rpc_message(exc, self.server, trust)) from None
+        except NoDatabase as exc:
+            raise click.ClickException(
+                f"{exc}: `arena bot add` creates one; --db or ARENA_DB names another"
+            ) from None
         except (sqlite3.Error, StoreError) as exc:
             raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
 

@@ -56,7 +56,7 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
              "scores": " ".join(str(s) for s in g.scores),
              "winner": " ".join(g.seats[i] for i, r in enumerate(g.ranks) if r == 0),
              "ended": g.termination, "finished": g.finished_at}
-            for g in context.run(body).games]
+            for g in context.run(body, read_only=True).games]
     emit(rows, fmt, "no games yet", ["game", "seats", "scores", "winner", "ended", "finished"])
 
 
@@ -81,7 +81,7 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
     async def body(session: Session) -> admin_pb2.GetGameResponse:
         return await session.admin.GetGame(admin_pb2.GetGameRequest(game_id=game_id))
 
-    response = context.run(body)
+    response = context.run(body, read_only=True)
     if export == "jsonl":
         for message in response.events:
             click.echo(json.dumps(wire.message_to_dict(message, with_defaults=True)))
@@ -149,7 +149,7 @@ def tables(context: Context, fmt: str) -> None:
         return await session.admin.ListTables(admin_pb2.ListTablesRequest())
 
     rows = [{"game": t.game_id, "players": " ".join(t.players), "hand": t.hand_number,
-             "decisions": t.decisions} for t in context.run(body).tables]
+             "decisions": t.decisions} for t in context.run(body, read_only=True).tables]
     emit(rows, fmt, "no games being played", ["game", "players", "hand", "decisions"])
 
 
@@ -176,6 +176,6 @@ def watch(context: Context, game_id: str) -> None:
                     click.echo(line)
 
     try:
-        context.run(body)
+        context.run(body, read_only=True)
     except KeyboardInterrupt:
         raise SystemExit(130) from None

@@ -57,12 +57,13 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
       arena rankings --pools
     """
     if list_pools:
-        emit([_pool_record(p) for p in context.run(_pools)], fmt, "no rated games yet")
+        emit([_pool_record(p) for p in context.run(_pools, read_only=True)], fmt,
+             "no rated games yet")
     elif fit:
-        emit_fit(context.run(lambda s: _fit(s, tournament, pool)), fmt)
+        emit_fit(context.run(lambda s: _fit(s, tournament, pool), read_only=True), fmt)
     else:
-        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence)),
-                      fmt)
+        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence),
+                                  read_only=True), fmt)
 
 
 async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
@@ -135,7 +136,7 @@ def crosstable(context: Context, tournament: str | None, pool: str | None, confi
         return await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
             tournament=tournament or "", pool=pool or "", confidence=confidence))
 
-    response = context.run(body)
+    response = context.run(body, read_only=True)
     records = [{"pool": response.pool.key, "bot": r.bot, "opponent": r.opponent,
                 "games": r.games, "wins": r.wins, "losses": r.losses, "draws": r.draws,
                 "score": r.score, "score_low": r.score_low, "score_high": r.score_high,
@@ -174,7 +175,7 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
         return await session.admin.GetStats(admin_pb2.GetStatsRequest(
             tournament=tournament or "", pool=pool or ""))
 
-    response = context.run(body)
+    response = context.run(body, read_only=True)
     seats = [{"pool": response.pool.key, "table_size": t.table_size, "partners": t.partners,
               "seat": s.seat, "games": s.games, "score": s.score, "wins": s.wins,
               "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value}

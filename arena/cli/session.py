@@ -41,15 +41,18 @@ class Session:
 @contextlib.asynccontextmanager
 async def admin_session(server_address: str | None, db_path: Path,
                         admin_token: str | None = None,
-                        tls: grpc.ChannelCredentials | None = None) -> AsyncIterator[Session]:
+                        tls: grpc.ChannelCredentials | None = None, *,
+                        read_only: bool = False) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
     `tls`, if given), or an in-process server on `db_path` (under an admin token of its
-    own)."""
+    own). With `read_only`, the in-process server's database is opened only to be read
+    (`Store.open(read_only=True)`): a missing one is not created, and one in a
+    read-only folder can still be read."""
     if server_address:
         async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
-    store = Store.open(db_path)
+    store = Store.open(db_path, read_only=read_only)
     own_token = secrets.token_urlsafe(24)
     server = build_server(store, log_dir_for(db_path), admin_token=own_token)
     stopping = _CtrlCHeldOff()

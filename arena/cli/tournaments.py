@@ -198,7 +198,7 @@ def tournament_schedule(context: Context, name: str, fmt: str) -> None:
         return await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=name))
 
     rows = []
-    for g in context.run(body).games:
+    for g in context.run(body, read_only=True).games:
         row: dict[str, Any] = {"game": g.game_index, "round": g.round, "table": g.table,
                                "seats": " ".join(g.seats), "seed": g.seed, "status": g.status}
         if g.teams:
@@ -222,7 +222,7 @@ def tournament_list(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListTournamentsResponse:
         return await session.admin.ListTournaments(admin_pb2.ListTournamentsRequest())
 
-    emit([tournament_row(t) for t in context.run(body).tournaments], fmt,
+    emit([tournament_row(t) for t in context.run(body, read_only=True).tournaments], fmt,
          "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`",
          TOURNAMENT_COLUMNS)
 
@@ -242,7 +242,7 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
         return await session.admin.GetSchedule(
             admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
 
-    info = context.run(body).tournament
+    info = context.run(body, read_only=True).tournament
     emit([{**tournament_row(info), "run by": info.run_by or "-"}], fmt)
 
 
@@ -305,4 +305,5 @@ def tournament_standings(context: Context, name: str, fmt: str) -> None:
     Example:
       arena tournament standings spring --format json
     """
-    emit_rankings(context.run(lambda session: pool_rankings(session, name, None)), fmt)
+    emit_rankings(context.run(lambda session: pool_rankings(session, name, None),
+                              read_only=True), fmt)

@@ -23,6 +23,7 @@ from google.protobuf.message import DecodeError
 from grpc.aio import EOF  # type: ignore[attr-defined]
 
 from arena import wire
+from arena.server.message_size import MessageTooLarge
 from arena.v1 import bot_pb2
 
 
@@ -71,6 +72,8 @@ class CloseReason(Enum):
     """The bot sent bytes that are not a `BotMessage`."""
     OVERFLOW = "overflow"
     """The bot stopped reading and its outbox overflowed."""
+    TOO_LARGE = "too large"
+    """The bot sent a message over its size limit."""
     SERVER = "server"
     """The server ended the connection (shutting down)."""
 
@@ -223,6 +226,9 @@ class BotConnection:
                 message = await context.read()
             except DecodeError:
                 self.close(CloseReason.MALFORMED)
+                return
+            except MessageTooLarge:
+                self.close(CloseReason.TOO_LARGE)
                 return
             if message is EOF:
                 return

@@ -12,6 +12,7 @@ from google.protobuf.message import DecodeError
 from arena import wire
 from arena.server.auth import Authenticator, bearer_token
 from arena.server.connection import BotConnection, BotHello, CloseReason, serialize
+from arena.server.message_size import MAX_BOT_MESSAGE_BYTES, MessageTooLarge, bot_message_parser
 from arena.v1 import bot_pb2
 
 SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
@@ -36,7 +37,8 @@ class BotGateway:
                  server_version: str, hello_timeout: float = 10.0,
                  max_outbox: int = 10_000,
                  connections_of: Callable[[str], int] = lambda name: 0,
-                 max_connections: int = MAX_CONNECTIONS_PER_BOT) -> None:
+                 max_connections: int = MAX_CONNECTIONS_PER_BOT,
+                 max_message_bytes: int = MAX_BOT_MESSAGE_BYTES) -> None:
         self._authenticator = authenticator
         self._on_connect = on_connect
         self._on_disconnect = on_disconnect
@@ -45,12 +47,13 @@ class BotGateway:
         self._server_version = server_version
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
+        self._max_message_bytes = max_message_bytes
 
     def handler(self) -> grpc.GenericRpcHandler[bot_pb2.BotMessage, bot_pb2.ServerMessage]:
         """The gRPC handler to add to a server."""
         connect = grpc.stream_stream_rpc_method_handler(
             self.connect,
-            request_deserializer=bot_pb2.BotMessage.FromString,
+            request_deserializer=bot_message_parser(self._max_message_bytes),
             response_serializer=serialize,
         )
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {"Connect": connect})
@@ -87,7 +90,7 @@ class BotGateway:
             await connection.serve(context)
         finally:
             self._on_disconnect(connection)
-        await _end_call(connection, context)
+        await _end_call(connection, context, self._max_message_bytes)
 
     async def _read_first(self, context: Context) -> (
             bot_pb2.BotMessage | tuple[grpc.StatusCode, str] | None):
@@ -98,16 +101,22 @@ class BotGateway:
             return grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {self._hello_timeout:g} s"
         except DecodeError:
             return grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage"
+        except MessageTooLarge as exc:
+            return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)
         return message if isinstance(message, bot_pb2.BotMessage) else None
 
 
-async def _end_call(connection: BotConnection, context: Context) -> None:
+async def _end_call(connection: BotConnection, context: Context,
+                    max_message_bytes: int) -> None:
     """End the call with a status that says why the server closed it, if it did."""
     if connection.write_abandoned:
         return  # a write is stuck in the call; no status can be sent after it
     if connection.close_reason is CloseReason.MALFORMED:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                             "a message could not be parsed as a BotMessage")
+    if connection.close_reason is CloseReason.TOO_LARGE:
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                            f"a message was over the {max_message_bytes:,}-byte limit")
     if connection.close_reason is CloseReason.OVERFLOW:
         await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                             "too many unread messages: the bot stopped reading")

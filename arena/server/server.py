@@ -21,6 +21,7 @@ from arena.server import admin, gateway
 from arena.server.auth import AdminGuard, Authenticator
 from arena.server.connection import BotConnection
 from arena.server.lobby import Lobby
+from arena.server.message_size import MAX_BOT_MESSAGE_BYTES
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
 from arena.server.seat import ConnectionSeat, absence_cause
@@ -39,8 +40,11 @@ CrashCheck = Callable[[str], Awaitable[bool]]
 """``await check(bot_name)``: True if the bot's process died abnormally, waiting a
 moment for a process whose connection just dropped to finish exiting."""
 
-MAX_MESSAGE_BYTES = 64 * 1024
+MAX_MESSAGE_BYTES = MAX_BOT_MESSAGE_BYTES
 """The largest message a bot may send; a larger one ends its stream (RESOURCE_EXHAUSTED)."""
+
+MAX_ADMIN_MESSAGE_BYTES = 16 * 1024 * 1024
+"""The largest admin request the server takes (a tournament's settings and rules, say)."""
 
 
 class ArenaServer:
@@ -61,7 +65,9 @@ class ArenaServer:
     """
 
     def __init__(self, authenticator: Authenticator, *,
-                 max_message_bytes: int = MAX_MESSAGE_BYTES, hello_timeout: float = 10.0,
+                 max_message_bytes: int = MAX_MESSAGE_BYTES,
+                 max_admin_message_bytes: int = MAX_ADMIN_MESSAGE_BYTES,
+                 hello_timeout: float = 10.0,
                  max_outbox: int = 10_000, keep_finished: int = 64,
                  admin_token: str | None = None, tls: ServerTls | None = None) -> None:
         self._authenticator = authenticator
@@ -69,6 +75,7 @@ class ArenaServer:
         self._admin_guard = (None if admin_token is None
                              else AdminGuard(admin_token, [admin.SERVICE_NAME]))
         self._max_message_bytes = max_message_bytes
+        self._max_admin_message_bytes = max_admin_message_bytes
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
         self._keep_finished = keep_finished
@@ -98,9 +105,12 @@ class ArenaServer:
         """Listen on `host:port` (0: any free port) and serve; return the bound port."""
         if self._server is not None:
             raise RuntimeError("the server is already started")
+        # One receive limit covers every service; the bot service checks each bot
+        # message against its own, smaller one.
         server = grpc.aio.server(
             options=[
-                ("grpc.max_receive_message_length", self._max_message_bytes),
+                ("grpc.max_receive_message_length",
+                 max(self._max_message_bytes, self._max_admin_message_bytes)),
                 ("grpc.so_reuseport", 0),
             ],
             interceptors=None if self._admin_guard is None else [self._admin_guard],
@@ -108,7 +118,7 @@ class ArenaServer:
         bots = gateway.BotGateway(
             self._authenticator, self._bot_connected, self._bot_disconnected,
             server_version=arena.__version__, hello_timeout=self._hello_timeout,
-            max_outbox=self._max_outbox,
+            max_outbox=self._max_outbox, max_message_bytes=self._max_message_bytes,
             connections_of=lambda name: len(self._lobby.connections_of(name)))
         server.add_generic_rpc_handlers((bots.handler(),))
         admin_pb2_grpc.add_ArenaAdminServicer_to_server(

@@ -35,6 +35,14 @@ class SchemaError(StoreError):
     """The database schema is newer than this code, or a migration failed."""
 
 
+class NoDatabase(StoreError):
+    """A database opened only to be read does not exist, or holds nothing yet."""
+
+
+class NotWritable(StoreError):
+    """A database to be written, or the folder it is in, cannot be written."""
+
+
 class DamagedDatabase(StoreError):
     """A row of the database cannot be read back: it was changed or broken outside arena."""
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 ExitListener = Callable[[str, int], None]
 
@@ -141,11 +142,11 @@ class BotSupervisor:
         bot = running.bot
         env = dict(os.environ, ARENA_SERVER=self.server_address, ARENA_TOKEN=bot.token,
                    ARENA_BOT_NAME=bot.name, PYTHONUNBUFFERED="1")
-        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         argv = command_words(bot.name, bot.command)
         if shutil.which(argv[0], path=env.get("PATH")) is None:
             raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
-        with self.log_path(bot.name).open("ab") as log:
+        with _open_log(self.log_path(bot.name)) as log:
             log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} start: {bot.command}\n"
                       .encode())
             log.flush()
@@ -175,6 +176,12 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _open_log(path: Path) -> BinaryIO:
+    """The log at `path` opened for appending; a new one is readable by its owner only
+    (a bot's output may hold its cards), an existing one keeps its permissions."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
 
 
 async def _terminate(process: asyncio.subprocess.Process | None, timeout: float) -> None:

@@ -52,6 +52,10 @@ MAX_COMBINATIONS_SEARCHED = 200_000
 MAX_GAMES = 100_000
 """The most games one tournament may schedule."""
 
+MAX_SEED = 2**64 - 1
+"""The largest tournament seed: an unsigned 64-bit number, as `--seed` and the admin
+protocol carry it."""
+
 Seating = tuple[str, ...]
 Seat = TypeVar("Seat", str, int)
 
@@ -111,6 +115,8 @@ class TournamentSettings:
                 f"table_size: must be between {MIN_TABLE_SIZE} and {MAX_TABLE_SIZE}, "
                 f"got {self.table_size}"
             )
+        if not 0 <= self.seed <= MAX_SEED:
+            raise SettingsError(f"seed: must be between 0 and {MAX_SEED:,}, got {self.seed:,}")
         for name in ("deals_per_table", "max_tables", "concurrency"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name}: must be at least 1, got {getattr(self, name)}")

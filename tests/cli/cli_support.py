@@ -122,6 +122,14 @@ def processes_marked(marker: str) -> list[int]:
     return found
 
 
+def is_launcher(pid: int) -> bool:
+    """Whether process `pid` is the launcher a managed bot runs under (Linux /proc):
+    each managed bot is two processes, `arena.supervisor.launch` and the bot's command."""
+    with suppress(OSError):
+        return b"arena.supervisor.launch" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    return False
+
+
 def kill_marked(marker: str) -> list[int]:
     """SIGKILL the process group of every process marked with `marker`; return their pids."""
     pids = processes_marked(marker)

@@ -17,7 +17,7 @@ import pytest
 
 from arena.store import Store
 from arena.v1 import admin_pb2
-from tests.cli.cli_support import arena, invoke, ok
+from tests.cli.cli_support import arena, invoke, ok, write_json
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -86,12 +86,22 @@ def test_match_and_tournament_seeds_take_the_same_range(two_bots: Path) -> None:
 
 
 def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:
+    Store.open(db).close()
     assert ok(db, "games", "--limit", str(UINT32_MAX)).stdout == "no games yet\n"
     result = arena(db, "replay", "0")
     assert (result.exit_code, result.stderr) == (1, "Error: no game 0\n")
 
 
 # ------------------------------------------------------ settings and rules files
+
+def test_a_settings_file_larger_than_a_bot_message_is_judged_by_what_it_says(
+        tmp_path: Path, two_bots: Path) -> None:
+    settings = write_json(tmp_path / "big.json", {"table_size": 2, "notes": "x" * 100_000})
+    result = arena(two_bots, "tournament", "create", "t", "far-a", "far-b",
+                   "--settings", str(settings))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("Error: notes: unknown setting (known: "), result.stderr
+
 
 TOO_DEEP = "nested too deeply (more than 32 levels)"
 
@@ -170,7 +180,7 @@ def test_a_demo_database_that_cannot_be_created_is_a_clean_error(tmp_path: Path)
     result = invoke("demo", "--db", str(path))
     assert (result.exit_code, result.stdout) == (1, ""), result.output
     assert result.stderr == (
-        f"Error: cannot use the database {path}: unable to open database file\n")
+        f"Error: cannot use the database {path}: the folder {path.parent} does not exist\n")
 
 
 # ----------------------------------------------------------------------- --wait

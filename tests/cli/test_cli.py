@@ -19,8 +19,8 @@ import pytest
 from arena.cli import main
 from arena.cli.output import use_color
 from arena.store import Store
-from tests.cli.cli_support import add_bots, arena, bot_command, invoke, ok, write_json
-from tests.support import free_port
+from tests.cli.cli_support import ARENA, add_bots, arena, bot_command, invoke, ok, write_json
+from tests.support import free_port, read_only_folder
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -37,6 +37,13 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def empty_db(db: Path) -> Path:
+    """An arena database with nothing in it yet."""
+    Store.open(db).close()
+    return db
+
+
+@pytest.fixture
 def three_bots(db: Path) -> Path:
     """A database with three managed sample bots registered (none of them started)."""
     add_bots(db, {"greedy": "greedy", "rnd": "random", "counter": "counter"})
@@ -45,11 +52,47 @@ def three_bots(db: Path) -> Path:
 
 # ------------------------------------------------------------------- bots
 
-def test_bot_list_of_a_fresh_database_says_how_to_add_one(db: Path) -> None:
-    result = ok(db, "bot", "list")
+def test_bot_list_of_an_empty_database_says_how_to_add_one(empty_db: Path) -> None:
+    result = ok(empty_db, "bot", "list")
     assert result.stdout == NO_BOTS
     assert result.stderr == ""
+
+
+READ_COMMANDS = [["bot", "list"], ["games"], ["replay", "1"], ["rankings"], ["tables"],
+                 ["watch", "x"], ["tournament", "list"], ["tournament", "status", "t"],
+                 ["tournament", "schedule", "t"], ["tournament", "standings", "t"]]
+
+
+@pytest.mark.parametrize("command", READ_COMMANDS, ids=" ".join)
+def test_a_command_that_only_reads_creates_no_database(db: Path, command: list[str]) -> None:
+    result = arena(db, *command)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1, "", f"Error: no database at {db}: `arena bot add` creates one; --db or ARENA_DB "
+               "names another\n")
+    assert list(db.parent.iterdir()) == []
+
+
+def test_bot_add_creates_the_database(db: Path) -> None:
+    ok(db, "bot", "add", "far-away")
     assert db.exists()
+
+
+def test_a_database_in_a_read_only_folder_can_be_listed_but_not_changed(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    db = folder / "arena.db"
+    ok(db, "bot", "add", "far-away")
+    before = {entry.name: entry.read_bytes() for entry in folder.iterdir()}
+    with read_only_folder(folder) as run:
+        listed = run([*ARENA, "--db", str(db), "bot", "list", "--format", "csv"])
+        added = run([*ARENA, "--db", str(db), "bot", "add", "another"])
+    assert (listed.returncode, listed.stderr) == (0, "")
+    assert [row["name"] for row in csv.DictReader(io.StringIO(listed.stdout))] == ["far-away"]
+    assert (added.returncode, added.stdout) == (1, "")
+    assert added.stderr.startswith(f"Error: cannot use the database {db}: the folder {folder} "
+                                   "is not writable"), added.stderr
+    assert {entry.name: entry.read_bytes() for entry in folder.iterdir()} == before
 
 
 def test_bot_add_prints_the_token_alone_on_stdout_and_the_notice_on_stderr(db: Path) -> None:
@@ -189,8 +232,8 @@ def test_a_duplicate_tournament_name_is_an_error(three_bots: Path) -> None:
     ["tournament", "standings", "nope"],
     ["rankings", "--tournament", "nope"],
 ])
-def test_an_unknown_tournament_is_an_error(db: Path, command: list[str]) -> None:
-    result = arena(db, *command)
+def test_an_unknown_tournament_is_an_error(empty_db: Path, command: list[str]) -> None:
+    result = arena(empty_db, *command)
     assert (result.exit_code, result.stdout, result.stderr) == (
         1, "", "Error: no tournament 'nope'\n")
 
@@ -290,11 +333,11 @@ def test_the_largest_schedule_is_listed_whole_and_its_status_without_it(db: Path
 
 # ------------------------------------------------------- empty listings
 
-def test_listings_of_a_fresh_database(db: Path) -> None:
-    assert ok(db, "rankings").stdout == "no rated games yet\n"
-    assert ok(db, "games").stdout == "no games yet\n"
-    assert json.loads(ok(db, "rankings", "--format", "json").stdout) == []
-    assert json.loads(ok(db, "games", "--format", "json").stdout) == []
+def test_listings_of_an_empty_database(empty_db: Path) -> None:
+    assert ok(empty_db, "rankings").stdout == "no rated games yet\n"
+    assert ok(empty_db, "games").stdout == "no games yet\n"
+    assert json.loads(ok(empty_db, "rankings", "--format", "json").stdout) == []
+    assert json.loads(ok(empty_db, "games", "--format", "json").stdout) == []
 
 
 @pytest.mark.parametrize(("command", "header"), [
@@ -307,12 +350,12 @@ def test_listings_of_a_fresh_database(db: Path) -> None:
     (["tables"], ["game", "players", "hand", "decisions"]),
 ])
 def test_an_empty_csv_listing_is_its_header_alone(
-        db: Path, command: list[str], header: list[str]) -> None:
-    assert ok(db, *command, "--format", "csv").stdout == ",".join(header) + "\n"
+        empty_db: Path, command: list[str], header: list[str]) -> None:
+    assert ok(empty_db, *command, "--format", "csv").stdout == ",".join(header) + "\n"
 
 
-def test_replaying_a_game_that_does_not_exist_is_an_error(db: Path) -> None:
-    result = arena(db, "replay", "999")
+def test_replaying_a_game_that_does_not_exist_is_an_error(empty_db: Path) -> None:
+    result = arena(empty_db, "replay", "999")
     assert (result.exit_code, result.stderr) == (1, "Error: no game 999\n")
 
 

@@ -40,6 +40,7 @@ from tests.cli.cli_support import (
     assert_recorded_once,
     bot_command,
     invoke,
+    is_launcher,
     leaderboard_tables,
     marked_env,
     ok,
@@ -429,7 +430,8 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
             [("greedy", True), ("rnd", True)], "managed bots stay up with the server"
         games = json.loads(invoke(*remote, "games", "--format", "json").stdout)
         assert len(games) == 2
-        bots = [pid for pid in processes_marked(f"serve-{port}") if pid != server.pid]
+        bots = [pid for pid in processes_marked(f"serve-{port}")
+                if pid != server.pid and not is_launcher(pid)]
         assert len(bots) == 2, "two managed bot processes"
 
         started = time.monotonic()

@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
-from arena.server import ArenaServer, BotPolicy, TokenTable, serve
+from arena.server import MAX_MESSAGE_BYTES, ArenaServer, BotPolicy, TokenTable, serve
 from arena.server.management import ManagementError
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
@@ -392,3 +392,21 @@ def test_a_run_holds_its_tournament_with_heartbeats_while_it_waits_for_the_bots(
             assert store.run_claim("cup") is None
 
     asyncio.run(scenario())
+
+
+def test_an_admin_request_larger_than_a_bot_may_send_is_served(tmp_path: Path) -> None:
+    settings = json.dumps({"table_size": 2, "rules": {"target_score": None}}, indent=2)
+    padded = settings.replace("\n", "\n" + " " * 100, 1) + " " * (100 * 1024)
+    assert len(padded) > 100 * 1024 > MAX_MESSAGE_BYTES
+
+    async def scenario() -> admin_pb2.TournamentInfo:
+        async with managed_server(tmp_path) as (_, _, management, port):
+            for name in ("alice", "bob"):
+                management.add_bot(name, "remote", None)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                return await admin_stub(channel).CreateTournament(
+                    admin_pb2.CreateTournamentRequest(name="cup", bots=["alice", "bob"],
+                                                      settings_json=padded))
+
+    info = asyncio.run(scenario())
+    assert (info.name, info.games_total) == ("cup", 2)

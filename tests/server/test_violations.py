@@ -492,6 +492,19 @@ def test_an_oversized_message_ends_the_stream_resource_exhausted_and_others_play
     asyncio.run(scenario())
 
 
+def test_an_oversized_hello_is_refused_resource_exhausted_saying_the_limit() -> None:
+    async def scenario() -> TestBot:
+        async with running_server() as server:
+            hello = bot_pb2.BotMessage(hello=bot_pb2.Hello(bot_version="v" * 70_000))
+            bot = await TestBot(server.port or 0, TOKENS["alice"], first=hello).start()
+            await bot.wait_ended()
+            return bot
+
+    bot = asyncio.run(scenario())
+    assert bot.status is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert bot.details is not None and bot.details.endswith("over the 65,536-byte limit")
+
+
 def test_a_bot_that_stops_reading_is_cut_off_when_its_outbox_overflows() -> None:
     async def scenario() -> None:
         async with running_server(max_outbox=3) as server:

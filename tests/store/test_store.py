@@ -31,6 +31,8 @@ from arena.store import (
     GameStatus,
     InvalidInput,
     Migration,
+    NoDatabase,
+    NotWritable,
     SchemaError,
     Store,
     StoreError,
@@ -41,6 +43,7 @@ from arena.store import (
     UnknownTournament,
     hash_token,
 )
+from tests.support import read_only_folder
 
 START = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -95,6 +98,106 @@ def tournament_with_one_game(store: Store) -> Any:
         games=[Entry(1, 1, 0, ("alpha", "beta"), seed=11)],
     )
     return store.pending_games("cup")[0]
+
+
+# -- files ------------------------------------------------------------------------
+
+
+def test_a_new_database_and_its_wal_and_shm_files_are_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    with Store.open(path) as store:
+        store.add_bot("alpha", BotKind.REMOTE)
+        files = [path, tmp_path / "arena.db-wal", tmp_path / "arena.db-shm"]
+        modes = {file.name: oct(file.stat().st_mode & 0o777) for file in files}
+    assert modes == {"arena.db": "0o600", "arena.db-wal": "0o600", "arena.db-shm": "0o600"}
+
+
+def test_an_existing_database_file_keeps_its_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    path.touch()
+    path.chmod(0o640)
+    Store.open(path).close()
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_opening_to_read_creates_no_database(tmp_path: Path) -> None:
+    with pytest.raises(NoDatabase, match=f"no database at {tmp_path / 'typo.db'}"):
+        Store.open(tmp_path / "typo.db", read_only=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_opening_an_empty_file_to_read_finds_no_database_in_it(tmp_path: Path) -> None:
+    (tmp_path / "empty.db").touch()
+    with pytest.raises(NoDatabase, match="holds no arena database yet"):
+        Store.open(tmp_path / "empty.db", read_only=True)
+    assert (tmp_path / "empty.db").read_bytes() == b""
+
+
+def test_a_database_opened_to_read_cannot_be_written_through(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    Store.open(path).close()
+    with Store.open(path, read_only=True) as store:
+        assert store.list_bots() == []
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.add_bot("alpha", BotKind.REMOTE)
+    assert [p.name for p in tmp_path.iterdir()] == ["arena.db"], "no journal files left"
+
+
+def test_a_database_opened_to_read_is_still_brought_up_to_date_where_it_can_be(
+        tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    Store.open(path, migrations=MIGRATIONS[:1]).close()
+    with Store.open(path, read_only=True) as store:
+        assert store.schema_version == MIGRATIONS[-1].version
+
+
+_READ_BOTS = ("import sys; from arena.store import Store; "
+              "store = Store.open(sys.argv[1], read_only=True); "
+              "print(*(bot.name for bot in store.list_bots())); store.close()")
+
+
+def test_a_database_in_a_read_only_folder_can_be_read_and_is_left_as_it_was(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    with Store.open(folder / "arena.db") as store:
+        add_remote_bots(store, "alpha", "beta")
+    before = _files_of(folder)
+    with read_only_folder(folder) as run:
+        result = run([sys.executable, "-c", _READ_BOTS, str(folder / "arena.db")])
+    assert (result.returncode, result.stdout, result.stderr) == (0, "alpha beta\n", "")
+    assert _files_of(folder) == before
+
+
+def test_a_database_in_a_read_only_folder_is_read_while_its_writer_has_it_open(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    with Store.open(folder / "arena.db") as store:
+        add_remote_bots(store, "alpha")
+        assert (folder / "arena.db-wal").exists()
+        with read_only_folder(folder) as run:
+            result = run([sys.executable, "-c", _READ_BOTS, str(folder / "arena.db")])
+    assert (result.returncode, result.stdout, result.stderr) == (0, "alpha\n", "")
+
+
+_ADD_BOT = ("import sys; from arena.store import Store, StoreError\n"
+            "try: Store.open(sys.argv[1]).add_bot('alpha', 'remote')\n"
+            "except StoreError as exc: sys.exit(f'{type(exc).__name__}: {exc}')")
+
+
+@pytest.mark.parametrize("exists", [True, False], ids=["existing", "new"])
+def test_writing_in_a_read_only_folder_says_the_folder_is_not_writable(
+        tmp_path: Path, exists: bool) -> None:
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    if exists:
+        Store.open(folder / "arena.db").close()
+    with read_only_folder(folder) as run:
+        result = run([sys.executable, "-c", _ADD_BOT, str(folder / "arena.db")])
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{NotWritable.__name__}: the folder {folder} is not "
+                                    "writable"), result.stderr
 
 
 # -- schema -----------------------------------------------------------------------
@@ -240,6 +343,37 @@ def test_a_database_with_tables_of_its_own_is_refused_and_left_untouched(
     tables = [row[0] for row in foreign.execute("SELECT name FROM sqlite_master")]
     foreign.close()
     assert tables == ["bots"]
+
+
+def _files_of(folder: Path) -> dict[str, bytes]:
+    return {entry.name: entry.read_bytes() for entry in sorted(folder.iterdir())}
+
+
+def test_a_foreign_database_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "foreign.db"
+    foreign = sqlite3.connect(path)
+    with foreign:
+        foreign.execute("CREATE TABLE notes (text TEXT)")
+        foreign.execute("INSERT INTO notes VALUES ('mine')")
+    foreign.close()
+    before = _files_of(tmp_path)
+    with pytest.raises(SchemaError, match="not an arena database"):
+        Store.open(path)
+    assert _files_of(tmp_path) == before, "same bytes, and no -wal or -shm file"
+
+
+def test_a_newer_schema_database_is_refused_before_anything_is_written(
+        tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    future = Migration(MIGRATIONS[-1].version + 1, "future", ("CREATE TABLE future (x)",))
+    Store.open(path, migrations=(*MIGRATIONS, future)).close()
+    kept = sqlite3.connect(path)  # as a copy made without its journal mode would be
+    kept.execute("PRAGMA journal_mode = DELETE")
+    kept.close()
+    before = _files_of(tmp_path)
+    with pytest.raises(SchemaError, match="newer"):
+        Store.open(path)
+    assert _files_of(tmp_path) == before, "same bytes, and no -wal or -shm file"
 
 
 def test_an_unreadable_schema_version_is_a_schema_error(tmp_path: Path) -> None:

@@ -88,6 +88,9 @@ def test_partner_formats_default_to_partner_scoring() -> None:
         ({"table_size": 11}, "table_size: must be between 2 and 10"),
         ({"table_size": "4"}, "table_size: must be a whole number"),
         ({"seed": True}, "seed: must be a whole number"),
+        ({"seed": -1}, "seed: must be between 0 and 18,446,744,073,709,551,615, got -1"),
+        ({"seed": 2**64}, "seed: must be between 0 and 18,446,744,073,709,551,615, got "
+                          "18,446,744,073,709,551,616"),
         ({"rotations": 1}, "rotations: must be true or false"),
         ({"deals_per_table": 0}, "deals_per_table: must be at least 1"),
         ({"max_tables": 0}, "max_tables: must be at least 1"),
