@@ -37,10 +37,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from arena.engine import PARTNER_TEAMS
 from arena.engine.rules import RuleSet, RuleSetError, Scoring
+from arena.store import ScheduleEntry
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 10
@@ -310,27 +311,7 @@ def build_schedule(settings: TournamentSettings, bots: Sequence[str]) -> Schedul
     return tuple(_expand(rounds, settings))
 
 
-class PlacedGame(Protocol):
-    """A game of a stored schedule, as `more_deals` reads it (a `ScheduledTable` fits)."""
-
-    @property
-    def round(self) -> int:
-        """Round number."""
-
-    @property
-    def table(self) -> int:
-        """Table number within the round."""
-
-    @property
-    def game_index(self) -> int:
-        """Position in the whole schedule."""
-
-    @property
-    def seats(self) -> Sequence[str]:
-        """Bot names in seat order."""
-
-
-def more_deals(settings: TournamentSettings, schedule: Sequence[PlacedGame],
+def more_deals(settings: TournamentSettings, schedule: Sequence[ScheduleEntry],
                deals: int) -> Schedule:
     """The games `deals` more deals per table add to `schedule`, a schedule of `settings`:
     at every table of every round, the deals numbered after its `deals_per_table`, in
