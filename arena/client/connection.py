@@ -178,6 +178,7 @@ class Client:
         self._wake: asyncio.Event | None = None
         self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
             None)
+        self._session_task: asyncio.Future[ExitReason | None] | None = None
         self._handover: asyncio.Future[bot_pb2.ServerMessage | None] | None = None
         self._answer: asyncio.Future[bot_pb2.BotMessage | None] | None = None
 
@@ -253,7 +254,7 @@ class Client:
             if self._stopping.is_set():
                 return ExitReason.STOPPED
             welcomed_before = self.connections
-            reason = await self._session()
+            reason = await self._stoppable_session()
             if reason is not None:
                 return reason
             if self._stopping.is_set():
@@ -270,6 +271,20 @@ class Client:
             _log.info("reconnecting to %s in %.1f s", self.server, delay)
             if await self._stopped_within(delay):
                 return ExitReason.STOPPED
+
+    async def _stoppable_session(self) -> ExitReason | None:
+        """`_session` as a task that `stop` can cancel: cancelling the call alone leaves a
+        write of the Hello waiting for good when the call had not started yet."""
+        task = asyncio.ensure_future(self._session())
+        self._session_task = task
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if not (self._stopping.is_set() and task.cancelled()):
+                raise
+            return ExitReason.STOPPED
+        finally:
+            self._session_task = None
 
     async def _stopped_within(self, seconds: float) -> bool:
         """Wait `seconds`; True as soon as `stop` is called."""
@@ -295,6 +310,8 @@ class Client:
             self._wake.set()
         if self._call is not None:
             self._call.cancel()
+        if self._session_task is not None:
+            self._session_task.cancel()
 
     @property
     def stopping(self) -> bool:

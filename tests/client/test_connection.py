@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -456,6 +457,17 @@ def test_stop_while_waiting_to_reconnect_returns_promptly() -> None:
     start = time.monotonic()
     assert runner.result() is ExitReason.STOPPED
     assert time.monotonic() - start < 3
+
+
+def test_stop_while_the_hello_waits_on_a_server_that_never_answers_returns_promptly() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # accepts, never speaks HTTP/2
+        client = Client(FunctionBot(first), server=f"127.0.0.1:{silent.getsockname()[1]}",
+                        token=TOKEN, give_up_after=None)
+        runner = ClientThread(client)
+        time.sleep(0.5)
+        start = time.monotonic()
+        assert runner.result() is ExitReason.STOPPED
+        assert time.monotonic() - start < 3
 
 
 def test_events_inside_a_request_reach_on_events_before_decide() -> None:
