@@ -7,7 +7,12 @@ time limit (`ask`) and gives back a future that settles with the bot's
 proxy (`arena.server.seat.ConnectionSeat`), which takes one of its slots while
 it plays. Messages to the bot go through an outbox drained by one writer task,
 so no table ever waits on a slow reader; a bot that stops reading altogether
-has its connection closed once the outbox overflows.
+has its connection closed once the outbox overflows: more than `max_outbox`
+messages, or more than `max_outbox_bytes` bytes, waiting to be written.
+
+Nothing a bot sends is echoed back unbounded: a decision's `request_id` longer
+than `MAX_REQUEST_ID_BYTES` is refused as `MALFORMED` without being repeated, and
+client text quoted in an error is cut to `MAX_ECHO` characters (`clip`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,19 @@ Reply = bot_pb2.Decision | NoReply
 Outgoing = bot_pb2.ServerMessage | bytes
 """A message to a bot: a `ServerMessage`, or one already serialized."""
 
+MAX_OUTBOX = 10_000
+"""The most messages a connection's outbox holds by default before it is closed."""
+
+MAX_OUTBOX_BYTES = 8 * 1024 * 1024
+"""The most bytes a connection's outbox holds by default before it is closed (8 MiB)."""
+
+MAX_REQUEST_ID_BYTES = 64
+"""The longest request id a `Decision` may carry, in UTF-8 bytes. The server's own
+ids (`next_request_id`) are far shorter; a longer one is answered `MALFORMED`."""
+
+MAX_ECHO = 64
+"""The most characters of client-provided text quoted in an error message."""
+
 
 class ConnectionStatus(Enum):
     """Where a connection is in its life; `BotConnection.transition` checks each move."""
@@ -71,7 +89,7 @@ class CloseReason(Enum):
     MALFORMED = "malformed"
     """The bot sent bytes that are not a `BotMessage`."""
     OVERFLOW = "overflow"
-    """The bot stopped reading and its outbox overflowed."""
+    """The bot stopped reading and its outbox overflowed (too many messages or bytes)."""
     TOO_LARGE = "too large"
     """The bot sent a message over its size limit."""
     SERVER = "server"
@@ -126,21 +144,26 @@ class BotConnection:
     it takes a slot (`take_slot`, at most `hello.max_tables`, reserved through
     the lobby) and frees it when it is done (`free_slot`); it sends messages with
     `send` and asks for decisions with `ask`. `serve` pumps the stream until it
-    ends.
+    ends. Its outbox holds at most `max_outbox` messages and `max_outbox_bytes`
+    bytes (serialized, counted when queued and released once written); a message
+    that would pass either bound closes the connection as `OVERFLOW` instead.
     """
 
     def __init__(self, bot_name: str, hello: BotHello, peer: str = "",
-                 max_outbox: int = 10_000) -> None:
+                 max_outbox: int = MAX_OUTBOX,
+                 max_outbox_bytes: int = MAX_OUTBOX_BYTES) -> None:
         self.bot_name = bot_name
         self.hello = hello
         self.peer = peer
         self.max_outbox = max_outbox
+        self.max_outbox_bytes = max_outbox_bytes
         self.connection_id = f"c{next(_CONNECTION_IDS)}"
         self.status = ConnectionStatus.OPEN
         self.close_reason: CloseReason | None = None
         self._slots: dict[str, None] = {}  # game ids, in the order they were taken
         self._pending: dict[str, PendingDecision] = {}
-        self._outbox: asyncio.Queue[Outgoing | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._outbox_bytes = 0
         self._reader: asyncio.Task[None] | None = None
         self.write_abandoned = False
 
@@ -153,6 +176,11 @@ class BotConnection:
     def is_open(self) -> bool:
         """True while tables may use this connection."""
         return self.status is ConnectionStatus.OPEN
+
+    @property
+    def outbox_bytes(self) -> int:
+        """The bytes queued for the bot and not yet written."""
+        return self._outbox_bytes
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -180,13 +208,17 @@ class BotConnection:
         self.status = status
 
     def close(self, reason: CloseReason = CloseReason.DISCONNECTED) -> None:
-        """End the connection now: open requests settle with `NoReply.CLOSED`, the pumps stop."""
+        """End the connection now: open requests settle with `NoReply.CLOSED`, what is
+        queued is dropped, the pumps stop."""
         if self.status is ConnectionStatus.CLOSED:
             return
         self.transition(ConnectionStatus.CLOSED)
         self.close_reason = reason
         for request_id in list(self._pending):
             self.settle(request_id, NoReply.CLOSED)
+        while not self._outbox.empty():  # a write in progress keeps its own bytes
+            dropped = self._outbox.get_nowait()
+            self._outbox_bytes -= 0 if dropped is None else len(dropped)
         self._outbox.put_nowait(None)  # wakes the writer, which stops
         if self._reader is not None:
             self._reader.cancel()
@@ -244,15 +276,21 @@ class BotConnection:
                 await context.write(message)
             except Exception:  # the call is over (cancelled, or the peer went away)
                 return
+            self._outbox_bytes -= len(message)
 
     def receive(self, message: bot_pb2.BotMessage) -> None:
         """Handle one message from the bot (after its Hello)."""
         kind = message.WhichOneof("kind")
         if kind == "decision":
-            if not self.answer(message.decision):
+            request_id = message.decision.request_id
+            if _too_long(request_id):
+                self.send_error(bot_pb2.ERROR_CODE_MALFORMED,
+                                f"a request id may be at most {MAX_REQUEST_ID_BYTES} bytes; "
+                                f"this one has {len(request_id.encode()):,}")
+            elif not self.answer(message.decision):
                 self.send_error(bot_pb2.ERROR_CODE_UNKNOWN_REQUEST,
-                                f"no open request has id {message.decision.request_id!r}",
-                                request_id=message.decision.request_id)
+                                f"no open request has id {clip(request_id)!r}",
+                                request_id=request_id)
         elif kind == "hello":
             self.send_error(bot_pb2.ERROR_CODE_MALFORMED, "Hello was already received")
         else:
@@ -261,13 +299,22 @@ class BotConnection:
     # -------------------------------------------------------------- sending
 
     def send(self, message: Outgoing) -> None:
-        """Queue a message for the bot (dropped unless the connection is open)."""
+        """Queue a message for the bot (dropped unless the connection is open).
+
+        A message that would put more than `max_outbox` messages or (unless the
+        outbox is empty) more than `max_outbox_bytes` bytes in the outbox closes the
+        connection as `OVERFLOW` instead of being queued.
+        """
         if not self.is_open:
             return
-        if self._outbox.qsize() >= self.max_outbox:
+        data = serialize(message)
+        queued = self._outbox_bytes
+        if self._outbox.qsize() >= self.max_outbox or (
+                queued and queued + len(data) > self.max_outbox_bytes):
             self.close(CloseReason.OVERFLOW)
             return
-        self._outbox.put_nowait(message)
+        self._outbox_bytes = queued + len(data)
+        self._outbox.put_nowait(data)
 
     def send_error(self, code: bot_pb2.ErrorCode, message: str, game_id: str = "",
                    request_id: str = "") -> None:
@@ -308,6 +355,19 @@ class BotConnection:
 def serialize(message: Outgoing) -> bytes:
     """The wire bytes of an outgoing message (the stream's response serializer)."""
     return message if isinstance(message, bytes) else message.SerializeToString()
+
+
+def clip(text: str, limit: int = MAX_ECHO) -> str:
+    """`text`, cut to `limit` characters with an ellipsis when longer: client text
+    fit to quote in an error message."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _too_long(request_id: str) -> bool:
+    """True when a request id is over `MAX_REQUEST_ID_BYTES` UTF-8 bytes."""
+    if len(request_id) > MAX_REQUEST_ID_BYTES:
+        return True
+    return not request_id.isascii() and len(request_id.encode()) > MAX_REQUEST_ID_BYTES
 
 
 def next_request_id() -> str:

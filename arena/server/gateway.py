@@ -11,7 +11,14 @@ from google.protobuf.message import DecodeError
 
 from arena import wire
 from arena.server.auth import Authenticator, bearer_token
-from arena.server.connection import BotConnection, BotHello, CloseReason, serialize
+from arena.server.connection import (
+    MAX_OUTBOX,
+    MAX_OUTBOX_BYTES,
+    BotConnection,
+    BotHello,
+    CloseReason,
+    serialize,
+)
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES, MessageTooLarge, bot_message_parser
 from arena.v1 import bot_pb2
 
@@ -35,7 +42,7 @@ class BotGateway:
                  on_connect: Callable[[BotConnection], None],
                  on_disconnect: Callable[[BotConnection], None], *,
                  server_version: str, hello_timeout: float = 10.0,
-                 max_outbox: int = 10_000,
+                 max_outbox: int = MAX_OUTBOX, max_outbox_bytes: int = MAX_OUTBOX_BYTES,
                  connections_of: Callable[[str], int] = lambda name: 0,
                  max_connections: int = MAX_CONNECTIONS_PER_BOT,
                  max_message_bytes: int = MAX_BOT_MESSAGE_BYTES) -> None:
@@ -47,6 +54,7 @@ class BotGateway:
         self._server_version = server_version
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
+        self._max_outbox_bytes = max_outbox_bytes
         self._max_message_bytes = max_message_bytes
 
     def handler(self) -> grpc.GenericRpcHandler[bot_pb2.BotMessage, bot_pb2.ServerMessage]:
@@ -83,7 +91,8 @@ class BotGateway:
         await self._serve(name, BotHello.from_proto(first.hello), context)
 
     async def _serve(self, name: str, hello: BotHello, context: Context) -> None:
-        connection = BotConnection(name, hello, context.peer(), self._max_outbox)
+        connection = BotConnection(name, hello, context.peer(), self._max_outbox,
+                                   self._max_outbox_bytes)
         connection.send(wire.welcome_to_proto(name, self._server_version, hello.max_tables))
         self._on_connect(connection)
         try:
@@ -119,4 +128,4 @@ async def _end_call(connection: BotConnection, context: Context,
                             f"a message was over the {max_message_bytes:,}-byte limit")
     if connection.close_reason is CloseReason.OVERFLOW:
         await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                            "too many unread messages: the bot stopped reading")
+                            "too many unread messages or bytes: the bot stopped reading")

@@ -19,7 +19,7 @@ import arena
 from arena.engine.rules import RuleSet
 from arena.server import admin, gateway
 from arena.server.auth import AdminGuard, Authenticator
-from arena.server.connection import BotConnection
+from arena.server.connection import MAX_OUTBOX, MAX_OUTBOX_BYTES, BotConnection
 from arena.server.lobby import Lobby
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES
 from arena.server.policy import BotPolicy
@@ -61,14 +61,16 @@ class ArenaServer:
     With `admin_token`, every call to the admin service must carry it as
     ``authorization: Bearer <token>`` metadata; without, the admin service is
     open to anyone who can reach the port. With `tls`, the port is served over
-    TLS, and `local_port` is a plaintext one on 127.0.0.1.
+    TLS, and `local_port` is a plaintext one on 127.0.0.1. A bot connection whose
+    unread messages pass `max_outbox` messages or `max_outbox_bytes` bytes is closed.
     """
 
     def __init__(self, authenticator: Authenticator, *,
                  max_message_bytes: int = MAX_MESSAGE_BYTES,
                  max_admin_message_bytes: int = MAX_ADMIN_MESSAGE_BYTES,
                  hello_timeout: float = 10.0,
-                 max_outbox: int = 10_000, keep_finished: int = 64,
+                 max_outbox: int = MAX_OUTBOX, max_outbox_bytes: int = MAX_OUTBOX_BYTES,
+                 keep_finished: int = 64,
                  admin_token: str | None = None, tls: ServerTls | None = None) -> None:
         self._authenticator = authenticator
         self._tls = tls
@@ -78,6 +80,7 @@ class ArenaServer:
         self._max_admin_message_bytes = max_admin_message_bytes
         self._hello_timeout = hello_timeout
         self._max_outbox = max_outbox
+        self._max_outbox_bytes = max_outbox_bytes
         self._keep_finished = keep_finished
         self._lobby = Lobby()
         self._tables: dict[str, GameTable] = {}
@@ -112,13 +115,19 @@ class ArenaServer:
                 ("grpc.max_receive_message_length",
                  max(self._max_message_bytes, self._max_admin_message_bytes)),
                 ("grpc.so_reuseport", 0),
+                # Receive windows stay at gRPC's fixed default instead of growing with
+                # the measured bandwidth: a peer that floods the server with messages
+                # then holds at most a window's worth in its transport buffers, not
+                # tens of MB (bots' messages are small; nothing needs the throughput).
+                ("grpc.http2.bdp_probe", 0),
             ],
             interceptors=None if self._admin_guard is None else [self._admin_guard],
         )
         bots = gateway.BotGateway(
             self._authenticator, self._bot_connected, self._bot_disconnected,
             server_version=arena.__version__, hello_timeout=self._hello_timeout,
-            max_outbox=self._max_outbox, max_message_bytes=self._max_message_bytes,
+            max_outbox=self._max_outbox, max_outbox_bytes=self._max_outbox_bytes,
+            max_message_bytes=self._max_message_bytes,
             connections_of=lambda name: len(self._lobby.connections_of(name)))
         server.add_generic_rpc_handlers((bots.handler(),))
         admin_pb2_grpc.add_ArenaAdminServicer_to_server(
