@@ -17,10 +17,15 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from arena.engine import OFFICIAL, Action, ActionKind, Card, Game, RuleSet
+from arena.engine.outcome import Outcome, Termination
+from arena.record import SeatTermination
+from arena.store import BotKind, Store
 from arena.tournament.schedule import ScheduledTable, TournamentSettings, build_schedule
 
 Policy = Callable[[Game, random.Random], Action]
@@ -172,3 +177,23 @@ def test_duplicate_and_independent_deals_estimate_the_same_win_rate() -> None:
     assert 0.5 < off < 0.8  # the bots differ, and the difference is not a foregone one
     assert error < 0.015
     assert abs(on - off) < Z_999 * error
+
+
+# -- ties --------------------------------------------------------------------------
+
+
+def test_a_shared_first_place_is_a_win_for_both_seats_and_rates_them_alike(
+    tmp_path: Path,
+) -> None:
+    tie = Outcome(Termination.SINGLE_HAND, scores=(0, 0), ranks=(0, 0), hands_played=1)
+    when = datetime(2025, 1, 1, tzinfo=UTC)
+    with Store.open(tmp_path / "arena.db") as store:
+        for bot in ("first", "second"):
+            store.add_bot(bot, BotKind.REMOTE)
+        store.record_game(seats=("first", "second"), seed=7, rules={"target_score": None},
+                          outcome=tie, seat_terminations=[SeatTermination.NORMAL] * 2,
+                          events=[], actions=[], started_at=when, finished_at=when)
+        ratings = {rating.bot: rating for rating in store.ratings()}
+    assert ratings["first"].wins == ratings["second"].wins == 1
+    assert ratings["first"].mu == pytest.approx(ratings["second"].mu)
+    assert ratings["first"].sigma == pytest.approx(ratings["second"].sigma)
