@@ -61,11 +61,12 @@ def play(game: ScheduledTable, policies: Mapping[str, Policy], rules: RuleSet,
 def first_listed_scores(settings: TournamentSettings, policies: Mapping[str, Policy]
                         ) -> list[float]:
     """The first-listed bot's score in every game: 1 for a win, a share of 1 for a
-    first place tied with others, 0 otherwise."""
+    first place tied with others, 0 otherwise. Each game's policies draw from a
+    generator of its own, so no game's luck depends on the game before it."""
     bots = list(policies)
-    rng = random.Random(settings.seed)
     scores: list[float] = []
     for game in build_schedule(settings, bots):
+        rng = random.Random(f"{settings.seed}:{game.game_index}")
         outcome = play(game, policies, settings.rules, rng).outcome
         assert outcome is not None
         seat = game.seats.index(bots[0])
