@@ -141,6 +141,21 @@ def test_each_bot_holds_every_hand_deals_once_and_starts_once_per_duplicate_bloc
         assert sorted(game.seats[first] for game in block) == sorted(bots)
 
 
+@pytest.mark.parametrize("table_size", [2, 3, 4])
+def test_a_one_table_duplicate_schedule_is_the_same_whichever_bot_is_listed_first(
+    table_size: int,
+) -> None:
+    # A match is one table of all its bots: listing them in a rotated order plays
+    # the same seatings on the same deals, only in another order, so under duplicate
+    # deals being listed first can change nothing.
+    bots = [f"bot{i}" for i in range(table_size)]
+    settings = TournamentSettings(table_size=table_size, deals_per_table=3, seed=14)
+    games = Counter((game.seats, game.seed) for game in build_schedule(settings, bots))
+    for shift in range(1, table_size):
+        relisted = build_schedule(settings, bots[shift:] + bots[:shift])
+        assert Counter((game.seats, game.seed) for game in relisted) == games
+
+
 @pytest.mark.parametrize("table_size", [2, 3])
 def test_identical_deterministic_bots_split_every_duplicate_block_exactly(
     table_size: int,
