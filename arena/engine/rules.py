@@ -155,11 +155,15 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build a rule set from a mapping; unknown keys and bad values raise `RuleSetError`."""
+        """Build a rule set from a mapping; unknown keys and bad values raise `RuleSetError`.
+        A `target_score` of ``"none"`` (the form `to_toml` writes) means none."""
         if not isinstance(data, Mapping):
             raise RuleSetError(f"a rule set must be a table of settings, got {type(data).__name__}")
         _check_known(data)
-        return cls(**dict(data))
+        values = dict(data)
+        if values.get("target_score") == "none":
+            values["target_score"] = None
+        return cls(**values)
 
     def to_json(self) -> str:
         """The rule set as a JSON object, the inverse of `from_json`."""
@@ -195,8 +199,6 @@ class RuleSet:
             raise RuleSetError(f"rule set is not valid TOML: {exc}") from None
         if set(data) == {"rules"} and isinstance(data["rules"], dict):
             data = data["rules"]
-        if data.get("target_score") == "none":
-            data["target_score"] = None
         return cls.from_dict(data)
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from arena.cli import main
 from arena.cli.output import use_color
+from arena.engine import RuleSet
 from arena.store import Store
 from tests.cli.cli_support import ARENA, add_bots, arena, bot_command, invoke, ok, write_json
 from tests.support import free_port, read_only_folder
@@ -255,6 +256,16 @@ def test_a_rules_file_with_an_unknown_rule_is_refused_naming_the_rule(
         assert "Error: Invalid value for --rules: bogus_rule: unknown rule setting" \
             in result.stderr
     assert "no tournaments yet" in ok(three_bots, "tournament", "list").stdout
+
+
+def test_a_rules_file_arena_wrote_loads_back_single_hands_included(
+        three_bots: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "single.toml"
+    rules.write_text(RuleSet(target_score=None).to_toml())
+    ok(three_bots, "tournament", "create", "t", "greedy", "rnd", "--table-size", "2",
+       "--rules", str(rules))
+    [listed] = json.loads(ok(three_bots, "tournament", "list", "--format", "json").stdout)
+    assert listed["name"] == "t"
 
 
 def test_a_rules_file_with_a_bad_value_names_the_rule(three_bots: Path, tmp_path: Path) -> None:

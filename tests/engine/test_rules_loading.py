@@ -5,6 +5,7 @@ value refused with a `RuleSetError` that names the key."""
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 
 import pytest
 
@@ -140,3 +141,9 @@ def test_the_deal_must_fit_the_deck() -> None:
         RuleSet(hand_size=11).check_players(10)
     with pytest.raises(RuleSetError, match="^hand_size:"):
         RuleSet(hand_size=20).check_players(6)
+
+
+def test_a_single_hand_written_as_toml_none_loads_from_a_mapping_too() -> None:
+    single = RuleSet(target_score=None)
+    assert RuleSet.from_dict({"target_score": "none"}) == single
+    assert RuleSet.from_dict(dict(tomllib.loads(single.to_toml()))) == single
