@@ -301,6 +301,11 @@ class Management:
         A tournament that another run is playing, on this server or in another
         process on the same database, is refused (`TournamentBusy`) before any
         bot is launched: two runs would both play its pending games.
+
+        `wait_seconds` bounds the wait for every bot at the start, and, without a
+        `plan`, each wait for a bot that drops off mid-run: its games are put off
+        while others are played, and played without it once it has been away
+        longer (the last progress update's `absence` then names it).
         """
         tournament = self.store.tournament(name)
         if isinstance(plan, UntilSeparated) and not 0.5 <= plan.confidence < 1:
