@@ -52,6 +52,10 @@ class Lobby:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    async def wait_changed(self) -> None:
+        """Return at the next `changed`: a connection came or went, or a slot was freed."""
+        await self._changed.wait()
+
     async def wait_for_bots(self, names: Iterable[str], timeout: float | None) -> None:
         """Return once every named bot is connected; `TimeoutError` names the missing ones."""
         wanted = sorted(set(names))

@@ -97,6 +97,8 @@ class Progress:
     """A run until separated: the adjacent pairs not yet separated at the last look."""
     conclusion: str = ""
     """A sequential run's last word: why it stopped."""
+    absence: str = ""
+    """A run's last word on the bots that stayed away past its wait (`RunSummary.message`)."""
 
 
 class Management:
@@ -299,6 +301,11 @@ class Management:
         A tournament that another run is playing, on this server or in another
         process on the same database, is refused (`TournamentBusy`) before any
         bot is launched: two runs would both play its pending games.
+
+        `wait_seconds` bounds the wait for every bot at the start, and, without a
+        `plan`, each wait for a bot that drops off mid-run: its games are put off
+        while others are played, and played without it once it has been away
+        longer (the last progress update's `absence` then names it).
         """
         tournament = self.store.tournament(name)
         if isinstance(plan, UntilSeparated) and not 0.5 <= plan.confidence < 1:
@@ -331,23 +338,27 @@ class Management:
             looked[:] = [seen if isinstance(seen, Sprt)
                          else tuple(f"{p.upper} ~ {p.lower}" for p in seen.unseparated)]
 
-        def report(done: int, total: int, conclusion: str = "") -> None:
+        def report(done: int, total: int, conclusion: str = "", absence: str = "") -> None:
             if progress is None:
                 return
             seen = looked[0] if looked else None
             progress(Progress(done, total, last_game, tournament.name,
                               sprt=seen if isinstance(seen, Sprt) else None,
                               unseparated=seen if isinstance(seen, tuple) else (),
-                              conclusion=conclusion))
+                              conclusion=conclusion, absence=absence))
 
         def on_progress(done: int, total: int) -> None:
             report(done, total)
 
         tables = concurrency or None
         if plan is None:
-            return (await run_tournament(self.store, tournament.id, play, concurrency=tables,
-                                         progress=on_progress, on_game=on_game,
-                                         hold=hold)).played
+            summary = await run_tournament(self.store, tournament.id, play, concurrency=tables,
+                                           progress=on_progress, on_game=on_game, hold=hold,
+                                           presence=ServerPresence(self.server),
+                                           wait=wait_seconds)
+            if summary.message:
+                report(summary.done, summary.total, absence=summary.message)
+            return summary.played
         if isinstance(plan, UntilSeparated):
             outcome = await run_until_separated(
                 self.store, tournament.id, play, confidence=plan.confidence,
@@ -372,6 +383,22 @@ class Management:
     def game(self, game_id: int) -> StoredGame:
         """One stored game with its replay log."""
         return self.store.get_game(game_id)
+
+
+class ServerPresence:
+    """The server's connected bots, as a tournament run asks after them (`BotPresence`)."""
+
+    def __init__(self, server: ArenaServer) -> None:
+        self.server = server
+
+    def absent(self, bots: Sequence[str]) -> list[str]:
+        """The bots among `bots` with no open connection to the server now."""
+        connected = set(self.server.connected_bots())
+        return [bot for bot in bots if bot not in connected]
+
+    async def changed(self) -> None:
+        """Return once a bot may have connected or disconnected."""
+        await self.server.bots_changed()
 
 
 def _confidence(value: float) -> float:

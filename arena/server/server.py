@@ -184,6 +184,11 @@ class ArenaServer:
         """The names of the bots connected now, sorted, each once."""
         return sorted({c.bot_name for c in self._lobby.connections()})
 
+    async def bots_changed(self) -> None:
+        """Return once a bot may have connected or disconnected (or a table slot was freed:
+        returning early is harmless to whoever looks at `connected_bots` again)."""
+        await self._lobby.wait_changed()
+
     def connections(self) -> list[BotConnection]:
         """Every open bot connection."""
         return self._lobby.connections()

@@ -11,6 +11,7 @@ message; what a late, illegal, garbled or missing answer costs is the table's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -74,6 +75,9 @@ class GameTable:
         self.aborted = False
         self.closed = asyncio.Event()
         self._unawaited = 0
+        self._seating = asyncio.Event()
+        """Set (and replaced) whenever a seat is taken over, a bot is marked crashed or
+        the table is aborted: what a decision waiting for an absent bot waits on."""
         self._watchers: list[WatchQueue] = []
         self._final_update: admin_pb2.WatchGameUpdate | None = None
 
@@ -93,6 +97,11 @@ class GameTable:
         """A reconnected bot takes back its seat: its place again, then the events so far."""
         self.seats[number].proxy = proxy
         proxy.join(self._setup(number), self._replay(number))
+        self._seating_changed()
+
+    def _seating_changed(self) -> None:
+        self._seating.set()
+        self._seating = asyncio.Event()
 
     def _replay(self, number: int) -> Iterator[list[bytes]]:
         """The encoded events seat `number` may see so far, in batches of at most
@@ -134,6 +143,7 @@ class GameTable:
         for seat in self.seats:
             if seat.bot_name == bot_name and seat.proxy is None:
                 seat.absent_cause = SeatTermination.CRASH
+        self._seating_changed()
 
     def _setup(self, number: int) -> SeatSetup:
         return SeatSetup(self.game_id, number, self.players, self.rules, self.policy)
@@ -164,6 +174,7 @@ class GameTable:
         for seat in self.seats:
             if seat.proxy is not None:
                 seat.proxy.withdraw()
+        self._seating_changed()
 
     async def _step(self) -> None:
         game = self.game
@@ -179,19 +190,30 @@ class GameTable:
             await asyncio.sleep(0)
 
     async def _decide(self, seat: Seat, legal: list[Action]) -> Action | None:
-        """The action for the decision due to `seat`; None when the seat forfeits instead."""
-        proxy = seat.proxy
-        if proxy is None:
+        """The action for the decision due to `seat`; None when the seat forfeits instead.
+
+        A seat whose bot is not connected is waited for like any answer: until the
+        bot reconnects and takes the seat back (then it is asked, in the time left),
+        or until the deadline and the time bank have passed; only then does its
+        absence cost it. A bot known to have crashed is not waited for.
+        """
+        waited = 0.0
+        if seat.proxy is None:
             self._unawaited += 1
-            await self._check_absence(seat)
-            return self._penalise(seat, seat.absent_cause, legal)
+            back = await self._await_return(seat)
+            if back is None or seat.proxy is None:
+                return self._penalise(seat, seat.absent_cause, legal)
+            waited = back
+        proxy = seat.proxy
         if len(legal) == 1 and proxy.auto_single_action:
             self._unawaited += 1
             return legal[0]
         self._unawaited = 0
         timeout = self.policy.decision_timeout
         answer, elapsed = await proxy.decide(self.game.view(seat.number), legal,
-                                             timeout + seat.bank_left, seat.bank_left)
+                                             timeout + seat.bank_left - waited,
+                                             seat.bank_left - max(0.0, waited - timeout))
+        elapsed += waited
         if answer is SeatTermination.TIMEOUT:
             seat.bank_left = 0.0
         elif elapsed > timeout:
@@ -206,6 +228,30 @@ class GameTable:
             await self._check_absence(seat)
             return self._penalise(seat, seat.absent_cause, legal)
         return self._penalise(seat, answer, legal)
+
+    async def _await_return(self, seat: Seat) -> float | None:
+        """Wait for the absent seat's bot to take it back, at most the decision's deadline
+        plus the seat's time bank. Return the seconds waited if the bot is back with
+        time left, else None; a wait that runs out empties the bank, as a timeout does."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await self._check_absence(seat)
+        deadline = began + self.policy.decision_timeout + seat.bank_left
+        while seat.proxy is None and seat.absent_cause is not SeatTermination.CRASH:
+            if self.aborted:
+                raise GameAbortedError(f"game {self.game_id} was aborted")
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await self._seating.wait()
+        now = loop.time()
+        if seat.proxy is not None and now < deadline:
+            return now - began
+        if seat.absent_cause is not SeatTermination.CRASH:
+            seat.bank_left = 0.0
+        return None
 
     async def _check_absence(self, seat: Seat) -> None:
         """Before the first violation of a seat whose connection dropped, learn whether

@@ -8,6 +8,13 @@ a stopped or killed tournament again finishes it without playing any game
 twice. A run holds the store's claim on its tournament while it plays, so a
 second run of the same tournament, from this process or another one on the
 same database, is refused instead of playing the same games.
+
+Given a `BotPresence`, a run starts a game only once every bot of it is
+connected: a game waiting for an absent bot is put off while other pending
+games whose bots are all there are played, for up to the run's `wait`; a
+game whose bot stays away longer is played anyway, so that its absence is
+recorded, and the `RunSummary` names the bots that were absent and for how
+many games.
 """
 
 from __future__ import annotations
@@ -17,9 +24,9 @@ import contextlib
 import inspect
 import logging
 import sqlite3
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -74,6 +81,16 @@ class TableRunner(Protocol):
         """Play `game` to its end and return the result."""
 
 
+class BotPresence(Protocol):
+    """Which bots are connected now, for a run that starts a game only once its bots are."""
+
+    def absent(self, bots: Sequence[str]) -> list[str]:
+        """The bots among `bots` that are not connected now."""
+
+    async def changed(self) -> None:
+        """Return once the connected bots may have changed (returning early is harmless)."""
+
+
 _log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
@@ -92,6 +109,20 @@ class RunSummary:
     done: int
     total: int
     played: int
+    absent: Mapping[str, int] = field(default_factory=dict)
+    """Bots that stayed away past the run's wait, each with the games it was absent for."""
+    wait: float = 0.0
+    """The seconds the run waited for an absent bot before playing its games without it."""
+
+    @property
+    def message(self) -> str:
+        """A line on the bots that were absent, or "" when every game had its bots."""
+        if not self.absent:
+            return ""
+        which = ", ".join(f"{bot} ({games} game{'s' if games != 1 else ''})"
+                          for bot, games in sorted(self.absent.items()))
+        return (f"not connected after the {self.wait:g} s wait, so recorded absent: {which}; "
+                "their seats in those games forfeited or played the fallback")
 
 
 def create_tournament(
@@ -120,8 +151,16 @@ async def run_tournament(
     on_game: Callable[[GameSummary], None] | None = None,
     stop: asyncio.Event | None = None,
     hold: RunHold | None = None,
+    presence: BotPresence | None = None,
+    wait: float = 60.0,
 ) -> RunSummary:
     """Play every pending game of `tournament`, `concurrency` tables at once.
+
+    With `presence`, a game starts only once all its bots are connected; while
+    one is not, the pending games whose bots are all there are played instead.
+    A bot away for more than `wait` seconds has its games played without it
+    (its absence recorded as the bot policy says) until it is back, and the
+    summary counts them in `absent`.
 
     `concurrency` defaults to the tournament's setting. Setting `stop` lets
     the games in play finish and starts no more; the tournament is then
@@ -144,6 +183,8 @@ async def run_tournament(
         if hold is None:
             hold = await stack.enter_async_context(holding(store, stored.id))
         run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold)
+        if presence is not None:
+            run.attend(presence, wait)
         return await run.play_all(tables)
 
 
@@ -225,6 +266,16 @@ class _Run:
         self.done, self.total = store.schedule_progress(tournament.id)
         self.played = 0
         self.queue: deque[ScheduledGame] = deque(store.pending_games(tournament.id))
+        self.presence: BotPresence | None = None
+        self.wait = 0.0
+        self.away_since: dict[str, float] = {}
+        """Bots seen not connected, with the loop time they were first seen so."""
+        self.absent: Counter[str] = Counter()
+
+    def attend(self, presence: BotPresence, wait: float) -> None:
+        """Start games only for connected bots, waiting `wait` s for an absent one."""
+        self.presence = presence
+        self.wait = wait
 
     async def play_all(self, concurrency: int) -> RunSummary:
         hold = self.hold
@@ -247,11 +298,18 @@ class _Run:
         hold.check(self.tournament.name, self.played)
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
-        return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
+        summary = RunSummary(self.tournament.name, status, self.done, self.total, self.played,
+                             dict(self.absent), self.wait)
+        if summary.message:
+            _log.warning("tournament %s: %s", self.tournament.name, summary.message)
+        return summary
 
     async def _worker(self) -> None:
         while self.queue and not self.stop.is_set() and not self.hold.lost:
-            game = self.queue.popleft()
+            game = self._next_game()
+            if game is None:
+                await self._await_bots()
+                continue
             started = datetime.now(UTC)
             played = await _call(self.play, game, self.rules)
             finished = datetime.now(UTC)
@@ -262,6 +320,40 @@ class _Run:
                 if self.on_game is not None:
                     self.on_game(summary)
             self._report()
+
+    def _next_game(self) -> ScheduledGame | None:
+        """Take the first pending game whose bots are all connected, or whose absent bots
+        have been away longer than the wait; None if every game waits for a bot."""
+        presence = self.presence
+        if presence is None:
+            return self.queue.popleft()
+        now = asyncio.get_running_loop().time()
+        still_away = set(presence.absent(list(self.away_since)))
+        self.away_since = {bot: since for bot, since in self.away_since.items()
+                           if bot in still_away}
+        for index, game in enumerate(self.queue):
+            missing = presence.absent(game.seats)
+            for bot in missing:
+                self.away_since.setdefault(bot, now)
+            if all(now - self.away_since[bot] >= self.wait for bot in missing):
+                del self.queue[index]
+                self.absent.update(missing)
+                return game
+        return None
+
+    async def _await_bots(self) -> None:
+        """Wait until the connected bots change, a bot's wait runs out or the run stops."""
+        assert self.presence is not None
+        now = asyncio.get_running_loop().time()
+        expiries = [since + self.wait - now for since in self.away_since.values()
+                    if since + self.wait > now]
+        timeout = min([*expiries, HEARTBEAT_EVERY])
+        waits = [asyncio.ensure_future(self.presence.changed()),
+                 asyncio.ensure_future(self.stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await _cancel(waits)
 
     def _record(
         self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime

@@ -154,7 +154,7 @@ def test_under_the_forfeit_policy_one_illegal_answer_ends_the_game() -> None:
 
 def test_a_seat_that_departs_plays_on_absent_and_is_never_asked_again() -> None:
     table, seats = play([on_decisions({0}, Departed(SeatTermination.DISCONNECT)), first_legal],
-                        BotPolicy(decision_timeout=0.5, max_strikes=None))
+                        BotPolicy(decision_timeout=0.002, max_strikes=None))
     alice = seats[0]
     assert alice.left and len(alice.asked) == 1 and alice.ended is None
     assert table.result().strikes[0] == deciders(table).count(0)  # each one a fallback
@@ -183,7 +183,7 @@ def test_a_seat_taken_over_mid_game_is_sent_the_events_so_far_then_the_rest() ->
         return legal[0]
 
     table = GameTable("g1", PLAYERS[:2], ONE_HAND, SEED,
-                      BotPolicy(decision_timeout=0.5, max_strikes=None))
+                      BotPolicy(decision_timeout=0.1, max_strikes=None))
     table.seat(0, ScriptedSeat(alice))
     assert table.orphan_seats("bob") == [1]
     asyncio.run(table.run())
@@ -192,6 +192,59 @@ def test_a_seat_taken_over_mid_game_is_sent_the_events_so_far_then_the_rest() ->
     bob_decisions = deciders(table).count(1)
     assert 1 <= table.result().strikes[1] < bob_decisions  # the absent ones only
     assert len(late.asked) == bob_decisions - table.result().strikes[1]
+
+
+def test_an_absent_seat_whose_bot_returns_before_the_deadline_is_asked_not_penalised() -> None:
+    late = ScriptedSeat(first_legal)
+
+    async def scenario() -> GameTable:
+        table = GameTable("g1", PLAYERS[:2], ONE_HAND, SEED,
+                          BotPolicy(decision_timeout=2.0, max_strikes=None))
+        table.seat(0, ScriptedSeat(first_legal))
+        asyncio.get_running_loop().call_later(0.05, table.take_over, 1, late)
+        await table.run()
+        return table
+
+    table = asyncio.run(scenario())
+    assert table.result().strikes == (0, 0)
+    assert len(late.asked) == deciders(table).count(1) >= 1
+    assert late.asked[0].timeout < 2.0  # the wait came out of its first decision's time
+
+
+def test_an_absent_seat_is_penalised_only_once_its_deadline_and_time_bank_have_passed(
+        ) -> None:
+    async def scenario() -> tuple[GameTable, float]:
+        table = GameTable("g1", PLAYERS[:2], ONE_HAND, SEED,
+                          BotPolicy(decision_timeout=0.05, time_bank=0.1, max_strikes=2))
+        table.seat(0, ScriptedSeat(first_legal))
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await table.run()
+        return table, loop.time() - started
+
+    table, elapsed = asyncio.run(scenario())
+    result = table.result()
+    assert result.forfeited_seat == 1 and result.strikes == (0, 2)
+    assert result.seat_terminations[1] is SeatTermination.DISCONNECT
+    assert elapsed >= 0.05 + 0.1 + 0.05  # deadline and bank, then a deadline: the bank is spent
+
+
+def test_an_absent_seat_whose_bot_crashed_is_not_waited_for() -> None:
+    async def scenario() -> tuple[GameTable, float]:
+        async def crash_check(bot_name: str) -> bool:
+            return True
+
+        table = GameTable("g1", PLAYERS[:2], ONE_HAND, SEED,
+                          BotPolicy(decision_timeout=5.0, max_strikes=2), crash_check)
+        table.seat(0, ScriptedSeat(first_legal))
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await table.run()
+        return table, loop.time() - started
+
+    table, elapsed = asyncio.run(scenario())
+    assert table.result().seat_terminations[1] is SeatTermination.CRASH
+    assert elapsed < 1.0
 
 
 def test_with_auto_single_action_a_seat_is_never_asked_a_decision_with_one_choice() -> None:

@@ -196,20 +196,22 @@ def test_late_and_duplicate_answers_get_unknown_request_errors() -> None:
     asyncio.run(scenario())
 
 
-def test_a_bot_that_disconnects_mid_game_falls_back_without_waiting() -> None:
+def test_a_bot_that_disconnects_mid_game_is_waited_for_at_each_decision_before_a_strike(
+        ) -> None:
     async def scenario() -> None:
         async with running_server() as server:
             await TestBot(server.port or 0, TOKENS["alice"], quitter).start()
             good = await TestBot(server.port or 0, TOKENS["bob"], first_legal).start()
-            policy = BotPolicy(decision_timeout=5, max_strikes=None)
+            policy = BotPolicy(decision_timeout=0.1, max_strikes=5)
             started = time.monotonic()
             result = await server.play_game(["alice", "bob"], ONE_HAND, 7, policy, "g")
             elapsed = time.monotonic() - started
             await good.wait_game_end("g")
             await good.close()
-        assert elapsed < 3  # no decision waited for the 5 s deadline
-        assert result.forfeited_seat is None
-        assert result.strikes[0] > 1
+        assert result.strikes[0] == 5
+        # the decision it walked out of costs at once, each later one after its deadline
+        assert elapsed >= 0.1 * 4
+        assert result.seat_terminations == (SeatTermination.DISCONNECT, SeatTermination.NORMAL)
         assert result.replay().outcome == result.outcome
         assert good.games["g"].end is not None
 
@@ -265,16 +267,23 @@ def test_a_dropped_connection_counts_as_a_crash_when_the_crash_check_says_so() -
     asyncio.run(scenario())
 
 
-async def _reconnect_mid_game() -> tuple[TestBot, GameResult]:
-    """Alice drops before her first answer and reconnects; the game is played to its end.
-    Returns her second connection, once the game is over, and the game's result."""
+async def _reconnect_mid_game(answered: int = 0) -> tuple[TestBot, GameResult]:
+    """Alice answers `answered` decisions, drops before her next answer and reconnects; the
+    game is played to its end. Returns her second connection, once the game is over, and
+    the game's result."""
+    async def answer_then_hang(bot: TestBot,
+                               request: bot_pb2.DecisionRequest) -> bot_pb2.Decision | None:
+        if len(bot.games["g"].requests) > answered:
+            return await never_answer(bot, request)
+        return await first_legal(bot, request)
+
     async with running_server() as server:
         port = server.port or 0
-        first = await TestBot(port, TOKENS["alice"], never_answer).start()
+        first = await TestBot(port, TOKENS["alice"], answer_then_hang).start()
         opponent = await TestBot(port, TOKENS["bob"], slow_first_action).start()
         policy = BotPolicy(decision_timeout=2, max_strikes=None)
         game = asyncio.create_task(server.play_game(["alice", "bob"], ONE_HAND, 9, policy, "g"))
-        while not first.games.get("g") or not first.games["g"].requests:
+        while not first.games.get("g") or len(first.games["g"].requests) <= answered:
             await asyncio.sleep(0.002)
         await first.close()
         second = await TestBot(port, TOKENS["alice"], random_legal(3)).start()
@@ -300,7 +309,7 @@ def test_a_reconnecting_bot_takes_its_seat_back_and_hears_the_game_so_far() -> N
 def test_the_game_so_far_reaches_a_reconnected_bot_in_messages_of_bounded_size(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arena.server.table.REPLAY_BYTES", 200)
-    second, result = asyncio.run(_reconnect_mid_game())
+    second, result = asyncio.run(_reconnect_mid_game(answered=4))
     kinds = [m.WhichOneof("kind") for m in second.messages]
     replay = second.messages[kinds.index("game_start") + 1:kinds.index("decision_request")]
     assert len(replay) >= 2 and {m.WhichOneof("kind") for m in replay} == {"events"}
@@ -353,7 +362,7 @@ def test_a_game_with_an_absent_bot_starts_and_the_bot_can_join_later() -> None:
     async def scenario() -> None:
         async with running_server() as server:
             good = await TestBot(server.port or 0, TOKENS["alice"], first_legal).start()
-            policy = BotPolicy(decision_timeout=1, max_strikes=2)
+            policy = BotPolicy(decision_timeout=0.2, max_strikes=2)
             result = await server.play_game(["alice", "bob"], ONE_HAND, 10, policy, "g")
             await good.close()
         assert result.seat_terminations == (SeatTermination.NORMAL, SeatTermination.DISCONNECT)
