@@ -221,7 +221,7 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
     message = admin_pb2.RunProgress(
         done=progress.done, total=progress.total, last_game_id=progress.last_game_id,
         status=status, tournament=progress.tournament, unseparated=list(progress.unseparated),
-        conclusion=progress.conclusion)
+        conclusion=progress.conclusion, message=progress.absence)
     test = progress.sprt
     if test is not None:
         message.sprt.CopyFrom(admin_pb2.SprtState(

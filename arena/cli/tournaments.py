@@ -92,10 +92,9 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         begun = True
 
     async def body(session: Session
-                   ) -> tuple[str, str, list[admin_pb2.GetRankingsResponse]]:
+                   ) -> tuple[admin_pb2.RunProgress, list[admin_pb2.GetRankingsResponse]]:
         last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
-        return (last.tournament, last.conclusion,
-                await pool_rankings(session, last.tournament, None))
+        return last, await pool_rankings(session, last.tournament, None)
 
     try:
         if len(bots) > MAX_TABLE_SIZE:
@@ -107,16 +106,18 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
         if sprt:
             request.sprt.CopyFrom(admin_pb2.SprtSettings(h0=h0, h1=h1, alpha=alpha, beta=beta,
                                                          max_games=max_games or 0))
-        name, conclusion, standings = context.run(body)
+        last, standings = context.run(body)
     except KeyboardInterrupt:
         # The server creates the match only once its bots are connected, just before
         # its first progress update.
         stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
-    if conclusion:
-        click.echo(f"SPRT: {conclusion}\n")
+    if last.conclusion:
+        click.echo(f"SPRT: {last.conclusion}\n")
     emit_rankings(standings, "table")
+    name = last.tournament
     click.echo(f"\nthe match is tournament {name}: `arena crosstable --tournament {name}` "
                "shows it head to head, `arena rankings` every pool")
+    warn_absent(last)
 
 
 MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
@@ -284,14 +285,22 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
         request.until_separated.CopyFrom(admin_pb2.SeparationGoal(
             confidence=confidence, max_games=max_games or 0))
 
-    async def body(session: Session) -> tuple[str, list[admin_pb2.GetRankingsResponse]]:
+    async def body(session: Session
+                   ) -> tuple[admin_pb2.RunProgress, list[admin_pb2.GetRankingsResponse]]:
         last = await follow_progress(session.admin.RunTournament(request), name)
-        return last.conclusion, await pool_rankings(session, name, None, confidence)
+        return last, await pool_rankings(session, name, None, confidence)
 
-    conclusion, standings = context.run(body)
-    if conclusion:
-        click.echo(f"until separated: {conclusion}\n")
+    last, standings = context.run(body)
+    if last.conclusion:
+        click.echo(f"until separated: {last.conclusion}\n")
     emit_rankings(standings, "table")
+    warn_absent(last)
+
+
+def warn_absent(last: admin_pb2.RunProgress) -> None:
+    """Say, at the end of a run, which bots stayed away past the wait."""
+    if last.message:
+        click.echo(f"warning: {last.message}", err=True)
 
 
 @tournament.command("standings")

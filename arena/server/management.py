@@ -363,14 +363,16 @@ class Management:
             outcome = await run_until_separated(
                 self.store, tournament.id, play, confidence=plan.confidence,
                 max_games=plan.max_games or MAX_GAMES, concurrency=tables,
-                progress=on_progress, on_game=on_game, hold=hold, look=on_look)
+                progress=on_progress, on_game=on_game, hold=hold, look=on_look,
+                presence=ServerPresence(self.server), wait=wait_seconds)
         else:
             first = self.store.scheduled_games(tournament.id)[0].seats[0]
             outcome = await run_sprt(
                 self.store, tournament.id, play, plan.test(), first,
                 max_games=plan.max_games or MAX_GAMES, concurrency=tables,
-                progress=on_progress, on_game=on_game, hold=hold, look=on_look)
-        report(outcome.games, outcome.games, outcome.conclusion)
+                progress=on_progress, on_game=on_game, hold=hold, look=on_look,
+                presence=ServerPresence(self.server), wait=wait_seconds)
+        report(outcome.games, outcome.games, outcome.conclusion, outcome.absence)
         return outcome.played
 
     # -------------------------------------------------------------- games

@@ -27,6 +27,7 @@ from arena import stats
 from arena.rating.pools import tournament_pool
 from arena.store import GameSummary, Store, Tournament
 from arena.tournament.runner import (
+    BotPresence,
     Progress,
     RunHold,
     TableRunner,
@@ -70,6 +71,8 @@ class SequentialOutcome:
     conclusion: str
     unseparated: tuple[str, ...] = ()
     sprt: sprt.Sprt | None = None
+    absence: str = ""
+    """Which bots stayed away past the wait, as the runner says it (empty if none did)."""
 
 
 Look = Callable[[sequential.SeparationReport | sprt.Sprt], None]
@@ -100,16 +103,19 @@ async def run_until_separated(
     confidence: float = sequential.DEFAULT_CONFIDENCE, max_games: int = MAX_GAMES,
     concurrency: int | None = None, progress: Progress | None = None,
     on_game: Callable[[GameSummary], None] | None = None, hold: RunHold | None = None,
-    look: Look | None = None,
+    look: Look | None = None, presence: BotPresence | None = None, wait: float = 60.0,
 ) -> SequentialOutcome:
     """Play `tournament`, then append deal blocks until its leaderboard is separated or it
     holds `max_games` games (or the schedule's limit)."""
     played = 0
+    absences: list[str] = []
     while True:
         current = store.tournament(tournament)
-        played += (await run_tournament(store, current.id, play, concurrency=concurrency,
-                                        progress=progress, on_game=on_game,
-                                        hold=hold)).played
+        summary = await run_tournament(store, current.id, play, concurrency=concurrency,
+                                       progress=progress, on_game=on_game, hold=hold,
+                                       presence=presence, wait=wait)
+        played += summary.played
+        absences.extend([summary.message] if summary.message else [])
         settings = tournament_settings(current)
         games = len(store.scheduled_games(current.id))
         per_block = games // max(1, len(_blocks(store, current)) or 1)
@@ -123,12 +129,14 @@ async def run_until_separated(
         unseparated = tuple(f"{p.upper} ~ {p.lower}" for p in report.unseparated)
         if report.separated:
             return SequentialOutcome(played, games, f"every adjacent pair is separated at "
-                                     f"{confidence:.0%} after {games:,} games")
+                                     f"{confidence:.0%} after {games:,} games",
+                                     absence="; ".join(absences))
         if not _extend(store, current, settings, games, max_games):
             return SequentialOutcome(
                 played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
                 f"with {len(unseparated)} adjacent pair(s) not yet separated at "
-                f"{confidence:.0%}: {', '.join(unseparated)}", unseparated)
+                f"{confidence:.0%}: {', '.join(unseparated)}", unseparated,
+                absence="; ".join(absences))
 
 
 async def run_sprt(
@@ -136,16 +144,20 @@ async def run_sprt(
     max_games: int = MAX_GAMES, concurrency: int | None = None,
     progress: Progress | None = None, on_game: Callable[[GameSummary], None] | None = None,
     hold: RunHold | None = None, look: Look | None = None,
+    presence: BotPresence | None = None, wait: float = 60.0,
 ) -> SequentialOutcome:
     """Play the two-bot `tournament` deal block by deal block until `test`, fed `first`'s
     score per block, accepts a hypothesis or the tournament holds `max_games` games."""
     played = 0
     counted = 0
+    absences: list[str] = []
     while True:
         current = store.tournament(tournament)
-        played += (await run_tournament(store, current.id, play, concurrency=concurrency,
-                                        progress=progress, on_game=on_game,
-                                        hold=hold)).played
+        summary = await run_tournament(store, current.id, play, concurrency=concurrency,
+                                       progress=progress, on_game=on_game, hold=hold,
+                                       presence=presence, wait=wait)
+        played += summary.played
+        absences.extend([summary.message] if summary.message else [])
         for block in _blocks(store, current)[counted:]:
             counted += 1
             if test.add(block[first]) is not sprt.Decision.CONTINUE:
@@ -155,13 +167,14 @@ async def run_sprt(
         games = len(store.scheduled_games(current.id))
         if test.decision is not sprt.Decision.CONTINUE:
             return SequentialOutcome(played, games, _sprt_conclusion(test, first, games),
-                                     sprt=test)
+                                     sprt=test, absence="; ".join(absences))
         settings = tournament_settings(current)
         if not _extend(store, current, settings, games, max_games, deals=concurrency or 1):
             return SequentialOutcome(
                 played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
                 f"before the test decided: LLR {test.llr:+.2f} within "
-                f"[{test.lower_bound:.2f}, {test.upper_bound:.2f}]", sprt=test)
+                f"[{test.lower_bound:.2f}, {test.upper_bound:.2f}]", sprt=test,
+                absence="; ".join(absences))
 
 
 def _sprt_conclusion(test: sprt.Sprt, first: str, games: int) -> str:
