@@ -652,25 +652,34 @@ class _OrbitBuilder:
     def _candidates(self, others: Sequence[int]) -> list[int]:
         """Seats that could join `others`, cheapest first; on a tie the seat farthest from
         them, as the long distances are the hard ones to fit in last."""
-        meetings, fold, count = self.meetings, self.fold, self.count
+        fold, count = self.fold, self.count
+        before = self.meetings.copy()
+        for distance, extra in self._added(others).items():
+            before[distance] += extra
+        single = [self._cost(level, self._step(distance))
+                  for distance, level in enumerate(before)]
         taken = set(others)
-        pending = self._added(others)
         costs: list[tuple[int, int, int]] = []
         for seat in range(1, count):
             if seat in taken:
                 continue
-            cost = 0
-            seen: dict[int, int] = {}
-            for other in others:
-                distance = fold[(seat - other) % count]
-                step = self._step(distance)
-                before = meetings[distance] + pending.get(distance, 0) + seen.get(distance, 0)
-                seen[distance] = seen.get(distance, 0) + step
-                cost += self._cost(before, step)
-            spread = sum(fold[(seat - other) % count] for other in others)
-            costs.append((cost, -spread, seat))
+            distances = [fold[(seat - other) % count] for other in others]
+            if len(set(distances)) == len(distances):
+                cost = sum(single[distance] for distance in distances)
+            else:
+                cost = self._repeated_cost(before, distances)
+            costs.append((cost, -sum(distances), seat))
         costs.sort()
         return [seat for _, _, seat in costs]
+
+    def _repeated_cost(self, before: Sequence[int], distances: Sequence[int]) -> int:
+        cost = 0
+        seen: Counter[int] = Counter()
+        for distance in distances:
+            step = self._step(distance)
+            cost += self._cost(before[distance] + seen[distance], step)
+            seen[distance] += step
+        return cost
 
     def _valid(self, block: Sequence[int]) -> bool:
         table = tuple(sorted(block))
