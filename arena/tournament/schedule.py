@@ -572,9 +572,10 @@ def _built_orbits(count: int, table_size: int, max_tables: int, room: int,
         block = builder.next_block()
         if block is None:
             break
-        builder.add(block)
+        meetings = builder.add(block)
         chosen.append(_Orbit(tuple(_translate(block, shift, count) for shift in range(count)),
-                             tuple(builder.meetings[1:])))
+                             tuple(meetings.get(distance, 0)
+                                   for distance in range(1, count // 2 + 1))))
         tables += count
         if builder.lowest >= 1:
             key = (builder.highest - builder.lowest, -tables)
@@ -719,10 +720,11 @@ class _OrbitBuilder:
                     break
         return improved
 
-    def add(self, block: tuple[int, ...]) -> None:
-        """Count the meetings of `block`'s orbit."""
+    def add(self, block: tuple[int, ...]) -> Counter[int]:
+        """Count the meetings of `block`'s orbit; return them, by distance."""
         self.used.add(_canonical(block, self.count))
-        for distance, extra in self._added(block).items():
+        added = self._added(block)
+        for distance, extra in added.items():
             before = self.meetings[distance]
             self.levels[before] -= 1
             if not self.levels[before]:
@@ -730,6 +732,7 @@ class _OrbitBuilder:
             self.levels[before + extra] += 1
             self.meetings[distance] = before + extra
         self._lowest = min(self.levels)
+        return added
 
 
 # -- partners ---------------------------------------------------------------------

@@ -226,6 +226,17 @@ def test_round_robin_subset_of_a_big_field_seats_bots_equally_and_pairs_within_o
     assert min(meetings) >= 1 and max(meetings) - min(meetings) <= 1
 
 
+def test_round_robin_subset_of_a_big_field_meets_pairs_at_one_cyclic_distance_equally() -> None:
+    bots = names(120)
+    meetings = pair_counts(round_robin_tables(bots, 5, 1500))
+    by_distance: dict[int, set[int]] = {}
+    for i, j in itertools.combinations(range(120), 2):
+        distance = min(j - i, 120 - (j - i))
+        by_distance.setdefault(distance, set()).add(meetings[frozenset((bots[i], bots[j]))])
+    assert len(by_distance) == 60
+    assert all(len(counts) == 1 for counts in by_distance.values())
+
+
 def test_round_robin_of_a_big_field_fills_the_room_the_game_limit_leaves() -> None:
     settings = TournamentSettings(table_size=4, max_tables=MAX_GAMES)
     schedule = build_schedule(settings, names(100))
