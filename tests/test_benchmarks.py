@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from benchmarks import engine, protocol, tournament
+from benchmarks import engine, protocol, schedule, tournament
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -63,3 +63,12 @@ def test_percentile() -> None:
     assert protocol.percentile([3.0, 1.0, 2.0], 50) == 2.0
     assert protocol.percentile([0.0, 10.0], 99) == pytest.approx(9.9)
     assert protocol.percentile([5.0], 99) == 5.0
+
+
+def test_schedule_benchmark() -> None:
+    rows = schedule.run(repeats=1, scale=0.01)
+    built = [row for row in rows if row["tables"] != "refused"]
+    assert len(built) == len(schedule.FIELDS) and len(rows) == len(built) + 1
+    _assert_positive(built, "bots", "tables", "games", "build s", "ms per 1,000 tables",
+                     "vs random seatings")
+    _assert_positive(rows[-1:], "build s")

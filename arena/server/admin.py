@@ -238,9 +238,11 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
                                context: Any) -> admin_pb2.TournamentInfo:
-        """Create a tournament with its schedule."""
+        """Create a tournament with its schedule, built in a worker thread so that a big
+        schedule does not hold up the event loop (bot streams, health checks)."""
         management = self.management_for("CreateTournament")
-        tournament = management.create_tournament(
+        tournament = await asyncio.to_thread(
+            management.create_tournament,
             request.name, list(request.bots), wire_admin.tournament_settings_from(request))
         return self._tournament_info(management, tournament.id)
 

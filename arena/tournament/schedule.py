@@ -12,7 +12,11 @@ What each format guarantees:
   so every pair meets equally often. Otherwise tables are whole orbits of the
   cyclic group acting on the bots, chosen greedily so that every pair meets at
   least once and the numbers of meetings are as even as the search finds
-  (pairs at the same cyclic distance always meet equally often).
+  (pairs at the same cyclic distance always meet equally often). A field small
+  enough (`MAX_ORBIT_SEARCH_WORK`) compares every orbit at each pick; a bigger
+  one builds each orbit's first table seat by seat, its orbits filling at most
+  the tables the game limit leaves room for. Tables that cannot fit the game
+  limit, or too few of them for every pair to meet, are refused at once.
 - **partners**: four seats, seats 0 and 2 against 1 and 3. For 4n and 4n+1 bots
   a whist tournament: every pair partners exactly once and opposes exactly
   twice, every bot plays every round (4n) or sits out exactly one (4n+1). For
@@ -37,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from arena.engine import PARTNER_TEAMS
 from arena.engine.rules import RuleSet, RuleSetError, Scoring
@@ -48,8 +52,9 @@ MAX_TABLE_SIZE = 10
 PARTNER_TABLE_SIZE = 4
 MAX_PARTNER_BOTS = 24
 """The largest field the partner format schedules."""
-MAX_COMBINATIONS_SEARCHED = 200_000
-"""Round robin over `max_tables` searches orbits among at most this many combinations."""
+MAX_ORBIT_SEARCH_WORK = 3_000_000
+"""Round robin over `max_tables` compares every orbit of combinations at each pick when
+that takes at most about this many steps; a bigger field builds its orbits one by one."""
 MAX_GAMES = 100_000
 """The most games one tournament may schedule."""
 
@@ -345,9 +350,7 @@ def more_deals(settings: TournamentSettings, schedule: Sequence[ScheduleEntry],
 
 def _check_size(games: int) -> None:
     if games > MAX_GAMES:
-        raise ScheduleError(f"the schedule would hold {games:,} games, more than the "
-                            f"{MAX_GAMES:,} a tournament may have: use fewer deals per "
-                            "table, fewer tables (max_tables) or several tournaments")
+        _refuse_games(games)
 
 
 def _check_bots(bots: Sequence[str]) -> None:
@@ -393,16 +396,19 @@ def derive_seed(tournament_seed: int, *parts: object) -> int:
 def pack_rounds(tables: Sequence[tuple[Seat, ...]]) -> list[list[tuple[Seat, ...]]]:
     """Group tables into rounds in which no bot plays twice, first fit, in order."""
     rounds: list[list[tuple[Seat, ...]]] = []
-    seated: list[set[Seat]] = []
+    playing: dict[Seat, int] = {}
+    """Each bot's rounds as a bit set: bit r is set if the bot plays in round r."""
     for table in tables:
-        for round_tables, bots in zip(rounds, seated, strict=True):
-            if bots.isdisjoint(table):
-                round_tables.append(table)
-                bots.update(table)
-                break
-        else:
-            rounds.append([table])
-            seated.append(set(table))
+        busy = 0
+        for bot in table:
+            busy |= playing.get(bot, 0)
+        free = ~busy & (busy + 1)
+        number = free.bit_length() - 1
+        if number == len(rounds):
+            rounds.append([])
+        rounds[number].append(table)
+        for bot in table:
+            playing[bot] = playing.get(bot, 0) | free
     return rounds
 
 
@@ -411,7 +417,9 @@ def pack_rounds(tables: Sequence[tuple[Seat, ...]]) -> list[list[tuple[Seat, ...
 
 def _round_robin(settings: TournamentSettings, bots: list[str]) -> list[list[Seating]]:
     _check_table_size(settings.table_size, len(bots))
-    tables = round_robin_tables(bots, settings.table_size, settings.max_tables)
+    games_per_table = (settings.table_size if settings.rotations else 1) * settings.deals_per_table
+    tables = round_robin_tables(bots, settings.table_size, settings.max_tables,
+                                games_per_table=games_per_table)
     return pack_rounds(tables)
 
 
@@ -421,19 +429,57 @@ def _check_table_size(table_size: int, bot_count: int) -> None:
                             f"got {bot_count}")
 
 
-def round_robin_tables(bots: Sequence[str], table_size: int, max_tables: int) -> list[Seating]:
+def round_robin_tables(bots: Sequence[str], table_size: int, max_tables: int, *,
+                       games_per_table: int = 1) -> list[Seating]:
     """The round-robin tables (one seat order each) of `bots` at tables of `table_size`.
 
     Every combination when there are at most `max_tables` of them; otherwise
-    the balanced subset described in the module docstring.
+    the balanced subset described in the module docstring. Each table plays
+    `games_per_table` games: tables that cannot fit within `MAX_GAMES` are
+    refused at once, without being searched for, and the orbits of a big field
+    are chosen within the room the game limit leaves.
     """
     count = len(bots)
-    if math.comb(count, table_size) <= max_tables:
+    room = MAX_GAMES // games_per_table
+    combinations = math.comb(count, table_size)
+    if combinations <= max_tables:
+        if combinations > room:
+            _refuse_games(combinations * games_per_table)
         return [tuple(bots[i] for i in combo)
                 for combo in itertools.combinations(range(count), table_size)]
-    orbits = _cyclic_orbits(count, table_size)
-    chosen = _balanced_orbits(orbits, count, table_size, max_tables)
+    fewest = -(-math.comb(count, 2) // math.comb(table_size, 2))
+    if fewest > max_tables:
+        raise _too_few(max_tables, count, table_size)
+    if fewest > room:
+        _refuse_games(fewest * games_per_table, at_least=True)
+    if _exhaustive_work(count, table_size, max_tables) <= MAX_ORBIT_SEARCH_WORK:
+        chosen = _balanced_orbits(_cyclic_orbits(count, table_size), count, table_size,
+                                  max_tables)
+    else:
+        chosen = _built_orbits(count, table_size, max_tables, room, games_per_table)
     return [tuple(bots[i] for i in table) for orbit in chosen for table in orbit.tables]
+
+
+def _refuse_games(games: int, *, at_least: bool = False) -> NoReturn:
+    raise ScheduleError(f"the schedule would hold {'at least ' if at_least else ''}{games:,} "
+                        f"games, more than the {MAX_GAMES:,} a tournament may have: use fewer "
+                        "deals per table, fewer tables (max_tables) or several tournaments")
+
+
+def _too_few(max_tables: int, count: int, table_size: int) -> ScheduleError:
+    return ScheduleError(
+        f"max_tables = {max_tables} is too few for every pair of {count} bots to meet "
+        f"at tables of {table_size}; raise it"
+    )
+
+
+def _exhaustive_work(count: int, table_size: int, max_tables: int) -> int:
+    """About how many steps comparing every orbit takes: enumerating the combinations
+    with bot 0, then, for each orbit picked (an orbit holds at least count / table_size
+    tables), comparing every orbit's meetings over every distance."""
+    orbits = math.comb(count, table_size) // count + 1
+    picks = min(orbits, max_tables * table_size // count + 1)
+    return math.comb(count - 1, table_size - 1) * table_size + orbits * picks * (count // 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,11 +490,6 @@ class _Orbit:
 
 
 def _cyclic_orbits(count: int, table_size: int) -> list[_Orbit]:
-    if math.comb(count - 1, table_size - 1) > MAX_COMBINATIONS_SEARCHED:
-        raise ScheduleError(
-            f"too many combinations to search for {count} bots at tables of {table_size}; "
-            "use smaller tables or fewer bots"
-        )
     representatives = sorted({
         _canonical((0, *rest), count)
         for rest in itertools.combinations(range(1, count), table_size - 1)
@@ -457,7 +498,9 @@ def _cyclic_orbits(count: int, table_size: int) -> list[_Orbit]:
 
 
 def _canonical(table: tuple[int, ...], count: int) -> tuple[int, ...]:
-    return min(_translate(table, shift, count) for shift in range(count))
+    """The least translate of `table`, sorted; it holds 0, so it is among the translates
+    that move one of the table's bots to 0."""
+    return min(_translate(table, -seat, count) for seat in table)
 
 
 def _translate(table: tuple[int, ...], shift: int, count: int) -> tuple[int, ...]:
@@ -466,16 +509,20 @@ def _translate(table: tuple[int, ...], shift: int, count: int) -> tuple[int, ...
 
 def _orbit(representative: tuple[int, ...], count: int) -> _Orbit:
     tables: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
     for shift in range(count):
         table = _translate(representative, shift, count)
-        if table in tables:
+        if table in seen:
             break
+        seen.add(table)
         tables.append(table)
-    meetings = tuple(
-        sum(1 for table in tables if 0 in table and distance in table)
-        for distance in range(1, count // 2 + 1)
-    )
-    return _Orbit(tuple(tables), meetings)
+    meetings = [0] * (count // 2)
+    for table in tables:
+        if table[0] == 0:
+            for seat in table[1:]:
+                if seat <= count // 2:
+                    meetings[seat - 1] += 1
+    return _Orbit(tuple(tables), tuple(meetings))
 
 
 def _balanced_orbits(
@@ -500,10 +547,7 @@ def _balanced_orbits(
             if best is None or key < best[0]:
                 best = (key, len(chosen))
     if best is None:
-        raise ScheduleError(
-            f"max_tables = {max_tables} is too few for every pair of {count} bots to meet "
-            f"at tables of {table_size}; raise it"
-        )
+        raise _too_few(max_tables, count, table_size)
     return chosen[: best[1]]
 
 
@@ -511,6 +555,184 @@ def _imbalance(meetings: Sequence[int], extra: Sequence[int]) -> tuple[int, floa
     totals = [a + b for a, b in zip(meetings, extra, strict=True)]
     mean = sum(totals) / len(totals)
     return max(totals) - min(totals), sum((t - mean) ** 2 for t in totals)
+
+
+def _built_orbits(count: int, table_size: int, max_tables: int, room: int,
+                  games_per_table: int) -> list[_Orbit]:
+    """Whole orbits for a field too big to compare every orbit: each one's first table is
+    built seat by seat (with bot 0 in it) to seat together the pairs at the distances met
+    least so far, then improved seat by seat; the best prefix is kept as in
+    `_balanced_orbits`."""
+    builder = _OrbitBuilder(count, table_size)
+    limit = min(max_tables, room)
+    chosen: list[_Orbit] = []
+    tables = 0
+    best: tuple[tuple[int, int], int] | None = None
+    while tables + count <= limit:
+        block = builder.next_block()
+        if block is None:
+            break
+        meetings = builder.add(block)
+        chosen.append(_Orbit(tuple(_translate(block, shift, count) for shift in range(count)),
+                             tuple(meetings.get(distance, 0)
+                                   for distance in range(1, count // 2 + 1))))
+        tables += count
+        if builder.lowest >= 1:
+            key = (builder.highest - builder.lowest, -tables)
+            if best is None or key < best[0]:
+                best = (key, len(chosen))
+    if best is None:
+        if room < max_tables:
+            _refuse_games((room + 1) * games_per_table, at_least=True)
+        raise _too_few(max_tables, count, table_size)
+    return chosen[: best[1]]
+
+
+class _OrbitBuilder:
+    """The meetings per cyclic distance of the orbits added so far, and the first table of
+    the next orbit that evens them out best.
+
+    A table holding 0 stands for its orbit: the orbit seats any pair at distance d
+    together once for every two of the table's seats d apart (twice at distance
+    count / 2, which is d apart both ways). Only whole orbits (count tables) are built.
+    """
+
+    IMPROVING_PASSES = 3
+
+    def __init__(self, count: int, table_size: int) -> None:
+        self.count = count
+        self.table_size = table_size
+        self.half = count // 2
+        self.fold = [min(v, count - v) for v in range(count)]
+        self.meetings = [0] * (self.half + 1)
+        """meetings[d]: how often each pair at distance d meets; meetings[0] is unused."""
+        self.levels = Counter({0: self.half})
+        self.base = 4 * math.comb(table_size, 2)
+        self._lowest = 0
+        self.used: set[tuple[int, ...]] = set()
+
+    @property
+    def lowest(self) -> int:
+        """The fewest meetings of any pair."""
+        return self._lowest
+
+    @property
+    def highest(self) -> int:
+        """The most meetings of any pair."""
+        return max(self.levels)
+
+    def _step(self, distance: int) -> int:
+        return 2 if 2 * distance == self.count else 1
+
+    def _added(self, block: Sequence[int]) -> Counter[int]:
+        fold = self.fold
+        added: Counter[int] = Counter()
+        for a, b in itertools.combinations(block, 2):
+            distance = fold[(b - a) % self.count]
+            added[distance] += self._step(distance)
+        return added
+
+    def _cost(self, before: int, step: int) -> int:
+        """What raising a distance's meetings from `before` by `step` costs: a raise from
+        the fewest meetings is cheaper than any raise above them, whatever its step."""
+        return step * int(self.base ** (before - self.lowest))
+
+    def _key(self, block: Sequence[int]) -> tuple[int, int]:
+        """(the spread of meetings, the cost of raising them) after `block`."""
+        added = self._added(block)
+        levels = self.levels.copy()
+        cost = 0
+        for distance, extra in added.items():
+            before = self.meetings[distance]
+            levels[before] -= 1
+            levels[before + extra] += 1
+            cost += self._cost(before, extra)
+        present = [level for level, n in levels.items() if n > 0]
+        return max(present) - min(present), cost
+
+    def _candidates(self, others: Sequence[int]) -> list[int]:
+        """Seats that could join `others`, cheapest first; on a tie the seat farthest from
+        them, as the long distances are the hard ones to fit in last."""
+        fold, count = self.fold, self.count
+        before = self.meetings.copy()
+        for distance, extra in self._added(others).items():
+            before[distance] += extra
+        single = [self._cost(level, self._step(distance))
+                  for distance, level in enumerate(before)]
+        taken = set(others)
+        costs: list[tuple[int, int, int]] = []
+        for seat in range(1, count):
+            if seat in taken:
+                continue
+            distances = [fold[(seat - other) % count] for other in others]
+            if len(set(distances)) == len(distances):
+                cost = sum(single[distance] for distance in distances)
+            else:
+                cost = self._repeated_cost(before, distances)
+            costs.append((cost, -sum(distances), seat))
+        costs.sort()
+        return [seat for _, _, seat in costs]
+
+    def _repeated_cost(self, before: Sequence[int], distances: Sequence[int]) -> int:
+        cost = 0
+        seen: Counter[int] = Counter()
+        for distance in distances:
+            step = self._step(distance)
+            cost += self._cost(before[distance] + seen[distance], step)
+            seen[distance] += step
+        return cost
+
+    def _valid(self, block: Sequence[int]) -> bool:
+        table = tuple(sorted(block))
+        return self._whole(table) and _canonical(table, self.count) not in self.used
+
+    def _whole(self, table: tuple[int, ...]) -> bool:
+        members = set(table)
+        return all({(seat + shift) % self.count for seat in table} != members
+                   for shift in table if shift)
+
+    def next_block(self) -> tuple[int, ...] | None:
+        """The first table (sorted, holding 0) of the best next orbit found, or None."""
+        block = [0]
+        while len(block) < self.table_size - 1:
+            block.append(self._candidates(block)[0])
+        last = next((seat for seat in self._candidates(block)
+                     if self._valid([*block, seat])), None)
+        if last is None:
+            return None
+        block.append(last)
+        for _ in range(self.IMPROVING_PASSES):
+            if not self._improve(block):
+                break
+        return tuple(sorted(block))
+
+    def _improve(self, block: list[int]) -> bool:
+        improved = False
+        for position in range(1, len(block)):
+            others = block[:position] + block[position + 1:]
+            current = self._key(block)
+            for seat in self._candidates(others):
+                trial = [*others[:position], seat, *others[position:]]
+                if self._valid(trial):
+                    if self._key(trial) < current:
+                        block[:] = trial
+                        improved = True
+                    break
+        return improved
+
+    def add(self, block: tuple[int, ...]) -> Counter[int]:
+        """Count the meetings of `block`'s orbit; return them, by distance."""
+        self.used.add(_canonical(block, self.count))
+        added = self._added(block)
+        for distance, extra in added.items():
+            before = self.meetings[distance]
+            self.levels[before] -= 1
+            if not self.levels[before]:
+                del self.levels[before]
+            self.levels[before + extra] += 1
+            self.meetings[distance] = before + extra
+        self._lowest = min(self.levels)
+        return added
 
 
 # -- partners ---------------------------------------------------------------------

@@ -9,6 +9,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
@@ -19,6 +21,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from arena import wire
 from arena.server import MAX_MESSAGE_BYTES, ArenaServer, BotPolicy, TokenTable, serve
 from arena.server.management import ManagementError
+from arena.tournament.schedule import Schedule, TournamentSettings, build_schedule
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
 from tests.server.server_support import ONE_HAND, TOKENS, running_server
@@ -410,3 +413,36 @@ def test_an_admin_request_larger_than_a_bot_may_send_is_served(tmp_path: Path) -
 
     info = asyncio.run(scenario())
     assert (info.name, info.games_total) == ("cup", 2)
+
+
+def test_creating_a_tournament_whose_schedule_builds_slowly_keeps_the_server_answering(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow_build(settings: TournamentSettings, bots: Sequence[str]) -> Schedule:
+        time.sleep(1.5)  # holds its thread as a long CPU-bound build does
+        return build_schedule(settings, bots)
+
+    monkeypatch.setattr("arena.tournament.runner.build_schedule", slow_build)
+
+    async def scenario() -> tuple[admin_pb2.TournamentInfo, list[float]]:
+        async with managed_server(tmp_path) as (_, _, management, port):
+            for name in ("alice", "bob"):
+                management.add_bot(name, "remote", None)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                health = health_pb2_grpc.HealthStub(channel)
+                await health.Check(health_pb2.HealthCheckRequest())
+                creating = asyncio.ensure_future(admin_stub(channel).CreateTournament(
+                    admin_pb2.CreateTournamentRequest(
+                        name="cup", bots=["alice", "bob"],
+                        settings_json=json.dumps({"table_size": 2}))))
+                delays: list[float] = []
+                while not creating.done():
+                    started = time.monotonic()
+                    await health.Check(health_pb2.HealthCheckRequest(), timeout=5)
+                    delays.append(time.monotonic() - started)
+                    await asyncio.sleep(0.05)
+                return await creating, delays
+
+    info, delays = asyncio.run(scenario())
+    assert info.games_total == 2
+    assert len(delays) >= 5 and max(delays) < 0.5

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
+import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -21,6 +23,7 @@ from arena.tournament.schedule import (
     TournamentSettings,
     build_schedule,
     derive_seed,
+    pack_rounds,
     partner_rounds,
     round_robin_tables,
     seat_rotations,
@@ -119,7 +122,8 @@ def test_bad_settings_are_refused_with_the_key_named(data: dict[str, object], me
 def test_a_schedule_over_the_game_limit_is_refused_before_it_is_built() -> None:
     bots = [f"b{i}" for i in range(12)]
     settings = TournamentSettings(table_size=4, deals_per_table=MAX_GAMES)
-    with pytest.raises(ScheduleError, match=r"would hold [\d,]+ games, more than the 100,000"):
+    with pytest.raises(ScheduleError,
+                       match=r"would hold (at least )?[\d,]+ games, more than the 100,000"):
         build_schedule(settings, bots)
     tables = len(round_robin_tables(bots, 4, settings.max_tables))
     largest = TournamentSettings(table_size=4, deals_per_table=MAX_GAMES // (tables * 4))
@@ -185,6 +189,89 @@ def test_round_robin_of_seven_at_tables_of_three_over_a_limit_is_a_fano_plane_pa
 def test_round_robin_limit_too_small_for_every_pair_is_refused() -> None:
     with pytest.raises(ScheduleError, match="max_tables = 3 is too few"):
         round_robin_tables(names(12), 2, max_tables=3)
+
+
+@pytest.mark.parametrize(
+    ("bot_count", "table_size", "max_tables", "tables", "digest"),
+    [
+        (12, 4, 200, 183, "f06920dcda459415"),
+        (12, 3, 50, 40, "9241e3795d5c9289"),
+        (16, 4, 200, 120, "0ee5e315057cec01"),
+        (30, 4, 200, 180, "7682e1ec443937d4"),
+        (25, 5, 300, 180, "a8cad918ba9cc9c4"),
+    ],
+)
+def test_round_robin_subsets_of_fields_whose_orbits_are_all_compared_stay_as_stored(
+    bot_count: int, table_size: int, max_tables: int, tables: int, digest: str
+) -> None:
+    chosen = round_robin_tables(names(bot_count), table_size, max_tables)
+    assert len(chosen) == tables
+    assert hashlib.sha256(repr(chosen).encode()).hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize(
+    ("bot_count", "table_size", "max_tables"),
+    [(100, 3, 1800), (100, 3, 2000), (100, 4, 1000), (100, 6, 500), (100, 6, 1000),
+     (61, 5, 2000), (200, 4, 4000)],
+)
+def test_round_robin_subset_of_a_big_field_seats_bots_equally_and_pairs_within_one(
+    bot_count: int, table_size: int, max_tables: int
+) -> None:
+    bots = names(bot_count)
+    tables = round_robin_tables(bots, table_size, max_tables)
+    assert len(tables) <= max_tables
+    assert all(len(set(table)) == table_size for table in tables)
+    assert len(set(Counter(bot for table in tables for bot in table).values())) == 1
+    meetings = counts_over_all_pairs(pair_counts(tables), bots)
+    assert min(meetings) >= 1 and max(meetings) - min(meetings) <= 1
+
+
+def test_round_robin_subset_of_a_big_field_meets_pairs_at_one_cyclic_distance_equally() -> None:
+    bots = names(120)
+    meetings = pair_counts(round_robin_tables(bots, 5, 1500))
+    by_distance: dict[int, set[int]] = {}
+    for i, j in itertools.combinations(range(120), 2):
+        distance = min(j - i, 120 - (j - i))
+        by_distance.setdefault(distance, set()).add(meetings[frozenset((bots[i], bots[j]))])
+    assert len(by_distance) == 60
+    assert all(len(counts) == 1 for counts in by_distance.values())
+
+
+def test_round_robin_of_a_big_field_fills_the_room_the_game_limit_leaves() -> None:
+    settings = TournamentSettings(table_size=4, max_tables=MAX_GAMES)
+    schedule = build_schedule(settings, names(100))
+    assert MAX_GAMES - 100 * 4 < len(schedule) <= MAX_GAMES
+    tables = {(game.round, game.table): game.seats for game in schedule}
+    meetings = counts_over_all_pairs(pair_counts(list(tables.values())), names(100))
+    assert max(meetings) - min(meetings) <= 1
+
+
+@pytest.mark.parametrize(
+    ("settings", "bot_count", "message"),
+    [
+        (TournamentSettings(table_size=4), 100, "max_tables = 200 is too few"),
+        (TournamentSettings(table_size=6), 1000, "max_tables = 200 is too few"),
+        (TournamentSettings(table_size=4, max_tables=MAX_GAMES), 1000,
+         "would hold at least 333,000 games"),
+        (TournamentSettings(table_size=4, max_tables=MAX_GAMES, deals_per_table=100), 100,
+         "would hold at least 330,000 games"),
+        (TournamentSettings(table_size=4, max_tables=MAX_GAMES), 30,
+         "would hold 109,620 games"),
+    ],
+)
+def test_a_round_robin_too_big_for_its_limits_is_refused_at_once(
+    settings: TournamentSettings, bot_count: int, message: str
+) -> None:
+    started = time.perf_counter()
+    with pytest.raises(ScheduleError, match=message):
+        build_schedule(settings, names(bot_count))
+    assert time.perf_counter() - started < 0.5
+
+
+def test_rounds_are_packed_first_fit_in_order() -> None:
+    tables = [(0, 1), (2, 3), (1, 2), (0, 3), (0, 2), (4, 5), (1, 3)]
+    assert pack_rounds(tables) == [[(0, 1), (2, 3), (4, 5)], [(1, 2), (0, 3)],
+                                   [(0, 2), (1, 3)]]
 
 
 @pytest.mark.parametrize(("bot_count", "table_size"), ROUND_ROBIN_SIZES)
