@@ -277,7 +277,7 @@ class Management:
         TournamentSettings.from_dict(settings)  # bad settings are refused before the wait
         await self.ensure_bots(bots, wait_seconds)
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-        self.create_tournament(name, bots, settings)
+        await asyncio.to_thread(self.create_tournament, name, bots, settings)
         return await self.run_tournament(name, concurrency, wait_seconds, progress, plan)
 
     # ----------------------------------------------------------- tournaments
