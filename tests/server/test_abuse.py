@@ -127,7 +127,7 @@ def test_the_seat_of_a_bot_closed_for_not_reading_ends_disconnected() -> None:
             await server.wait_for_bots(["alice"], timeout=5)
             connection = next(c for c in server.connections() if c.bot_name == "alice")
             game = asyncio.create_task(server.play_game(
-                ["alice", "bob"], ONE_HAND, 3, BotPolicy(decision_timeout=5), "g"))
+                ["alice", "bob"], ONE_HAND, 3, BotPolicy(decision_timeout=0.3), "g"))
             while not connection.tables:
                 await asyncio.sleep(0.002)
             spam = bot_pb2.ServerMessage(error=bot_pb2.Error(message="x" * 60_000))
