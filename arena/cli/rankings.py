@@ -199,8 +199,8 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
         click.echo(f"duplicate deals: {duplicate.blocks} times a bot played one deal in "
                    f"{duplicate.block_size} rotations; correlation between rotations "
                    f"{duplicate.intraclass_correlation:+.3f}, design effect "
-                   f"{duplicate.design_effect:.3f}: {duplicate.games_saved:.0%} of the games "
-                   "saved against independent deals")
+                   f"{duplicate.design_effect:.3f}: {round(100 * duplicate.games_saved)}% of "
+                   "the games saved against independent deals")
 
 
 def _duplicate_record(duplicate: admin_pb2.DuplicateStats | None) -> dict[str, Any]:

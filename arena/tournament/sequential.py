@@ -134,8 +134,10 @@ async def run_until_separated(
         if not _extend(store, current, settings, games, max_games):
             return SequentialOutcome(
                 played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
-                f"with {len(unseparated)} adjacent pair(s) not yet separated at "
-                f"{confidence:.0%}: {', '.join(unseparated)}", unseparated,
+                f"with {len(unseparated)} adjacent pair(s) the sequential test does not yet "
+                f"separate at {confidence:.0%}: {', '.join(unseparated)} (it allows for looking "
+                "after every batch, so it is stricter than the leaderboard's places, which "
+                "test the games once)", unseparated,
                 absence="; ".join(absences))
 
 
@@ -178,12 +180,15 @@ async def run_sprt(
 
 
 def _sprt_conclusion(test: sprt.Sprt, first: str, games: int) -> str:
-    verdict = (f"{first} scores {test.score1:.3f} per deal rather than {test.score0:.3f}"
-               if test.decision is sprt.Decision.ACCEPT_H1 else
-               f"{first} scores {test.score0:.3f} per deal rather than {test.score1:.3f}")
-    return (f"{test.decision.value} accepted after {games:,} games ({test.blocks} deals): "
-            f"{verdict} (LLR {test.llr:+.2f}, bounds [{test.lower_bound:.2f}, "
-            f"{test.upper_bound:.2f}])")
+    accepted, rejected = ((f"H1 (an expected score of {test.score1:.3f} per deal)",
+                           f"H0 ({test.score0:.3f})")
+                          if test.decision is sprt.Decision.ACCEPT_H1 else
+                          (f"H0 (an expected score of {test.score0:.3f} per deal)",
+                           f"H1 ({test.score1:.3f})"))
+    return (f"{accepted} accepted for {first} over {rejected} after {test.blocks} deals "
+            f"(LLR {test.llr:+.2f}, bounds [{test.lower_bound:.2f}, {test.upper_bound:.2f}]); "
+            f"{first} scored {test.mean:.3f} per deal; {games:,} games were played, the deals "
+            "already in play when the test decided included")
 
 
 def _extend(store: Store, tournament: Tournament, settings: TournamentSettings, games: int,

@@ -110,7 +110,8 @@ def test_an_sprt_match_accepts_h1_for_the_better_bot_and_h0_for_an_equal_one(
     outcome = asyncio.run(run_sprt(store, better, SkilledTable({"ann": 1.0, "bob": 0.0}),
                                    SprtPlan(score1=0.6).test(), "ann"))
     assert outcome.sprt is not None and outcome.sprt.decision.value == "H1"
-    assert outcome.conclusion.startswith("H1 accepted after")
+    assert outcome.conclusion.startswith(
+        "H1 (an expected score of 0.600 per deal) accepted for ann over H0 (0.500) after")
     assert outcome.games == 2 * outcome.sprt.blocks
     equal = _tournament(store, ["ann", "twin"], name="equal", deals_per_table=1)
     outcome = asyncio.run(run_sprt(store, equal, SkilledTable({"ann": 0.0, "twin": 0.0}),
