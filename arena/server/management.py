@@ -166,10 +166,11 @@ class Management:
 
     def fit(self, tournament: str | None = None, pool: str | None = None) -> PoolFit:
         """TrueSkill's parameters fitted to one pool's games."""
+        key = self.pool_key(tournament, pool)
         try:
-            return pool_fit(self.store, self.pool_key(tournament, pool))
+            return pool_fit(self.store, key)
         except FitError as exc:
-            raise ManagementError(str(exc)) from None
+            raise ManagementError(f"cannot fit the pool {key}: {exc}") from None
 
     def statistics(self, tournament: str | None = None,
                    pool: str | None = None) -> PoolStatistics:
