@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import click
 
 from arena.cli.app import (
@@ -47,6 +50,9 @@ def bot_add(context: Context, name: str, command: str | None) -> None:
       arena bot add greedy --command "python sample_bots/python/greedy_bot.py"
       arena bot add my-remote-bot
     """
+    if command and context.server is None:
+        check_program(name, command)
+
     async def body(session: Session) -> admin_pb2.AddBotResponse:
         return await session.admin.AddBot(admin_pb2.AddBotRequest(
             name=name, kind="managed" if command else "remote", command=command or ""))
@@ -55,6 +61,23 @@ def bot_add(context: Context, name: str, command: str | None) -> None:
     click.echo(f"added {response.bot.kind} bot {response.bot.name}", err=True)
     click.echo(f"token (shown once, keep it): {response.token}", err=True)
     click.echo(response.token)
+
+
+def check_program(name: str, command: str) -> None:
+    """Refuse managed bot `name` unless the program of `command` (its first word) can be
+    started the way the supervisor starts it: found on PATH, or a path from the current
+    folder (where an in-process server runs its bots)."""
+    from arena.supervisor import ManagedBotError, command_words
+
+    try:
+        program = command_words(name, command)[0]
+    except ManagedBotError as exc:
+        raise click.ClickException(str(exc)) from None
+    if shutil.which(program) is None:
+        where = f"from {os.getcwd()}" if os.sep in program else "on PATH"
+        raise click.ClickException(
+            f"bot {name} not added: no program {program!r} {where} (or it is not "
+            "executable); give --command a program that exists")
 
 
 @bot.command("list")

@@ -143,7 +143,8 @@ def test_bot_list_table_has_a_header_and_one_line_per_bot(three_bots: Path) -> N
 
 
 def test_a_duplicate_bot_name_is_an_error_and_changes_nothing(three_bots: Path) -> None:
-    result = arena(three_bots, "bot", "add", "greedy", "--command", "python other.py")
+    result = arena(three_bots, "bot", "add", "greedy", "--command",
+                    bot_command("counter"))
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == "Error: a bot named 'greedy' already exists\n"

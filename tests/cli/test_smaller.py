@@ -1,0 +1,43 @@
+"""Small CLI promises: refusals that say what is wrong, messages that say what to do."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.cli.cli_support import arena, ok
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A database file that does not exist yet: the first command creates it."""
+    return tmp_path / "arena.db"
+
+
+# ------------------------------------------------------------ bot add
+
+def test_bot_add_refuses_a_command_whose_program_does_not_exist(db: Path) -> None:
+    result = arena(db, "bot", "add", "ghost", "--command", "no-such-program-anywhere --fast")
+    assert result.exit_code == 1
+    assert "no program 'no-such-program-anywhere' on PATH" in result.stderr
+    assert not db.exists(), "nothing registered"
+
+
+def test_bot_add_refuses_a_relative_program_missing_from_the_current_folder(
+        db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = arena(db, "bot", "add", "ghost", "--command", "./missing.sh")
+    assert result.exit_code == 1
+    assert f"no program './missing.sh' from {tmp_path}" in result.stderr
+
+
+def test_bot_add_accepts_a_program_relative_to_the_current_folder(
+        db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "bot.sh"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.chdir(tmp_path)
+    ok(db, "bot", "add", "local", "--command", "./bot.sh --level 3")
+    assert "./bot.sh --level 3" in ok(db, "bot", "list", "--format", "json").stdout
