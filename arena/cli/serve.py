@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     except TlsError as exc:
         raise click.ClickException(str(exc)) from None
 
+    check_port_free(host, port)
     try:
         store = Store.open(context.db)
     except (sqlite3.Error, StoreError) as exc:
@@ -88,3 +91,23 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Refuse, in plain words, a port another process is listening on (port 0 picks a
+    free one; an address that cannot be probed is left for the server to report)."""
+    if port == 0:
+        return
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise click.ClickException(
+                        f"port {port} on {host} is in use (another arena serve?)") from None

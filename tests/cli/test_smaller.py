@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import stat
 from pathlib import Path
 
@@ -41,3 +42,15 @@ def test_bot_add_accepts_a_program_relative_to_the_current_folder(
     monkeypatch.chdir(tmp_path)
     ok(db, "bot", "add", "local", "--command", "./bot.sh --level 3")
     assert "./bot.sh --level 3" in ok(db, "bot", "list", "--format", "json").stdout
+
+
+# -------------------------------------------------------------- serve
+
+def test_serve_on_a_busy_port_says_the_port_is_in_use(db: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = arena(db, "serve", "--host", "127.0.0.1", "--port", str(port))
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: port {port} on 127.0.0.1 is in use (another arena serve?)\n"
