@@ -198,12 +198,27 @@ class Management:
             waiting.result()
         except TimeoutError:
             missing = sorted(set(names) - set(self.server.connected_bots()))
-            hint = f" (see the logs in {self.log_dir})" if self._supervisor is not None else ""
             raise ManagementError(
-                f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}{hint}"
-            ) from None
+                f"bots not connected after {wait_seconds:g} s: {', '.join(missing)}"
+                f"{self._absence_hint(missing)}") from None
         finally:
             waiting.cancel()
+
+    def _absence_hint(self, missing: Sequence[str]) -> str:
+        """What to look at for the `missing` bots: the logs of the managed ones arena
+        launched; for remote ones, how they connect."""
+        kinds = {name: self.store.bot(name).kind for name in missing}
+        hints = []
+        if self._supervisor is not None and BotKind.MANAGED in kinds.values():
+            hints.append(f"see the logs in {self.log_dir}")
+        remote = [name for name, kind in kinds.items() if kind is not BotKind.MANAGED]
+        if remote:
+            port = self.server.port
+            address = "HOST:PORT" if port is None else f"HOST:{port}"
+            hints.append(f"remote bots ({', '.join(remote)}) are started by their owners and "
+                         f"connect with ARENA_TOKEN set to their token from `arena bot add` and "
+                         f"ARENA_SERVER={address}, this server's address")
+        return f" ({'; '.join(hints)})" if hints else ""
 
     def _check_exits(self, names: Sequence[str]) -> None:
         """Fail a wait at once if a managed bot it waits for has exited without connecting."""

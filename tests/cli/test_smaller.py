@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.cli_support import arena, ok
+from tests.cli.cli_support import add_bots, arena, ok
 
 
 @pytest.fixture
@@ -54,3 +54,28 @@ def test_serve_on_a_busy_port_says_the_port_is_in_use(db: Path) -> None:
         result = arena(db, "serve", "--host", "127.0.0.1", "--port", str(port))
     assert result.exit_code == 1
     assert result.stderr == f"Error: port {port} on 127.0.0.1 is in use (another arena serve?)\n"
+
+
+# ------------------------------------------------------ waiting for bots
+
+def test_waiting_for_a_remote_bot_says_how_it_connects_and_points_at_no_logs(db: Path) -> None:
+    add_bots(db, {"greedy": "greedy"})
+    ok(db, "bot", "add", "far")
+    result = arena(db, "match", "greedy", "far", "--wait", "3")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: bots not connected after 3 s: far (")
+    assert "ARENA_TOKEN" in result.stderr
+    assert "ARENA_SERVER=HOST:" in result.stderr
+    assert "logs" not in result.stderr, "the managed bot connected: no log to look at"
+
+
+def test_waiting_for_a_managed_bot_points_at_its_logs(db: Path, tmp_path: Path) -> None:
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/bin/sh\nsleep 30\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    ok(db, "bot", "add", "silent", "--command", str(script))
+    ok(db, "bot", "add", "far")
+    result = arena(db, "match", "silent", "far", "--wait", "1")
+    assert result.exit_code == 1
+    assert "see the logs in" in result.stderr
+    assert "remote bots (far)" in result.stderr
