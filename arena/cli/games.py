@@ -18,7 +18,7 @@ from arena.cli.context import (
 )
 from arena.cli.inputs import (
     POSITIVE_UINT32,
-    UINT64,
+    StoredGameNumber,
 )
 from arena.cli.output import (
     emit,
@@ -61,7 +61,7 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
 
 
 @main.command()
-@click.argument("game_id", type=UINT64)
+@click.argument("game_id", type=StoredGameNumber())
 @click.option("--export", "export", type=click.Choice(["jsonl"]), default=None,
               help="Print the full event log as JSON lines instead.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each hand.")

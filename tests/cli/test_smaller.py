@@ -79,3 +79,21 @@ def test_waiting_for_a_managed_bot_points_at_its_logs(db: Path, tmp_path: Path) 
     assert result.exit_code == 1
     assert "see the logs in" in result.stderr
     assert "remote bots (far)" in result.stderr
+
+
+# ------------------------------------------------------------- replay
+
+def test_replay_of_a_live_games_hex_id_says_it_takes_a_stored_games_number(db: Path) -> None:
+    live_id = "3f2a9c0d1e2b4a5f8e7d6c5b4a392817"
+    result = arena(db, "replay", live_id)
+    assert result.exit_code == 2
+    assert "not the number of a stored game, from the `game` column of `arena games`" \
+        in result.stderr
+    assert f"arena --server HOST:PORT watch {live_id}" in result.stderr
+    assert "integer" not in result.stderr
+
+
+def test_replay_of_a_word_says_it_takes_a_stored_games_number(db: Path) -> None:
+    result = arena(db, "replay", "latest")
+    assert result.exit_code == 2
+    assert "latest is not the number of a stored game" in result.stderr
