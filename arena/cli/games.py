@@ -163,6 +163,12 @@ def watch(context: Context, game_id: str) -> None:
     Example:
       arena --server 127.0.0.1:50051 watch 3f2a9c...
     """
+    if context.server is None:
+        raise click.UsageError(
+            "watch follows a live game of a running `arena serve`: give its address, "
+            f"as in `arena --server HOST:PORT watch {game_id}` (`arena --server HOST:PORT "
+            "tables` lists the games it is playing); stored games are replayed with "
+            "`arena replay NUMBER`")
     color = use_color()
 
     async def body(session: Session) -> None:

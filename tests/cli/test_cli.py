@@ -60,7 +60,7 @@ def test_bot_list_of_an_empty_database_says_how_to_add_one(empty_db: Path) -> No
 
 
 READ_COMMANDS = [["bot", "list"], ["games"], ["replay", "1"], ["rankings"], ["tables"],
-                 ["watch", "x"], ["tournament", "list"], ["tournament", "status", "t"],
+                 ["tournament", "list"], ["tournament", "status", "t"],
                  ["tournament", "schedule", "t"], ["tournament", "standings", "t"]]
 
 

@@ -97,3 +97,13 @@ def test_replay_of_a_word_says_it_takes_a_stored_games_number(db: Path) -> None:
     result = arena(db, "replay", "latest")
     assert result.exit_code == 2
     assert "latest is not the number of a stored game" in result.stderr
+
+
+# -------------------------------------------------------------- watch
+
+def test_watch_without_a_server_says_it_needs_one(db: Path) -> None:
+    result = arena(db, "watch", "3f2a9c0d1e2b4a5f")
+    assert result.exit_code == 2
+    assert "watch follows a live game of a running `arena serve`" in result.stderr
+    assert "arena --server HOST:PORT watch 3f2a9c0d1e2b4a5f" in result.stderr
+    assert not db.exists()
