@@ -98,7 +98,13 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
             if line is not None:
                 click.echo(line)
         if step and isinstance(event, ev.HandEnded) and sys.stdin.isatty():
-            click.pause("press any key for the next hand")
+            _wait_for_enter("press Enter for the next hand")
+
+
+def _wait_for_enter(prompt: str) -> None:
+    """Say `prompt` and wait until a line is typed (Enter); end of input ends the wait."""
+    click.echo(prompt, nl=False)
+    sys.stdin.readline()
 
 
 def _deal_flags(events: list[ev.Event]) -> list[bool]:

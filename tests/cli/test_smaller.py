@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import select
 import socket
 import stat
+import subprocess
+import termios
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.cli_support import add_bots, arena, ok
+from tests.cli.cli_support import ARENA, add_bots, arena, ok
 
 
 @pytest.fixture
@@ -107,3 +112,49 @@ def test_watch_without_a_server_says_it_needs_one(db: Path) -> None:
     assert "watch follows a live game of a running `arena serve`" in result.stderr
     assert "arena --server HOST:PORT watch 3f2a9c0d1e2b4a5f" in result.stderr
     assert not db.exists()
+
+
+def _read_until(fd: int, text: bytes, timeout: float) -> bytes:
+    """What a terminal's program writes to `fd` until it writes `text` (or `timeout` s pass)."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text not in seen and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+    return seen
+
+
+def _settle(fd: int, timeout: float = 0.5) -> None:
+    """Give the program on terminal `fd` time to switch it to raw mode if it reads single
+    keys (a key typed before the switch would be flushed, not read)."""
+    deadline = time.monotonic() + timeout
+    while termios.tcgetattr(fd)[3] & termios.ICANON and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.05)
+
+
+def test_replay_step_waits_for_enter_not_any_key(db: Path) -> None:
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    ok(db, "match", "greedy", "rnd", "--games", "2")
+    main_fd, terminal = os.openpty()
+    replay = subprocess.Popen([*ARENA, "--db", str(db), "replay", "1", "--step"],
+                              stdin=terminal, stdout=terminal, stderr=terminal,
+                              env=dict(os.environ, NO_COLOR="1"))
+    os.close(terminal)
+    try:
+        first = _read_until(main_fd, b"press Enter for the next hand", 20)
+        assert b"press Enter for the next hand" in first, first
+        _settle(main_fd)
+        os.write(main_fd, b"x")
+        after_key = _read_until(main_fd, "── hand 2".encode(), 1.0)
+        assert "── hand 2".encode() not in after_key, "a key alone does not go on"
+        os.write(main_fd, b"\n")
+        after_enter = _read_until(main_fd, "── hand 2".encode(), 10)
+        assert "── hand 2".encode() in after_enter
+    finally:
+        replay.kill()
+        replay.wait()
+        os.close(main_fd)
