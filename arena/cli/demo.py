@@ -17,7 +17,7 @@ import grpc
 import arena
 from arena.cli.app import main
 from arena.cli.context import rpc_message
-from arena.cli.inputs import UINT64
+from arena.cli.inputs import SEED_HELP, UINT64
 from arena.cli.output import emit_rankings, follow_progress
 from arena.cli.rankings import pool_rankings
 from arena.cli.session import Session, admin_session
@@ -118,7 +118,7 @@ async def _register(session: Session, bots: list[SampleBot]) -> None:
 @main.command()
 @click.option("--games", "deals", type=click.IntRange(1), default=3, show_default=True,
               help="Deals per table (each played in every seat rotation).")
-@click.option("--seed", type=UINT64, default=2024, show_default=True)
+@click.option("--seed", type=UINT64, default=2024, show_default=True, help=SEED_HELP)
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Keep the demo's database here (a temporary one otherwise).")
 def demo(deals: int, seed: int, demo_db: Path | None) -> None:

@@ -22,6 +22,10 @@ UINT64 = click.IntRange(0, 2**64 - 1)
 POSITIVE_UINT32 = click.IntRange(1, 2**32 - 1)
 """The values above 0 a uint32 field carries."""
 
+SEED_HELP = ("Seed of the deals: the same seed deals the same cards in the same games "
+             "(what the bots decide, and any randomness of their own, is theirs).")
+"""The help of every --seed option: what a seed fixes, and what it does not."""
+
 
 class Seconds(click.FloatRange):
     """A finite number of seconds, 0 or more (click.FloatRange lets nan and inf through)."""

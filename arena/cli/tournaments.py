@@ -18,6 +18,7 @@ from arena.cli.context import (
 )
 from arena.cli.inputs import (
     POSITIVE_UINT32,
+    SEED_HELP,
     UINT32,
     UINT64,
     Seconds,
@@ -45,7 +46,7 @@ from arena.v1 import admin_pb2
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", type=POSITIVE_UINT32, default=10, show_default=True,
               help="Games to play, rounded up to a multiple of the number of BOTS.")
-@click.option("--seed", type=UINT64, default=0, show_default=True)
+@click.option("--seed", type=UINT64, default=0, show_default=True, help=SEED_HELP)
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False),
               help="Rule set file (TOML or JSON); the official rules otherwise.")
 @click.option("--concurrency", type=POSITIVE_UINT32, default=2, show_default=True,
@@ -147,7 +148,7 @@ def tournament() -> None:
 @click.option("--table-size", type=click.IntRange(2, 10), default=None, help="Seats per table.")
 @click.option("--deals", "deals", type=click.IntRange(1), default=None,
               help="Deals per table (each played in every seat rotation).")
-@click.option("--seed", type=UINT64, default=None, help="Tournament seed.")
+@click.option("--seed", type=UINT64, default=None, help=SEED_HELP)
 @click.option("--challenger", default=None, help="Gauntlet: the bot that meets the field.")
 @click.option("--settings", "settings_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file (TOML or JSON): any of the options, plus policy and rules.")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.cli_support import ARENA, add_bots, arena, ok
+from tests.cli.cli_support import ARENA, add_bots, arena, invoke, ok
 
 
 @pytest.fixture
@@ -158,3 +158,12 @@ def test_replay_step_waits_for_enter_not_any_key(db: Path) -> None:
         replay.kill()
         replay.wait()
         os.close(main_fd)
+
+
+# --------------------------------------------------------------- help
+
+@pytest.mark.parametrize("command", [["match"], ["tournament", "create"], ["demo"]], ids=" ".join)
+def test_every_seed_option_says_what_a_seed_fixes(command: list[str]) -> None:
+    text = " ".join(invoke(*command, "--help").stdout.split())
+    assert "--seed INTEGER RANGE Seed of the deals: the same seed deals the same cards" in text
+    assert "randomness of their own, is theirs" in text
