@@ -175,14 +175,38 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
                                                 settings_json=json.dumps(settings),
                                                 rules_json=rules_json(rules_path))
 
-    async def body(session: Session) -> admin_pb2.TournamentInfo:
-        return await session.admin.CreateTournament(request)
+    async def body(session: Session) -> tuple[admin_pb2.TournamentInfo,
+                                               admin_pb2.GetScheduleResponse]:
+        info = await session.admin.CreateTournament(request)
+        return info, await session.admin.GetSchedule(
+            admin_pb2.GetScheduleRequest(tournament=info.name))
 
-    info = context.run(body)
+    info, schedule = context.run(body)
     click.echo(f"created {info.format} tournament {info.name}: {len(info.bots)} bots, "
                f"{info.games_total} games")
+    warning = unequal_games_warning(list(info.bots), [list(g.seats) for g in schedule.games])
+    if warning:
+        click.echo(warning, err=True)
     click.echo(f"see the schedule with `arena tournament schedule {info.name}`, "
                f"play it with `arena tournament run {info.name}`")
+
+
+def unequal_games_warning(bots: list[str], seatings: list[list[str]]) -> str | None:
+    """A warning line when the games seated as `seatings` give `bots` unequal numbers of
+    games, saying which bots play how many; None when every bot plays as many."""
+    counts = dict.fromkeys(bots, 0)
+    for seats in seatings:
+        for name in seats:
+            counts[name] = counts.get(name, 0) + 1
+    if len(set(counts.values())) <= 1:
+        return None
+    by_count: dict[int, list[str]] = {}
+    for name, count in counts.items():
+        by_count.setdefault(count, []).append(name)
+    which = "; ".join(f"{', '.join(names)} {count} each" if len(names) > 1
+                      else f"{names[0]} {count}" for count, names in sorted(by_count.items()))
+    return (f"warning: the schedule gives the bots unequal numbers of games ({which}); "
+            "their results rest on unequal evidence")
 
 
 @tournament.command("schedule")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import socket
@@ -9,6 +10,7 @@ import stat
 import subprocess
 import termios
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -167,3 +169,34 @@ def test_every_seed_option_says_what_a_seed_fixes(command: list[str]) -> None:
     text = " ".join(invoke(*command, "--help").stdout.split())
     assert "--seed INTEGER RANGE Seed of the deals: the same seed deals the same cards" in text
     assert "randomness of their own, is theirs" in text
+
+
+# ---------------------------------------------------------- tournaments
+
+def _games_per_bot(db: Path, tournament: str) -> dict[str, int]:
+    schedule = json.loads(ok(db, "tournament", "schedule", tournament, "--format", "json").stdout)
+    return dict(Counter(name for game in schedule for name in game["seats"].split()))
+
+
+def test_a_schedule_giving_bots_unequal_games_is_created_with_a_warning_naming_the_counts(
+        db: Path) -> None:
+    for name in "abcdef":
+        ok(db, "bot", "add", name)
+    result = ok(db, "tournament", "create", "pairs", *"abcdef", "--format", "partners")
+    counts = _games_per_bot(db, "pairs")
+    assert len(set(counts.values())) > 1, "six bots at four-seat tables cannot play equally"
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert "unequal numbers of games" in warnings[0]
+    for count in set(counts.values()):
+        names = ", ".join(name for name in "abcdef" if counts[name] == count)
+        assert f"{names} {count} each" in warnings[0]
+
+
+def test_a_schedule_giving_every_bot_as_many_games_is_created_without_a_warning(
+        db: Path) -> None:
+    for name in "abcd":
+        ok(db, "bot", "add", name)
+    result = ok(db, "tournament", "create", "even", *"abcd", "--table-size", "2")
+    assert len(set(_games_per_bot(db, "even").values())) == 1
+    assert "warning" not in result.stderr
