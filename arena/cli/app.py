@@ -10,7 +10,7 @@ import click
 from arena.cli.context import (
     Context,
 )
-from arena.cli.session import (
+from arena.cli.inputs import (
     DEFAULT_DB,
 )
 

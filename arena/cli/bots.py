@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,10 +19,10 @@ from arena.cli.output import (
     emit,
     output_format,
 )
-from arena.cli.session import (
-    Session,
-)
 from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
 
 # ----------------------------------------------------------------------- bots
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import sqlite3
@@ -10,20 +9,14 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
-import grpc
 
-from arena.cli.session import (
-    TLS_CA_VARIABLE,
-    TLS_VARIABLE,
-    Session,
-    admin_session,
-    tls_from_env,
-)
-from arena.server.auth import find_admin_token
-from arena.store import NoDatabase, StoreError
+if TYPE_CHECKING:
+    import grpc
+
+    from arena.cli.session import Session
 
 T = TypeVar("T")
 
@@ -40,6 +33,15 @@ class Context:
         cannot be used, become clean messages. A command that only reads says
         `read_only`: in-process, its database is then never created, and is read even
         where it cannot be written."""
+        # The server, the store and gRPC load here, not at startup: `--help` needs none.
+        import asyncio
+
+        import grpc
+
+        from arena.cli.session import admin_session, tls_from_env
+        from arena.server.auth import find_admin_token
+        from arena.store import NoDatabase, StoreError
+
         try:
             tls = tls_from_env() if self.server else None
             token = find_admin_token(self.db) if self.server else None
@@ -65,6 +67,8 @@ class Context:
 
 def _tls_trust(environ: Mapping[str, str]) -> str:
     """The certificates a TLS connection set up by `tls_from_env` trusts, for messages."""
+    from arena.cli.session import TLS_CA_VARIABLE, TLS_VARIABLE
+
     if environ.get(TLS_CA_VARIABLE):
         return f"the certificates in {TLS_CA_VARIABLE} ({environ[TLS_CA_VARIABLE]})"
     return f"the system's trusted certificates ({TLS_VARIABLE})"
@@ -73,6 +77,10 @@ def _tls_trust(environ: Mapping[str, str]) -> str:
 def rpc_message(exc: grpc.aio.AioRpcError, server: str | None,
                  tls_trust: str | None = None) -> str:
     """What a failed call says, given what a TLS connection trusted (None: plaintext)."""
+    import grpc
+
+    from arena.cli.session import TLS_CA_VARIABLE, TLS_VARIABLE
+
     if exc.code() is grpc.StatusCode.UNAVAILABLE:
         where = f"cannot reach the arena server at {server}"
         if tls_trust is None:

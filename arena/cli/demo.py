@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sqlite3
@@ -10,9 +9,9 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import grpc
 
 import arena
 from arena.cli.app import main
@@ -20,9 +19,10 @@ from arena.cli.context import rpc_message
 from arena.cli.inputs import SEED_HELP, UINT64
 from arena.cli.output import emit_rankings, follow_progress
 from arena.cli.rankings import pool_rankings
-from arena.cli.session import Session, admin_session
-from arena.store import StoreError
 from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
 
 SAMPLE_BOTS = Path(arena.__file__).resolve().parent.parent / "sample_bots"
 
@@ -64,6 +64,10 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
     folder = None if db_path is not None else Path(tempfile.mkdtemp(prefix="arena-demo-"))
     database = folder / "demo.db" if folder is not None else db_path
     assert database is not None
+    import asyncio
+
+    from arena.store import StoreError
+
     try:
         asyncio.run(_journey(bots, notes, deals, seed, database))
     except BaseException as exc:
@@ -79,7 +83,7 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
 
 async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,
                    db_path: Path) -> None:
-
+    from arena.cli.session import admin_session
 
     async with admin_session(None, db_path) as session:
         click.echo(f"arena server started in-process on {session.address} "
@@ -133,6 +137,8 @@ def demo(deals: int, seed: int, demo_db: Path | None) -> None:
     Example:
       arena demo --games 5
     """
+    import grpc
+
     try:
         run_demo(deals=deals, seed=seed, db_path=demo_db)
     except grpc.aio.AioRpcError as exc:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from arena import wire
-from arena.cli import render
 from arena.cli.app import (
     main,
 )
@@ -25,12 +24,11 @@ from arena.cli.output import (
     output_format,
     use_color,
 )
-from arena.cli.session import (
-    Session,
-)
-from arena.engine import IllegalActionError, RuleSet, RuleSetError
-from arena.engine import events as ev
 from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
+    from arena.engine import events as ev
 
 # ---------------------------------------------------------------------- games
 
@@ -81,6 +79,10 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
     async def body(session: Session) -> admin_pb2.GetGameResponse:
         return await session.admin.GetGame(admin_pb2.GetGameRequest(game_id=game_id))
 
+    from arena import wire
+    from arena.cli import render
+    from arena.engine import events as ev
+
     response = context.run(body, read_only=True)
     if export == "jsonl":
         for message in response.events:
@@ -112,6 +114,8 @@ def _deal_flags(events: list[ev.Event]) -> list[bool]:
 
     A later draw is not a deal, even when it comes a few events after the hand started.
     """
+    from arena.engine import events as ev
+
     flags: list[bool] = []
     dealing = False
     for event in events:
@@ -124,6 +128,8 @@ def _deal_flags(events: list[ev.Event]) -> list[bool]:
 
 
 def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -> None:
+    from arena import wire
+    from arena.engine import IllegalActionError, RuleSet, RuleSetError
     from arena.engine import replay as replay_game
 
     failure = f"game {response.summary.game_id} does not replay"
@@ -175,6 +181,9 @@ def watch(context: Context, game_id: str) -> None:
             f"as in `arena --server HOST:PORT watch {game_id}` (`arena --server HOST:PORT "
             "tables` lists the games it is playing); stored games are replayed with "
             "`arena replay NUMBER`")
+    from arena import wire
+    from arena.cli import render
+
     color = use_color()
 
     async def body(session: Session) -> None:

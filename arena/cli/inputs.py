@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
-from arena.engine import RuleSet, RuleSetError
-
 FORMATS = ("table", "json", "csv")
+
+DEFAULT_DB = "arena.db"
+"""The database a command uses when neither --db nor ARENA_DB names one."""
 
 UINT32 = click.IntRange(0, 2**32 - 1)
 """The values a uint32 field of an admin request carries."""
@@ -114,6 +115,8 @@ def rules_json(path: str | None) -> str:
     data = load_table(path, "--rules")
     if set(data) == {"rules"} and isinstance(data["rules"], dict):
         data = data["rules"]
+    from arena.engine import RuleSet, RuleSetError
+
     try:
         return json.dumps(RuleSet.from_dict(data).to_dict()) if data else ""
     except RuleSetError as exc:

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
-from tabulate import tabulate
 
 from arena.cli.inputs import (
     FORMATS,
@@ -50,6 +49,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
             writer.writerows(rows)
         click.echo(buffer.getvalue(), nl=False)
     elif rows:
+        from tabulate import tabulate
+
         click.echo(tabulate(rows, headers="keys", floatfmt=".2f"))
     else:
         click.echo(empty)
@@ -156,6 +157,8 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
     if not any(r.rows for r in responses):
         click.echo("no rated games yet")
         return
+    from tabulate import tabulate
+
     for index, response in enumerate(r for r in responses if r.rows):
         if index:
             click.echo()

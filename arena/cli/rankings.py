@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from tabulate import tabulate
 
 from arena.cli.app import main
 from arena.cli.context import Context, pass_context
 from arena.cli.output import emit, emit_rankings, output_format, pool_heading
-from arena.cli.session import Session
 from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
 
 CONFIDENCE = click.FloatRange(0.5, 1, max_open=True)
 """A confidence level: at least 0.5, below 1."""
@@ -109,6 +110,8 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
         emit([{"pool": response.pool.key, **row, "training_games": response.training_games,
                "held_out_games": response.held_out_games} for row in rows], fmt)
         return
+    from tabulate import tabulate
+
     click.echo(pool_heading(response.pool))
     click.echo(tabulate(rows, headers="keys", floatfmt=".4f"))
     click.echo(f"log likelihood: mean per held-out game ({response.held_out_games} held out, "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import socket
 import sqlite3
@@ -18,8 +17,6 @@ from arena.cli.context import (
     Context,
     pass_context,
 )
-from arena.server.auth import ADMIN_TOKEN_VARIABLE
-from arena.store import StoreError
 
 # --------------------------------------------------------------------- serve
 
@@ -50,11 +47,13 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     Example:
       arena serve --port 50051
     """
+    import asyncio
+
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for
-    from arena.server.auth import AdminTokenError, issue_admin_token
+    from arena.server.auth import ADMIN_TOKEN_VARIABLE, AdminTokenError, issue_admin_token
     from arena.server.tls import ServerTls, TlsError
-    from arena.store import Store
+    from arena.store import Store, StoreError
 
     if (tls_cert is None) != (tls_key is None):
         raise click.UsageError("--tls-cert and --tls-key go together")

@@ -26,9 +26,6 @@ from arena.server.assembly import build_server, log_dir_for
 from arena.store import Store
 from arena.v1 import admin_pb2_grpc
 
-DEFAULT_DB = "arena.db"
-"""The database a command uses when neither --db nor ARENA_DB names one."""
-
 
 @dataclass
 class Session:

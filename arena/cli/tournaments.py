@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -34,11 +34,10 @@ from arena.cli.output import (
     tournament_row,
 )
 from arena.cli.rankings import pool_rankings
-from arena.cli.session import (
-    Session,
-)
-from arena.tournament.schedule import MAX_TABLE_SIZE
 from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
 
 # ---------------------------------------------------------------------- match
 
@@ -96,6 +95,8 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
                    ) -> tuple[admin_pb2.RunProgress, list[admin_pb2.GetRankingsResponse]]:
         last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
         return last, await pool_rankings(session, last.tournament, None)
+
+    from arena.tournament.schedule import MAX_TABLE_SIZE
 
     try:
         if len(bots) > MAX_TABLE_SIZE:

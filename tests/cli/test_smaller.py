@@ -8,6 +8,7 @@ import select
 import socket
 import stat
 import subprocess
+import sys
 import termios
 import time
 from collections import Counter
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.cli_support import ARENA, add_bots, arena, invoke, ok
+from tests.cli.cli_support import ARENA, ROOT, add_bots, arena, invoke, ok
 
 
 @pytest.fixture
@@ -200,3 +201,22 @@ def test_a_schedule_giving_every_bot_as_many_games_is_created_without_a_warning(
     result = ok(db, "tournament", "create", "even", *"abcd", "--table-size", "2")
     assert len(set(_games_per_bot(db, "even").values())) == 1
     assert "warning" not in result.stderr
+
+
+# ------------------------------------------------------------ startup
+
+HEAVY_MODULES = ("grpc", "arena.server", "arena.store", "arena.engine", "arena.client",
+                 "tabulate", "asyncio")
+"""What a command loads only once it plays, serves or reads: never for `--help`."""
+
+
+def test_help_loads_neither_grpc_nor_the_server_store_engine_or_tabulate() -> None:
+    probe = ("import sys\nfrom arena.cli import main\n"
+             "main(['--help'], prog_name='arena', standalone_mode=False)\n"
+             f"print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in "
+             f"{sorted({name.split('.')[0] for name in HEAVY_MODULES})!r}))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                            check=True, timeout=60)
+    loaded = result.stdout.rsplit("LOADED", 1)[1]
+    for name in HEAVY_MODULES:
+        assert f"'{name}'" not in loaded, f"--help loads {name}"
