@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +219,16 @@ class FuzzResult:
     seconds: float
     statuses: dict[str, int]
 
+    @property
+    def size(self) -> str:
+        """What the part played."""
+        return f"{self.inputs:,} inputs"
+
+    @property
+    def failures(self) -> int:
+        """Crashes, stuck tables, unexpected statuses and a failed health check."""
+        return self.crashes + self.stuck_tables + self.unexpected + (not self.healthy)
+
     def line(self) -> str:
         """The figure, on one line."""
         return (f"fuzz: {self.inputs:,} hostile inputs ({self.bot_inputs:,} bot messages, "
@@ -398,8 +408,9 @@ async def _fuzz_admin(port: int, rng: random.Random, calls: int,
 
 def fuzz(inputs: int, *, seed: int = 2026, stuck_after: float = 60.0) -> FuzzResult:
     """Send `inputs` hostile inputs over real gRPC to running servers (nine bot messages
-    for each admin call with random arguments) while games are played on one of them,
-    and count crashes, stuck games and statuses that mean the server failed."""
+    for each admin call with random arguments) while games are played on two tables of
+    one of them (an honest bot against a fuzzed one), and count games that raised or got
+    stuck and statuses that mean the server failed."""
     return asyncio.run(_fuzz(inputs, seed, stuck_after))
 
 
@@ -416,10 +427,10 @@ async def _fuzz(inputs: int, seed: int, stuck_after: float) -> FuzzResult:
     stop = asyncio.Event()
     outcome = {"games": 0, "stuck": 0, "crashes": 0}
 
-    async def play() -> None:
+    async def play(opponent: str) -> None:
         policy = BotPolicy(decision_timeout=0.05, max_strikes=None)
         while not stop.is_set():
-            game = server.play_game(["honest", "fuzz0"], ONE_HAND, rng.randrange(2**32), policy)
+            game = server.play_game(["honest", opponent], ONE_HAND, rng.randrange(2**32), policy)
             try:
                 await asyncio.wait_for(game, stuck_after)
             except TimeoutError:
@@ -428,7 +439,8 @@ async def _fuzz(inputs: int, seed: int, stuck_after: float) -> FuzzResult:
                 outcome["crashes"] += 1
             outcome["games"] += 1
 
-    games = asyncio.create_task(play())
+    # two tables, so that a fuzzer seated at one answers requests of the other's game
+    games = asyncio.gather(play("fuzz0"), play("fuzz1"))
     admin_calls = inputs // 10
     bot_inputs = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -471,6 +483,8 @@ class KillResult:
     """A tournament SIGKILLed `kills` times and resumed: every game once, or not."""
 
     kills: int
+    kills_mid_play: int
+    """Kills of a run that had recorded at least one game (the rest hit it starting up)."""
     games: int
     lost: int
     doubled: int
@@ -479,9 +493,20 @@ class KillResult:
     finished: bool
     seconds: float
 
+    @property
+    def size(self) -> str:
+        """What the part played."""
+        return f"{self.kills} kills, {self.games} games"
+
+    @property
+    def failures(self) -> int:
+        """Games lost or doubled, and a final run that failed."""
+        return self.lost + self.doubled + (not self.finished)
+
     def line(self) -> str:
         """The figure, on one line."""
-        return (f"kill and resume: {self.kills} SIGKILLs of `arena tournament run` in "
+        return (f"kill and resume: {self.kills} SIGKILLs of `arena tournament run` "
+                f"({self.kills_mid_play} after it had recorded games) in "
                 f"{self.seconds:.1f} s; games {self.games}, lost {self.lost}, doubled "
                 f"{self.doubled}; bot processes left behind by killed runs {self.orphans}; "
                 f"final run {'finished' if self.finished else 'FAILED'}")
@@ -501,8 +526,9 @@ def kill_resume(kills: int, deals: int, *, seed: int = 7, longest_run: float = 4
                 store.add_bot(name, "managed", f"{PYTHON} {RANDOM_BOT}")
         _create_tournament(db, "chaos", ["r1", "r2", "r3"],
                            {"table_size": 3, "deals_per_table": deals, "concurrency": 2})
-        done = orphans = 0
+        done = orphans = mid_play = 0
         while done < kills:
+            before = Ledger.of(db, "chaos").recorded
             run = subprocess.Popen(_arena(db, "tournament", "run", "chaos"), cwd=ROOT,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
@@ -512,6 +538,7 @@ def kill_resume(kills: int, deals: int, *, seed: int = 7, longest_run: float = 4
                 run.send_signal(signal.SIGKILL)
                 run.wait()
                 done += 1
+                mid_play += Ledger.of(db, "chaos").recorded > before
                 time.sleep(0.5)
                 orphans += len(_group_members(run.pid))
             finally:
@@ -521,8 +548,8 @@ def kill_resume(kills: int, deals: int, *, seed: int = 7, longest_run: float = 4
         final = subprocess.run(_arena(db, "tournament", "run", "chaos"), cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
         ledger = Ledger.of(db, "chaos")
-    return KillResult(done, ledger.scheduled, ledger.pending, ledger.doubled, orphans,
-                      final.returncode == 0, time.monotonic() - started)
+    return KillResult(done, mid_play, ledger.scheduled, ledger.pending, ledger.doubled,
+                      orphans, final.returncode == 0, time.monotonic() - started)
 
 
 # ------------------------------------------------------------------ 3. misbehaving bots
@@ -563,6 +590,16 @@ class MisbehaviourResult:
     mismatches: int
     recorded: dict[str, dict[str, int]]
     seconds: float
+
+    @property
+    def size(self) -> str:
+        """What the part played."""
+        return f"{self.games} games"
+
+    @property
+    def failures(self) -> int:
+        """Seats recorded with another termination than their bot's misbehaviour."""
+        return self.mismatches
 
     def line(self) -> str:
         """The figure, on one line."""
@@ -672,6 +709,16 @@ class BlinkResult:
     def excess(self) -> int:
         """Games ending `disconnect` for the bot beyond those in play at its kills."""
         return max(0, self.disconnects - self.in_progress)
+
+    @property
+    def size(self) -> str:
+        """What the part played."""
+        return f"{self.kills} kills, {self.games} games"
+
+    @property
+    def failures(self) -> int:
+        """Disconnects beyond the games in play at the kills, games lost or doubled."""
+        return self.excess + self.lost + self.doubled
 
     def line(self) -> str:
         """The figure, on one line."""
@@ -783,6 +830,16 @@ class MemoryResult:
     peak_mb: float
     seconds: float
 
+    @property
+    def size(self) -> str:
+        """What the part played."""
+        return f"{self.streams} x {self.decisions:,} decisions"
+
+    @property
+    def failures(self) -> int:
+        """1 if the peak passed 100 MB."""
+        return int(self.peak_mb >= 100)
+
     def line(self) -> str:
         """The figure, on one line."""
         return (f"memory under abuse: {self.streams} unread streams x {self.decisions:,} "
@@ -832,8 +889,10 @@ def memory(decisions: int) -> MemoryResult:
     with _server_process() as (pid, port):
 
         async def abuse() -> None:
-            await asyncio.gather(_flood(port, "token-alice", decisions),
-                                 _flood(port, "token-bob", decisions))
+            with contextlib.suppress(TimeoutError):  # a server that stops reading: its peak
+                await asyncio.wait_for(asyncio.gather(_flood(port, "token-alice", decisions),
+                                                      _flood(port, "token-bob", decisions)),
+                                       timeout=60)
             await asyncio.sleep(0.5)  # the last messages read are handled
 
         asyncio.run(abuse())
@@ -842,6 +901,9 @@ def memory(decisions: int) -> MemoryResult:
 
 
 # ------------------------------------------------------------------ the campaign
+
+MEDIAN = False
+"""For `python -m benchmarks`: this part's figures are counts of one run, not medians."""
 
 
 def run(repeats: int = 1, scale: float = 1.0) -> list[dict[str, object]]:
@@ -861,7 +923,6 @@ def run(repeats: int = 1, scale: float = 1.0) -> list[dict[str, object]]:
     for name, part in parts:
         result = part()
         print(result.line(), flush=True)
-        figures = {key: value for key, value in asdict(result).items()
-                   if not isinstance(value, dict)}
-        rows.append({"part": name, **figures})
+        rows.append({"part": name, "size": result.size, "failures (must be 0)": result.failures,
+                     "seconds": round(result.seconds, 1)})
     return rows

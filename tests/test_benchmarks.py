@@ -80,7 +80,7 @@ def test_chaos_benchmark_smoke() -> None:
     assert (fuzzed.crashes, fuzzed.stuck_tables, fuzzed.unexpected) == (0, 0, 0)
     assert fuzzed.games >= 1 and fuzzed.healthy
 
-    killed = chaos.kill_resume(2, 2, longest_run=2.5)
+    killed = chaos.kill_resume(2, 2, longest_run=2.0)
     assert killed.kills == 2 and killed.games == 6 and killed.finished
     assert (killed.lost, killed.doubled) == (0, 0)
 
