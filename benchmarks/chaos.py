@@ -208,6 +208,8 @@ class FuzzResult:
 
     inputs: int
     bot_inputs: int
+    live_ids: int
+    """Bot messages that carried a request id the server had issued."""
     admin_calls: int
     crashes: int
     stuck_tables: int
@@ -232,6 +234,7 @@ class FuzzResult:
     def line(self) -> str:
         """The figure, on one line."""
         return (f"fuzz: {self.inputs:,} hostile inputs ({self.bot_inputs:,} bot messages, "
+                f"{self.live_ids:,} of them with request ids the server had issued, "
                 f"{self.admin_calls:,} admin calls) in {self.seconds:.1f} s; server crashes "
                 f"{self.crashes}, stuck tables {self.stuck_tables} of {self.games} games, "
                 f"unexpected statuses {self.unexpected} (client-core INTERNAL on streams the "
@@ -246,10 +249,20 @@ class _Fuzzer:
         self.rng = rng
         self.own_ids = own_ids
         self.other_ids = other_ids
+        self.live = 0
+        """Messages sent with a request id the server had issued (to this stream or another)."""
 
     def _request_id(self) -> str:
-        pool = self.own_ids if self.own_ids and self.rng.random() < 0.6 else None
-        return self.rng.choice(pool) if pool else self._random_text(64)
+        if self.own_ids and self.rng.random() < 0.6:
+            self.live += 1
+            return self.rng.choice(self.own_ids)
+        return self._random_text(64)
+
+    def _other_id(self) -> str:
+        if not self.other_ids:
+            return "other"
+        self.live += 1
+        return self.rng.choice(self.other_ids)
 
     def _random_text(self, longest: int) -> str:
         alphabet = "abcxyz019-_ \x00\n€名\U0001f0cf"
@@ -263,7 +276,7 @@ class _Fuzzer:
                 [rng.randrange(5, 1000), 2**32 - 1, 2**31])),
             lambda: _decision(self._random_text(64)),
             lambda: _decision("x" * rng.randrange(65, 60_000)),
-            lambda: _decision(rng.choice(self.other_ids) if self.other_ids else "other"),
+            lambda: _decision(self._other_id()),
             lambda: _bot_message(decision=bot_pb2.Decision(
                 request_id=self._request_id(), action=uno_pb2.Action(
                     kind=_any(rng.randrange(-5, 50)), target=rng.randrange(0, 2**32),
@@ -290,8 +303,9 @@ class _Fuzzer:
 
 
 async def _fuzz_stream(port: int, token: str | None, fuzzer: _Fuzzer, count: int,
-                       statuses: dict[str, int]) -> int:
-    """One stream of up to `count` hostile messages; returns how many were written."""
+                       statuses: dict[str, int], pause: float) -> int:
+    """One stream of up to `count` hostile messages, up to `pause` seconds apart (so that
+    a seated bot's requests arrive meanwhile); returns how many were written."""
     channel, call = await _raw_call(port, token)
 
     async def read() -> None:
@@ -311,6 +325,7 @@ async def _fuzz_stream(port: int, token: str | None, fuzzer: _Fuzzer, count: int
         written += 1
         ends = fuzzer.rng.random() < 0.5
         for index in range(1, count):
+            await asyncio.sleep(fuzzer.rng.uniform(0, pause))
             await call.write(fuzzer.ender() if ends and index == count - 1
                              else fuzzer.message())
             written += 1
@@ -442,7 +457,7 @@ async def _fuzz(inputs: int, seed: int, stuck_after: float) -> FuzzResult:
     # two tables, so that a fuzzer seated at one answers requests of the other's game
     games = asyncio.gather(play("fuzz0"), play("fuzz1"))
     admin_calls = inputs // 10
-    bot_inputs = 0
+    bot_inputs = live = 0
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "fuzz.db")
         store.add_bot("fuzz0", "remote")
@@ -451,9 +466,12 @@ async def _fuzz(inputs: int, seed: int, stuck_after: float) -> FuzzResult:
         while bot_inputs < inputs - admin_calls:
             count = min(rng.randrange(2, 40), inputs - admin_calls - bot_inputs)
             name = rng.choice([*fuzzers, "fuzz0", "stranger"])
-            token = None if name == "stranger" else rng.choice([tokens[name], "forged"])
+            token = (None if name == "stranger"
+                     else tokens[name] if rng.random() < 0.9 else "forged")
             fuzzer = _Fuzzer(rng, [], honest_ids)
-            bot_inputs += await _fuzz_stream(port, token, fuzzer, max(count, 1), statuses)
+            pause = 0.01 if name in ("fuzz0", "fuzz1") else 0.0
+            bot_inputs += await _fuzz_stream(port, token, fuzzer, max(count, 1), statuses, pause)
+            live += fuzzer.live
         await _fuzz_admin(admin_port, rng, admin_calls, statuses)
         healthy = await _healthy(port) and await _healthy(admin_port)
         await managed.stop(grace=0.5)
@@ -469,7 +487,7 @@ async def _fuzz(inputs: int, seed: int, stuck_after: float) -> FuzzResult:
     await server.stop(grace=0.5)
     unexpected = sum(n for key, n in statuses.items() if key != CORE_INTERNAL
                      and key.split()[0] in {code.name for code in BAD_STATUSES})
-    return FuzzResult(bot_inputs + admin_calls, bot_inputs, admin_calls, outcome["crashes"],
+    return FuzzResult(bot_inputs + admin_calls, bot_inputs, live, admin_calls, outcome["crashes"],
                       outcome["stuck"], unexpected, statuses.get(CORE_INTERNAL, 0),
                       outcome["games"], healthy,
                       time.monotonic() - started, statuses)
@@ -908,7 +926,7 @@ MEDIAN = False
 
 def run(repeats: int = 1, scale: float = 1.0) -> list[dict[str, object]]:
     """The whole campaign at `scale` of its full sizes: 10,000 fuzz inputs; 20 kills of a
-    180-game tournament; 5 rounds of misbehaviour; a blinking bot through a 30-game
+    180-game tournament; 5 rounds of misbehaviour; a blinking bot through a 60-game
     tournament; 1,500 flooding decisions per stream. Prints each part's line as it ends
     and returns one row per part; `repeats` is ignored (each figure is a count)."""
     parts: list[tuple[str, Callable[[], Any]]] = [
@@ -916,7 +934,7 @@ def run(repeats: int = 1, scale: float = 1.0) -> list[dict[str, object]]:
         ("kill and resume", lambda: kill_resume(max(2, round(20 * scale)),
                                                 max(2, round(60 * scale)))),
         ("misbehaving bots", lambda: misbehaving(max(1, round(5 * scale)))),
-        ("blinking bot", lambda: blinking(max(1, round(10 * scale)))),
+        ("blinking bot", lambda: blinking(max(1, round(20 * scale)))),
         ("memory under abuse", lambda: memory(max(100, round(1500 * scale)))),
     ]
     rows: list[dict[str, object]] = []

@@ -78,7 +78,7 @@ def test_chaos_benchmark_smoke() -> None:
     fuzzed = chaos.fuzz(300)
     assert fuzzed.inputs == 300 and fuzzed.admin_calls == 30
     assert (fuzzed.crashes, fuzzed.stuck_tables, fuzzed.unexpected) == (0, 0, 0)
-    assert fuzzed.games >= 1 and fuzzed.healthy
+    assert fuzzed.games >= 1 and fuzzed.healthy and fuzzed.live_ids > 0
 
     killed = chaos.kill_resume(2, 2, longest_run=2.0)
     assert killed.kills == 2 and killed.games == 6 and killed.finished
