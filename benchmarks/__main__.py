@@ -8,7 +8,7 @@ import sys
 
 from tabulate import tabulate
 
-PARTS = ("engine", "protocol", "tournament", "schedule")
+PARTS = ("engine", "protocol", "tournament", "schedule", "chaos")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         except ModuleNotFoundError as exc:
             print(f"{part}: not available ({exc})")
             continue
-        print(f"\n== {part} (median of {options.repeats}) ==")
+        runs = f"median of {options.repeats}" if getattr(module, "MEDIAN", True) else "one run"
+        print(f"\n== {part} ({runs}) ==")
         rows = module.run(repeats=options.repeats, scale=0.05 if options.quick else 1.0)
         print(tabulate(rows, headers="keys", tablefmt="github"))
         sys.stdout.flush()

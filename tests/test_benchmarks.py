@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from benchmarks import engine, protocol, schedule, tournament
+from benchmarks import chaos, engine, protocol, schedule, tournament
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -72,3 +72,24 @@ def test_schedule_benchmark() -> None:
     _assert_positive(built, "bots", "tables", "games", "build s", "ms per 1,000 tables",
                      "vs random seatings")
     _assert_positive(rows[-1:], "build s")
+
+
+def test_chaos_benchmark_smoke() -> None:
+    fuzzed = chaos.fuzz(300)
+    assert fuzzed.inputs == 300 and fuzzed.admin_calls == 30
+    assert (fuzzed.crashes, fuzzed.stuck_tables, fuzzed.unexpected) == (0, 0, 0)
+    assert fuzzed.games >= 1 and fuzzed.healthy and fuzzed.live_ids > 0
+
+    killed = chaos.kill_resume(2, 2, longest_run=2.0)
+    assert killed.kills == 2 and killed.games == 6 and killed.finished
+    assert (killed.lost, killed.doubled) == (0, 0)
+
+    misbehaved = chaos.misbehaving(1)
+    assert misbehaved.games == len(chaos.BEHAVIOURS) and misbehaved.mismatches == 0
+
+    blinked = chaos.blinking(1)
+    assert blinked.kills >= 1 and blinked.games == 3
+    assert (blinked.excess, blinked.lost, blinked.doubled) == (0, 0, 0)
+
+    flooded = chaos.memory(100)
+    assert 0 < flooded.peak_mb < 100
