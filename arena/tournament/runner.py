@@ -259,7 +259,8 @@ def check_entrants(store: Store, tournament: Tournament) -> None:
 
 
 class _Run:
-    """One run of one tournament: a queue of pending games and the workers draining it."""
+    """One run of one tournament: a queue of pending games, started one by one as they
+    become playable, at most `concurrency` at once."""
 
     def __init__(
         self,
@@ -290,8 +291,6 @@ class _Run:
         self.capacity: BotCapacity | None = None
         self.in_play: Counter[str] = Counter()
         """Each bot's games this run has started and not yet seen finish."""
-        self.finished = asyncio.Event()
-        """Set, and replaced, whenever a game of this run finishes."""
 
     def attend(self, presence: BotPresence, wait: float) -> None:
         """Start games only for connected bots, waiting `wait` s for an absent one."""
@@ -305,17 +304,16 @@ class _Run:
         self._report()
         if self.queue:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
-            workers = [asyncio.create_task(self._worker())
-                       for _ in range(min(concurrency, len(self.queue)))]
+            games: set[asyncio.Task[None]] = set()
             try:
-                await asyncio.gather(*workers)
+                await self._deal_out(concurrency, games)
             except BaseException:
-                # Marked stopped before the workers are cancelled: a second cancellation
+                # Marked stopped before the games are cancelled: a second cancellation
                 # arriving during that await must not leave the tournament 'running'.
                 if not hold.lost:  # else its status is the new holder's
                     self.store.set_tournament_status(self.tournament.id,
                                                      TournamentStatus.STOPPED)
-                await _cancel(workers)
+                await _cancel(list(games))
                 raise
         hold.check(self.tournament.name, self.played)
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
@@ -326,28 +324,45 @@ class _Run:
             _log.warning("tournament %s: %s", self.tournament.name, summary.message)
         return summary
 
-    async def _worker(self) -> None:
-        while self.queue and not self.stop.is_set() and not self.hold.lost:
-            game = self._next_game()
-            if game is None:
-                await self._await_bots()
-                continue
-            started = datetime.now(UTC)
-            self.in_play.update(game.seats)
-            try:
-                played = await _call(self.play, game, self.rules)
-            finally:
-                self.in_play.subtract(game.seats)
-                self.finished.set()
-                self.finished = asyncio.Event()
-            finished = datetime.now(UTC)
-            summary = await asyncio.to_thread(self._record, game, played, started, finished)
-            self.done += 1
-            if summary is not None:
-                self.played += 1
-                if self.on_game is not None:
-                    self.on_game(summary)
-            self._report()
+    def _may_start(self) -> bool:
+        return bool(self.queue) and not self.stop.is_set() and not self.hold.lost
+
+    async def _deal_out(self, concurrency: int, games: set[asyncio.Task[None]]) -> None:
+        """Start games, at most `concurrency` at once, as they become playable, until none
+        is left to start and those in play (kept in `games`) have finished; a game's error
+        is raised as soon as it ends."""
+        while True:
+            while len(games) < concurrency and self._may_start():
+                game = self._next_game()
+                if game is None:
+                    break
+                self.in_play.update(game.seats)  # now, before the game's task first runs
+                games.add(asyncio.create_task(self._play_one(game)))
+            if not games and not self._may_start():
+                return
+            if len(games) >= concurrency or not self._may_start():
+                ended, _ = await asyncio.wait(games, return_when=asyncio.FIRST_COMPLETED)
+            else:
+                ended = await self._await_bots(games)
+            for task in ended:
+                games.discard(task)
+                task.result()
+
+    async def _play_one(self, game: ScheduledGame) -> None:
+        """Play one game counted in `in_play`, then record it."""
+        started = datetime.now(UTC)
+        try:
+            played = await _call(self.play, game, self.rules)
+        finally:
+            self.in_play.subtract(game.seats)
+        finished = datetime.now(UTC)
+        summary = await asyncio.to_thread(self._record, game, played, started, finished)
+        self.done += 1
+        if summary is not None:
+            self.played += 1
+            if self.on_game is not None:
+                self.on_game(summary)
+        self._report()
 
     def _next_game(self) -> ScheduledGame | None:
         """Take the first pending game whose bots are all connected, or whose absent bots
@@ -388,21 +403,22 @@ class _Run:
         for it, or go on without it, as `wait` says, not for a slot)."""
         return not any(bot in full for bot in seats if bot not in missing)
 
-    async def _await_bots(self) -> None:
-        """Wait until the connected bots change, a game of this run finishes, a bot's wait
-        runs out or the run stops."""
+    async def _await_bots(self, games: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
+        """Wait until one of `games` ends, the connected bots change, a bot's wait runs out
+        or the run stops; return the games that ended."""
         assert self.presence is not None
         now = asyncio.get_running_loop().time()
         expiries = [since + self.wait - now for since in self.away_since.values()
                     if since + self.wait > now]
         timeout = min([*expiries, HEARTBEAT_EVERY])
         waits = [asyncio.ensure_future(self.presence.changed()),
-                 asyncio.ensure_future(self.stop.wait()),
-                 asyncio.ensure_future(self.finished.wait())]
+                 asyncio.ensure_future(self.stop.wait())]
         try:
-            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([*waits, *games], timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
             await _cancel(waits)
+        return {task for task in games if task.done()}
 
     def _record(
         self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime
