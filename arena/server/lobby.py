@@ -47,6 +47,10 @@ class Lobby:
         """True when the bot has at least one open connection."""
         return bool(self.connections_of(bot_name))
 
+    def table_slots(self, bot_name: str) -> int:
+        """The tables the bot's open connections may play at once, taken or free."""
+        return sum(c.hello.max_tables for c in self.connections_of(bot_name))
+
     def changed(self) -> None:
         """Wake everyone waiting for a connection or a free slot."""
         self._changed.set()

@@ -404,18 +404,22 @@ class Management:
 
 
 class ServerPresence:
-    """The server's connected bots, as a tournament run asks after them (`BotPresence`)."""
+    """The server's connected bots and the tables each can play at once, as a tournament
+    run asks after them (`BotPresence` and `BotCapacity`)."""
 
     def __init__(self, server: ArenaServer) -> None:
         self.server = server
 
     def absent(self, bots: Sequence[str]) -> list[str]:
         """The bots among `bots` with no open connection to the server now."""
-        connected = set(self.server.connected_bots())
-        return [bot for bot in bots if bot not in connected]
+        return [bot for bot in bots if self.server.table_slots(bot) == 0]
+
+    def table_slots(self, bot: str) -> int:
+        """The games `bot` can play at once: its connections' `max_tables` added up."""
+        return self.server.table_slots(bot)
 
     async def changed(self) -> None:
-        """Return once a bot may have connected or disconnected."""
+        """Return once a bot may have connected or disconnected, or a table slot was freed."""
         await self.server.bots_changed()
 
 

@@ -189,6 +189,11 @@ class ArenaServer:
         returning early is harmless to whoever looks at `connected_bots` again)."""
         await self._lobby.wait_changed()
 
+    def table_slots(self, bot_name: str) -> int:
+        """How many games the bot can play at once over its open connections (their Hellos'
+        `max_tables` added up; 0 when it is not connected), counting those in play."""
+        return self._lobby.table_slots(bot_name)
+
     def connections(self) -> list[BotConnection]:
         """Every open bot connection."""
         return self._lobby.connections()

@@ -14,7 +14,10 @@ connected: a game waiting for an absent bot is put off while other pending
 games whose bots are all there are played, for up to the run's `wait`; a
 game whose bot stays away longer is played anyway, so that its absence is
 recorded, and the `RunSummary` names the bots that were absent and for how
-many games.
+many games. A presence that is also a `BotCapacity` bounds each connected bot's
+games as well: the run starts no more of a bot's games at once than the bot can
+play, and plays the pending games whose bots have room meanwhile, so a bot that
+takes one table at a time can enter a field of any size.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
@@ -89,6 +92,15 @@ class BotPresence(Protocol):
 
     async def changed(self) -> None:
         """Return once the connected bots may have changed (returning early is harmless)."""
+
+
+@runtime_checkable
+class BotCapacity(Protocol):
+    """How many games a connected bot can play at once: a `BotPresence` that has this
+    method too makes a run start a game only when each of its bots has room."""
+
+    def table_slots(self, bot: str) -> int:
+        """The games `bot` can play at once now, over all its connections (0: not connected)."""
 
 
 _log = logging.getLogger(__name__)
@@ -158,6 +170,10 @@ async def run_tournament(
 
     With `presence`, a game starts only once all its bots are connected; while
     one is not, the pending games whose bots are all there are played instead.
+    If `presence` is also a `BotCapacity`, a game starts only while each of its
+    connected bots plays fewer of this run's games than its `table_slots`; the
+    first pending game whose bots all have room is started meanwhile, and with
+    none, the run waits for a game to finish or the bots to change.
     A bot away for more than `wait` seconds has its games played without it
     (its absence recorded as the bot policy says) until it is back, and the
     summary counts them in `absent`.
@@ -243,7 +259,8 @@ def check_entrants(store: Store, tournament: Tournament) -> None:
 
 
 class _Run:
-    """One run of one tournament: a queue of pending games and the workers draining it."""
+    """One run of one tournament: a queue of pending games, started one by one as they
+    become playable, at most `concurrency` at once."""
 
     def __init__(
         self,
@@ -271,11 +288,15 @@ class _Run:
         self.away_since: dict[str, float] = {}
         """Bots seen not connected, with the loop time they were first seen so."""
         self.absent: Counter[str] = Counter()
+        self.capacity: BotCapacity | None = None
+        self.in_play: Counter[str] = Counter()
+        """Each bot's games this run has started and not yet seen finish."""
 
     def attend(self, presence: BotPresence, wait: float) -> None:
         """Start games only for connected bots, waiting `wait` s for an absent one."""
         self.presence = presence
         self.wait = wait
+        self.capacity = presence if isinstance(presence, BotCapacity) else None
 
     async def play_all(self, concurrency: int) -> RunSummary:
         hold = self.hold
@@ -283,17 +304,16 @@ class _Run:
         self._report()
         if self.queue:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
-            workers = [asyncio.create_task(self._worker())
-                       for _ in range(min(concurrency, len(self.queue)))]
+            games: set[asyncio.Task[None]] = set()
             try:
-                await asyncio.gather(*workers)
+                await self._deal_out(concurrency, games)
             except BaseException:
-                # Marked stopped before the workers are cancelled: a second cancellation
+                # Marked stopped before the games are cancelled: a second cancellation
                 # arriving during that await must not leave the tournament 'running'.
                 if not hold.lost:  # else its status is the new holder's
                     self.store.set_tournament_status(self.tournament.id,
                                                      TournamentStatus.STOPPED)
-                await _cancel(workers)
+                await _cancel(list(games))
                 raise
         hold.check(self.tournament.name, self.played)
         status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
@@ -304,26 +324,50 @@ class _Run:
             _log.warning("tournament %s: %s", self.tournament.name, summary.message)
         return summary
 
-    async def _worker(self) -> None:
-        while self.queue and not self.stop.is_set() and not self.hold.lost:
-            game = self._next_game()
-            if game is None:
-                await self._await_bots()
-                continue
-            started = datetime.now(UTC)
+    def _may_start(self) -> bool:
+        return bool(self.queue) and not self.stop.is_set() and not self.hold.lost
+
+    async def _deal_out(self, concurrency: int, games: set[asyncio.Task[None]]) -> None:
+        """Start games, at most `concurrency` at once, as they become playable, until none
+        is left to start and those in play (kept in `games`) have finished; a game's error
+        is raised as soon as it ends."""
+        while True:
+            while len(games) < concurrency and self._may_start():
+                game = self._next_game()
+                if game is None:
+                    break
+                self.in_play.update(game.seats)  # now, before the game's task first runs
+                games.add(asyncio.create_task(self._play_one(game)))
+            if not games and not self._may_start():
+                return
+            if len(games) >= concurrency or not self._may_start():
+                ended, _ = await asyncio.wait(games, return_when=asyncio.FIRST_COMPLETED)
+            else:
+                ended = await self._await_bots(games)
+            for task in ended:
+                games.discard(task)
+                task.result()
+
+    async def _play_one(self, game: ScheduledGame) -> None:
+        """Play one game counted in `in_play`, then record it."""
+        started = datetime.now(UTC)
+        try:
             played = await _call(self.play, game, self.rules)
-            finished = datetime.now(UTC)
-            summary = await asyncio.to_thread(self._record, game, played, started, finished)
-            self.done += 1
-            if summary is not None:
-                self.played += 1
-                if self.on_game is not None:
-                    self.on_game(summary)
-            self._report()
+        finally:
+            self.in_play.subtract(game.seats)
+        finished = datetime.now(UTC)
+        summary = await asyncio.to_thread(self._record, game, played, started, finished)
+        self.done += 1
+        if summary is not None:
+            self.played += 1
+            if self.on_game is not None:
+                self.on_game(summary)
+        self._report()
 
     def _next_game(self) -> ScheduledGame | None:
         """Take the first pending game whose bots are all connected, or whose absent bots
-        have been away longer than the wait; None if every game waits for a bot."""
+        have been away longer than the wait, and whose connected bots have room; None if
+        every game waits for a bot."""
         presence = self.presence
         if presence is None:
             return self.queue.popleft()
@@ -331,18 +375,37 @@ class _Run:
         still_away = set(presence.absent(list(self.away_since)))
         self.away_since = {bot: since for bot, since in self.away_since.items()
                            if bot in still_away}
+        full = self._full_bots()
+        away = set(presence.absent(list({bot: None for game in self.queue for bot in game.seats})))
         for index, game in enumerate(self.queue):
-            missing = presence.absent(game.seats)
+            missing = [bot for bot in game.seats if bot in away]
             for bot in missing:
                 self.away_since.setdefault(bot, now)
-            if all(now - self.away_since[bot] >= self.wait for bot in missing):
+            if all(now - self.away_since[bot] >= self.wait for bot in missing) \
+                    and self._has_room(game.seats, missing, full):
                 del self.queue[index]
                 self.absent.update(missing)
                 return game
         return None
 
-    async def _await_bots(self) -> None:
-        """Wait until the connected bots change, a bot's wait runs out or the run stops."""
+    def _full_bots(self) -> set[str]:
+        """The bots playing as many of this run's games as they can play at once (none
+        without a `BotCapacity`; an absent bot is full too, as it has no slots)."""
+        capacity = self.capacity
+        if capacity is None:
+            return set()
+        return {bot for bot, games in self.in_play.items()
+                if games > 0 and games >= capacity.table_slots(bot)}
+
+    @staticmethod
+    def _has_room(seats: Sequence[str], missing: Sequence[str], full: set[str]) -> bool:
+        """True when no connected bot among `seats` is full (an absent bot's games wait
+        for it, or go on without it, as `wait` says, not for a slot)."""
+        return not any(bot in full for bot in seats if bot not in missing)
+
+    async def _await_bots(self, games: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
+        """Wait until one of `games` ends, the connected bots change, a bot's wait runs out
+        or the run stops; return the games that ended."""
         assert self.presence is not None
         now = asyncio.get_running_loop().time()
         expiries = [since + self.wait - now for since in self.away_since.values()
@@ -351,9 +414,11 @@ class _Run:
         waits = [asyncio.ensure_future(self.presence.changed()),
                  asyncio.ensure_future(self.stop.wait())]
         try:
-            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([*waits, *games], timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
             await _cancel(waits)
+        return {task for task in games if task.done()}
 
     def _record(
         self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime
