@@ -866,7 +866,8 @@ class MemoryResult:
 
 
 @contextlib.contextmanager
-def _server_process() -> Iterator[tuple[int, int]]:
+def server_process() -> Iterator[tuple[int, int]]:
+    """A match server (`SERVER`) in its own process: (pid, port); stopped on the way out."""
     process = subprocess.Popen([PYTHON, "-c", SERVER], cwd=ROOT, text=True,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
@@ -904,7 +905,7 @@ def memory(decisions: int) -> MemoryResult:
     """Two streams that never read, each sending `decisions` decisions with 60 KB request
     ids to a server in its own process; its peak RSS afterwards."""
     started = time.monotonic()
-    with _server_process() as (pid, port):
+    with server_process() as (pid, port):
 
         async def abuse() -> None:
             with contextlib.suppress(TimeoutError):  # a server that stops reading: its peak

@@ -4,11 +4,7 @@ do not echo what a bot sent, and a connection's outbox is bounded in bytes."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +13,7 @@ import grpc
 from arena.server import BotPolicy, SeatTermination
 from arena.server.result import GameResult
 from arena.v1 import bot_pb2
+from benchmarks.chaos import peak_rss_mb, server_process
 from tests.server.bots import TestBot
 from tests.server.server_support import ONE_HAND, TOKENS, running_server
 
@@ -145,47 +142,6 @@ def test_the_seat_of_a_bot_closed_for_not_reading_ends_disconnected() -> None:
 
     result = asyncio.run(scenario())
     assert result.seat_terminations == (SeatTermination.DISCONNECT, SeatTermination.NORMAL)
-
-
-SERVER = """
-import asyncio, sys
-from arena.server import ArenaServer, TokenTable
-
-async def main():
-    server = ArenaServer(TokenTable({"alice": "token-alice", "bob": "token-bob"}))
-    print(await server.start(), flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-    await server.stop(grace=0.1)
-
-asyncio.run(main())
-"""
-
-
-@contextlib.contextmanager
-def server_process() -> Iterator[tuple[int, int]]:
-    """An ArenaServer in its own process: (pid, port); stopped when stdin closes."""
-    process = subprocess.Popen([sys.executable, "-c", SERVER], cwd=ROOT, text=True,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        assert process.stdout is not None and process.stdin is not None
-        port = int(process.stdout.readline())
-        yield process.pid, port
-    finally:
-        if process.stdin is not None:
-            process.stdin.close()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def peak_rss_mb(pid: int) -> float:
-    """The most memory process `pid` has held resident so far (VmHWM), in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError(f"no VmHWM for process {pid}")
 
 
 async def flood(port: int, token: str, decisions: int) -> None:
