@@ -89,19 +89,21 @@ class RatingRecords(Database):
         return [RatingPoint(bot=bot, game_id=r["game_id"], pool=key, mu=r["mu"],
                             sigma=r["sigma"]) for r in rows]
 
-    def pool_games(self, key: str) -> list[PoolGame]:
-        """Every game a pool has rated, in the order it rated them, with its deal block."""
+    def pool_games(self, key: str, *, after: int = 0) -> list[PoolGame]:
+        """Every game a pool has rated (those after game id `after`, if given), in the
+        order it rated them, with its deal block."""
         with self._lock:
             pool_id = self._pool_id(self._conn, key)
             games = self._conn.execute(
                 "SELECT g.id, g.teams, sg.tournament_id, sg.round, sg.table_number, sg.seed"
                 " FROM pool_games pg JOIN games g ON g.id = pg.game_id"
                 " LEFT JOIN scheduled_games sg ON sg.game_id = g.id"
-                " WHERE pg.pool_id = ? ORDER BY g.id", (pool_id,)).fetchall()
+                " WHERE pg.pool_id = ? AND g.id > ? ORDER BY g.id", (pool_id, after)).fetchall()
             seats = self._conn.execute(
                 "SELECT s.game_id, b.name, s.rank, s.score FROM game_seats s"
                 " JOIN bots b ON b.id = s.bot_id JOIN pool_games pg ON pg.game_id = s.game_id"
-                " WHERE pg.pool_id = ? ORDER BY s.game_id, s.seat", (pool_id,)).fetchall()
+                " WHERE pg.pool_id = ? AND s.game_id > ? ORDER BY s.game_id, s.seat",
+                (pool_id, after)).fetchall()
         by_game: dict[int, list[sqlite3.Row]] = {}
         for seat in seats:
             by_game.setdefault(seat["game_id"], []).append(seat)

@@ -32,7 +32,7 @@ class ScheduleRecords(Database):
         return self.scheduled_games(tournament_id)
 
     def extend_schedule(self, tournament: str | int, settings: Mapping[str, Any],
-                        games: Iterable[ScheduleEntry]) -> list[ScheduledGame]:
+                        games: Iterable[ScheduleEntry]) -> None:
         """Append games to a tournament's schedule and store the settings that now describe
         it, in one transaction (a run that plays until its bots are separated grows its
         schedule this way, so a resumed run sees what was added)."""
@@ -41,7 +41,6 @@ class ScheduleRecords(Database):
             self._insert_scheduled(conn, tournament_id, games)
             conn.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                          (_json(dict(settings)), tournament_id))
-        return self.pending_games(tournament_id)
 
     def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The whole schedule of a tournament, by game index."""

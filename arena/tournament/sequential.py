@@ -25,7 +25,7 @@ import arena.stats.sequential as sequential
 import arena.stats.sprt as sprt
 from arena import stats
 from arena.rating.pools import tournament_pool
-from arena.store import GameSummary, Store, Tournament
+from arena.store import GameSummary, Store, Tournament, UnknownPool
 from arena.tournament.runner import (
     BotPresence,
     Progress,
@@ -79,7 +79,7 @@ Look = Callable[[sequential.SeparationReport | sprt.Sprt], None]
 """Told what the games say at every look (to show it while the run goes on)."""
 
 
-def block_scores(games: Sequence[stats.RankedGame]) -> list[dict[str, float]]:
+def deal_block_scores(games: Sequence[stats.RankedGame]) -> list[dict[str, float]]:
     """Each deal block's mean score of every bot at its table, blocks in the order their
     first game was recorded."""
     totals: dict[Hashable, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -90,12 +90,59 @@ def block_scores(games: Sequence[stats.RankedGame]) -> list[dict[str, float]]:
             for block in totals.values()]
 
 
-def _blocks(store: Store, tournament: Tournament) -> list[dict[str, float]]:
-    key = tournament_pool(tournament.name)
-    if key not in {pool.key for pool in store.pools()}:
-        return []
-    return block_scores([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
-                                          teams=g.teams) for g in store.pool_games(key)])
+class _Batches:
+    """Plays a tournament's pending games batch after batch, keeping count of what this run
+    played and of the bots that stayed away; reads each batch's new deal blocks once."""
+
+    def __init__(self, store: Store, tournament: str | int, play: TableRunner, *,
+                 concurrency: int | None, progress: Progress | None,
+                 on_game: Callable[[GameSummary], None] | None, hold: RunHold | None,
+                 presence: BotPresence | None, wait: float) -> None:
+        self.store = store
+        self.tournament = store.tournament(tournament)
+        self._play = play
+        self._concurrency, self._progress, self._on_game = concurrency, progress, on_game
+        self._hold, self._presence, self._wait = hold, presence, wait
+        self.played = 0
+        self._absences: list[str] = []
+        self._last_game = 0
+
+    async def play_pending(self) -> list[dict[str, float]]:
+        """Play every pending game; the deal blocks recorded since the last call (whole
+        blocks: a batch always holds every game of its deals)."""
+        self.tournament = self.store.tournament(self.tournament.id)
+        summary = await run_tournament(
+            self.store, self.tournament.id, self._play, concurrency=self._concurrency,
+            progress=self._progress, on_game=self._on_game, hold=self._hold,
+            presence=self._presence, wait=self._wait)
+        self.played += summary.played
+        if summary.message:
+            self._absences.append(summary.message)
+        try:
+            games = self.store.pool_games(tournament_pool(self.tournament.name),
+                                          after=self._last_game)
+        except UnknownPool:
+            return []
+        if games:
+            self._last_game = games[-1].game_id
+        return deal_block_scores([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
+                                              teams=g.teams) for g in games])
+
+    @property
+    def games(self) -> int:
+        """Games in the tournament's schedule now."""
+        return self.store.schedule_progress(self.tournament.id)[1]
+
+    def extend(self, max_games: int, deals: int | None = None) -> bool:
+        """Append more deals for every table, within the budget; False when none fit."""
+        return _extend(self.store, self.tournament, tournament_settings(self.tournament),
+                       self.games, max_games, deals)
+
+    def outcome(self, conclusion: str, unseparated: tuple[str, ...] = (),
+                test: sprt.Sprt | None = None) -> SequentialOutcome:
+        """How the run ended, with what it played and who stayed away."""
+        return SequentialOutcome(self.played, self.games, conclusion, unseparated, test,
+                                 "; ".join(self._absences))
 
 
 async def run_until_separated(
@@ -107,38 +154,32 @@ async def run_until_separated(
 ) -> SequentialOutcome:
     """Play `tournament`, then append deal blocks until its leaderboard is separated or it
     holds `max_games` games (or the schedule's limit)."""
-    played = 0
-    absences: list[str] = []
+    batches = _Batches(store, tournament, play, concurrency=concurrency, progress=progress,
+                       on_game=on_game, hold=hold, presence=presence, wait=wait)
+    monitor: sequential.SeparationMonitor | None = None
     while True:
-        current = store.tournament(tournament)
-        summary = await run_tournament(store, current.id, play, concurrency=concurrency,
-                                       progress=progress, on_game=on_game, hold=hold,
-                                       presence=presence, wait=wait)
-        played += summary.played
-        absences.extend([summary.message] if summary.message else [])
-        settings = tournament_settings(current)
-        games = len(store.scheduled_games(current.id))
-        per_block = games // max(1, len(_blocks(store, current)) or 1)
-        plan = max(1, min(max_games, MAX_GAMES) // (2 * max(1, per_block)))
-        monitor = sequential.SeparationMonitor(confidence=confidence, plan_blocks=plan)
-        for block in _blocks(store, current):
+        blocks = await batches.play_pending()
+        if monitor is None:  # planned for half the budget, in blocks of the first batch's size
+            per_block = batches.games // max(1, len(blocks))
+            monitor = sequential.SeparationMonitor(
+                confidence=confidence,
+                plan_blocks=max(1, min(max_games, MAX_GAMES) // (2 * max(1, per_block))))
+        for block in blocks:
             monitor.add_block(block)
         report = monitor.report()
         if look is not None:
             look(report)
-        unseparated = tuple(f"{p.upper} ~ {p.lower}" for p in report.unseparated)
         if report.separated:
-            return SequentialOutcome(played, games, f"every adjacent pair is separated at "
-                                     f"{confidence:.0%} after {games:,} games",
-                                     absence="; ".join(absences))
-        if not _extend(store, current, settings, games, max_games):
-            return SequentialOutcome(
-                played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
+            return batches.outcome(f"every adjacent pair is separated at {confidence:.0%} "
+                                   f"after {batches.games:,} games")
+        if not batches.extend(max_games):
+            unseparated = tuple(f"{p.upper} ~ {p.lower}" for p in report.unseparated)
+            return batches.outcome(
+                f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
                 f"with {len(unseparated)} adjacent pair(s) the sequential test does not yet "
                 f"separate at {confidence:.0%}: {', '.join(unseparated)} (it allows for looking "
                 "after every batch, so it is stricter than the leaderboard's places, which "
-                "test the games once)", unseparated,
-                absence="; ".join(absences))
+                "test the games once)", unseparated)
 
 
 async def run_sprt(
@@ -150,33 +191,21 @@ async def run_sprt(
 ) -> SequentialOutcome:
     """Play the two-bot `tournament` deal block by deal block until `test`, fed `first`'s
     score per block, accepts a hypothesis or the tournament holds `max_games` games."""
-    played = 0
-    counted = 0
-    absences: list[str] = []
+    batches = _Batches(store, tournament, play, concurrency=concurrency, progress=progress,
+                       on_game=on_game, hold=hold, presence=presence, wait=wait)
     while True:
-        current = store.tournament(tournament)
-        summary = await run_tournament(store, current.id, play, concurrency=concurrency,
-                                       progress=progress, on_game=on_game, hold=hold,
-                                       presence=presence, wait=wait)
-        played += summary.played
-        absences.extend([summary.message] if summary.message else [])
-        for block in _blocks(store, current)[counted:]:
-            counted += 1
+        for block in await batches.play_pending():
             if test.add(block[first]) is not sprt.Decision.CONTINUE:
                 break
         if look is not None:
             look(test)
-        games = len(store.scheduled_games(current.id))
         if test.decision is not sprt.Decision.CONTINUE:
-            return SequentialOutcome(played, games, _sprt_conclusion(test, first, games),
-                                     sprt=test, absence="; ".join(absences))
-        settings = tournament_settings(current)
-        if not _extend(store, current, settings, games, max_games, deals=concurrency or 1):
-            return SequentialOutcome(
-                played, games, f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
-                f"before the test decided: LLR {test.llr:+.2f} within "
-                f"[{test.lower_bound:.2f}, {test.upper_bound:.2f}]", sprt=test,
-                absence="; ".join(absences))
+            return batches.outcome(_sprt_conclusion(test, first, batches.games), test=test)
+        if not batches.extend(max_games, deals=concurrency or 1):
+            return batches.outcome(
+                f"the budget of {min(max_games, MAX_GAMES):,} games is spent before the test "
+                f"decided: LLR {test.llr:+.2f} within [{test.lower_bound:.2f}, "
+                f"{test.upper_bound:.2f}]", test=test)
 
 
 def _sprt_conclusion(test: sprt.Sprt, first: str, games: int) -> str:

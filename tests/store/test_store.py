@@ -948,3 +948,11 @@ def test_a_duplicate_deal_is_one_block_across_its_seat_rotations(store: Store) -
         record(store, scheduled.seats, seed=scheduled.seed, scheduled_game_id=scheduled.id)
     blocks = [game.block for game in store.pool_games("tournament:dup")]
     assert blocks[0] == blocks[1] != blocks[2]
+
+
+def test_a_pools_games_after_a_game_are_the_ones_rated_since(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    first, second, third = (record(store, ("alpha", "beta")) for _ in range(3))
+    key = store.pool_key()
+    assert [g.game_id for g in store.pool_games(key, after=first.id)] == [second.id, third.id]
+    assert store.pool_games(key, after=third.id) == []
