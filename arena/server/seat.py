@@ -144,7 +144,6 @@ class ConnectionSeat:
         self._events_in_requests = connection.hello.events_in_requests
         self._game_id = ""
         self._seat = 0
-        self._timeout_ms = 0
         self._unsent: list[bytes] = []
         self._asking: str | None = None
 
@@ -155,7 +154,6 @@ class ConnectionSeat:
         """Take a slot of the connection, send the GameStart, then each batch of
         `history` as one GameEvents message."""
         self._game_id, self._seat = setup.game_id, setup.seat
-        self._timeout_ms = setup.policy.decision_timeout_ms
         self.connection.take_slot(setup.game_id)
         self.connection.send(wire.game_start_to_proto(
             setup.game_id, setup.seat, setup.players, setup.rules,
@@ -187,8 +185,11 @@ class ConnectionSeat:
             events, self._unsent = self._unsent, []
         else:
             self._flush()
+        # The time left to decide, not counting the bank: less than the policy's deadline
+        # when the table waited for this bot to reconnect.
+        time_left_ms = max(0, round((timeout - bank) * 1000))
         request = wire.decision_request_to_bytes(
-            request_id, self._game_id, view, legal, self._timeout_ms, round(bank * 1000), events)
+            request_id, self._game_id, view, legal, time_left_ms, round(bank * 1000), events)
         loop = asyncio.get_running_loop()
         asked = loop.time()
         pending = connection.ask(request_id, request, timeout)

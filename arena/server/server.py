@@ -214,7 +214,8 @@ class ArenaServer:
             table = self._tables.get(game_id)
             if table is None:
                 continue
-            table.detach(connection.bot_name, absence_cause(connection))
+            table.detach(lambda proxy: isinstance(proxy, ConnectionSeat)
+                         and proxy.connection is connection, absence_cause(connection))
             if connection.bot_name in self._crashed:
                 table.mark_crashed(connection.bot_name)
         self._lobby.remove(connection)

@@ -124,11 +124,12 @@ class GameTable:
             return []
         return [s.number for s in self.seats if s.bot_name == bot_name and s.proxy is None]
 
-    def detach(self, bot_name: str, cause: Violation) -> None:
-        """The bot's connection closed: its seat plays on without it until the bot reconnects,
-        and its violations meanwhile are called `cause`."""
+    def detach(self, gone: Callable[[SeatProxy], bool], cause: Violation) -> None:
+        """The seats whose proxy is `gone` (a connection that closed) play on without it
+        until their bot reconnects, and their violations meanwhile are called `cause`.
+        Seats the same bot plays over other connections are not touched."""
         for seat in self.seats:
-            if seat.bot_name == bot_name and seat.proxy is not None:
+            if seat.proxy is not None and gone(seat.proxy):
                 self._detach(seat, cause)
 
     def _detach(self, seat: Seat, cause: Violation) -> None:

@@ -18,9 +18,11 @@ from arena.engine.actions import Action, ActionKind
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
 from arena.server import BotPolicy, GameAbortedError, SeatTermination, passive_action
+from arena.server.connection import BotConnection, BotHello
 from arena.server.policy import Violation
-from arena.server.seat import Departed, Script, ScriptedSeat
+from arena.server.seat import ConnectionSeat, Departed, Script, ScriptedSeat, SeatSetup
 from arena.server.table import GameTable
+from arena.v1 import bot_pb2
 
 ONE_HAND = RuleSet(target_score=None)
 PLAYERS = ("alice", "bob", "carol")
@@ -275,3 +277,35 @@ def test_an_aborted_game_raises_and_tells_every_seat_it_was_aborted() -> None:
     for seat in seats:
         assert seat.ended is not None and seat.ended[1] == "aborted: the server stopped the game"
         assert seat.ended[0].termination == "aborted"
+
+
+def test_a_seat_lost_on_one_connection_keeps_the_bots_other_connections_seats() -> None:
+    table = GameTable("g1", ("x", "x"), ONE_HAND, SEED, FALLBACK, None)
+    first, second = ScriptedSeat(first_legal), ScriptedSeat(first_legal)
+    table.seat(0, first)
+    table.seat(1, second)
+    table.detach(lambda proxy: proxy is first, SeatTermination.DISCONNECT)
+    assert table.orphan_seats("x") == [0]
+    assert first.left and not second.left
+
+
+def test_a_request_after_waiting_for_a_reconnect_tells_the_bot_the_time_left() -> None:
+    async def scenario() -> bot_pb2.DecisionRequest:
+        connection = BotConnection("x", BotHello())
+        seat = ConnectionSeat(connection)
+        seat.join(SeatSetup("g1", 0, ("x", "y"), ONE_HAND, BotPolicy(decision_timeout=2.0)))
+        game = Game.new(ONE_HAND, 2, SEED)
+        assert game.decider is not None
+        asking = asyncio.ensure_future(seat.decide(game.view(game.decider),
+                                                   game.legal_actions(), 1.25, 0.5))
+        await asyncio.sleep(0)
+        asking.cancel()
+        sent = []
+        while not connection._outbox.empty():
+            message = connection._outbox.get_nowait()
+            assert message is not None
+            sent.append(bot_pb2.ServerMessage.FromString(message))
+        return next(m.decision_request for m in sent if m.HasField("decision_request"))
+
+    request = asyncio.run(scenario())
+    assert (request.time_left_ms, request.time_bank_ms) == (750, 500)
