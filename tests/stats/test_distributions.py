@@ -48,6 +48,7 @@ def test_t_critical_at_99_percent_with_four_degrees_of_freedom() -> None:
 
 def test_t_two_sided_p_inverts_t_critical() -> None:
     assert t_two_sided_p(t_critical(0.9, 7), 7) == pytest.approx(0.1, abs=1e-10)
+    assert t_two_sided_p(2.0, 10) == pytest.approx(0.0733880348, abs=1e-9)  # a table value
 
 
 def test_incomplete_beta_of_one_and_one_is_the_identity() -> None:
@@ -57,6 +58,8 @@ def test_incomplete_beta_of_one_and_one_is_the_identity() -> None:
 def test_incomplete_beta_is_symmetric_under_swapping() -> None:
     assert incomplete_beta(2.5, 0.5, 0.8) == pytest.approx(1 - incomplete_beta(0.5, 2.5, 0.2),
                                                            rel=1e-10)
+    assert incomplete_beta(2.5, 0.5, 0.8) == pytest.approx(0.3143726376, rel=1e-9)
+    assert incomplete_beta(2.0, 3.0, 0.3) == pytest.approx(0.3483, rel=1e-12)  # binomial sum
 
 
 def test_a_confidence_outside_zero_and_one_is_refused() -> None:

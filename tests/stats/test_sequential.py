@@ -210,21 +210,26 @@ def test_bots_that_never_shared_a_table_are_not_separated() -> None:
 def test_naive_repeated_intervals_would_separate_identical_bots_far_too_often() -> None:
     """Why a confidence sequence: a 95 % interval checked after every batch is crossed by
     chance in far more than 5 % of runs (here 50 looks)."""
-    crossed = 0
+    crossed = sequence_crossed = 0
     for seed in range(200):
         rng = random.Random(seed)
         total = squares = 0.0
+        monitor = SeparationMonitor(plan_blocks=500)
+        naive = sequence = False
         for block in range(1, 501):
             difference = rng.choice((-1.0, 0.0, 0.0, 1.0))
             total += difference
             squares += difference * difference
+            monitor.add_block({"a": (1 + difference) / 2, "b": (1 - difference) / 2})
             if block % 10 == 0:
                 mean = total / block
                 deviation = math.sqrt(max(squares / block - mean * mean, 1e-12))
-                if abs(mean) > 1.96 * deviation / math.sqrt(block):
-                    crossed += 1
-                    break
+                naive = naive or abs(mean) > 1.96 * deviation / math.sqrt(block)
+                sequence = sequence or monitor.report().separated
+        crossed += naive
+        sequence_crossed += sequence
     assert crossed / 200 > 0.15
+    assert sequence_crossed / 200 <= 0.05, "the confidence sequence on the same looks holds"
 
 
 def false_separations(draw: Callable[[random.Random], Block], runs: int, max_blocks: int,
