@@ -336,8 +336,11 @@ class Management:
                    plan: SequentialPlan | None = None) -> int:
         policy = bot_policy(tournament_settings(tournament))
         check_entrants(self.store, tournament)
-        pending = self.store.pending_games(tournament.id)
-        await self.ensure_bots(sorted({b for g in pending for b in g.seats}), wait_seconds)
+        # A sequential run goes on past its schedule: it needs every entrant, even when
+        # nothing is pending yet.
+        bots = (self.store.tournament_bots(tournament.id) if plan is not None else
+                {b for g in self.store.pending_games(tournament.id) for b in g.seats})
+        await self.ensure_bots(sorted(bots), wait_seconds)
         last_game = 0
 
         async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:

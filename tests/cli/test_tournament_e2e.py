@@ -553,3 +553,20 @@ def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(
     [(heading, rows)] = leaderboard_tables(result.stdout)
     assert [row["bot"] for row in rows] == ["greedy", "rnd"]
     assert [row["place"] for row in rows] == ["1", "2"]
+
+
+def test_a_finished_tournament_run_again_until_separated_launches_its_bots(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    settings = write_json(tmp_path / "settings.json", {"rules": ONE_HAND})
+    ok(db, "tournament", "create", "again", "greedy", "rnd", "--table-size", "2", "--deals",
+       "1", "--settings", str(settings))
+    ok(db, "tournament", "run", "again")
+    result = ok(db, "tournament", "run", "again", "--until-separated", "--max-games", "200",
+                "--wait", "10")
+    assert "until separated: every adjacent pair is separated" in result.stdout
+    assert "absent" not in result.stderr
+    rows = json.loads(ok(db, "games", "--tournament", "again", "--limit", "500",
+                         "--format", "json").stdout)
+    assert rows and all(row["ended"] != "forfeit" for row in rows)
