@@ -62,11 +62,14 @@ class Estimate:
     df: int
 
     def interval(self, confidence: float, low: float, high: float) -> tuple[float, float]:
-        """The two-sided interval at `confidence`, clipped to the range [low, high]."""
+        """The two-sided interval at `confidence`, clipped to the range [low, high], and
+        always holding the observed `value` (the interval is centred on the estimate the
+        pseudo-blocks pull inwards, which at a low confidence could leave it out)."""
         if self.df < 1:
             return low, high
         half = t_critical(confidence, self.df) * self.standard_error
-        return max(low, self.adjusted - half), min(high, self.adjusted + half)
+        return (min(self.value, max(low, self.adjusted - half)),
+                max(self.value, min(high, self.adjusted + half)))
 
     def p_value(self) -> float:
         """The two-sided p-value of "the true value is 0"."""

@@ -110,3 +110,10 @@ def test_a_bot_that_only_played_teammates_is_left_out() -> None:
 def test_a_confidence_of_one_is_refused() -> None:
     with pytest.raises(ValueError, match="confidence"):
         leaderboard([duel(1, "a", "b")], confidence=1.0)
+
+
+def test_an_interval_holds_the_score_it_is_printed_beside_even_at_low_confidence() -> None:
+    games = [RankedGame(block=i, seats=("a", "b"), ranks=(0, 1)) for i in range(12)]
+    for confidence in (0.5, 0.8, 0.95):
+        for standing in leaderboard(games, confidence).standings:
+            assert standing.ci_low <= standing.score <= standing.ci_high, (confidence, standing)
