@@ -202,8 +202,7 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
         click.echo(f"duplicate deals: {duplicate.blocks} times a bot played one deal in "
                    f"{duplicate.block_size} rotations; correlation between rotations "
                    f"{duplicate.intraclass_correlation:+.3f}, design effect "
-                   f"{duplicate.design_effect:.3f}: {round(100 * duplicate.games_saved)}% of "
-                   "the games saved against independent deals")
+                   f"{duplicate.design_effect:.3f}: {_saved(duplicate.games_saved)}")
 
 
 def _duplicate_record(duplicate: admin_pb2.DuplicateStats | None) -> dict[str, Any]:
@@ -213,6 +212,13 @@ def _duplicate_record(duplicate: admin_pb2.DuplicateStats | None) -> dict[str, A
     return {"duplicate_groups": duplicate.blocks, "rotations": duplicate.block_size,
             "intraclass_correlation": duplicate.intraclass_correlation,
             "design_effect": duplicate.design_effect, "games_saved": duplicate.games_saved}
+
+
+def _saved(share: float) -> str:
+    percent = round(100 * share)
+    if percent < 0:
+        return f"duplicate deals cost {-percent}% more games here than independent deals would"
+    return f"{percent}% of the games saved against independent deals"
 
 
 def _p(value: float) -> str:

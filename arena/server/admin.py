@@ -30,6 +30,7 @@ from arena.store import (
     InvalidInput,
     Pool,
     StoreError,
+    Tournament,
     UnknownBot,
     UnknownGame,
     UnknownPool,
@@ -244,7 +245,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         tournament = await asyncio.to_thread(
             management.create_tournament,
             request.name, list(request.bots), wire_admin.tournament_settings_from(request))
-        return self._tournament_info(management, tournament.id)
+        return self._tournament_info(management, tournament)
 
     @_management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
@@ -252,7 +253,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         """Every tournament."""
         management = self.management_for("ListTournaments")
         return admin_pb2.ListTournamentsResponse(tournaments=[
-            self._tournament_info(management, t.id)
+            self._tournament_info(management, t)
             for t in management.store.list_tournaments()])
 
     @_management_call
@@ -262,19 +263,18 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         management = self.management_for("GetSchedule")
         tournament = management.store.tournament(request.tournament)
         response = admin_pb2.GetScheduleResponse(
-            tournament=self._tournament_info(management, tournament.id))
+            tournament=self._tournament_info(management, tournament))
         if not request.skip_games:
             wire_admin.add_scheduled_games(
                 response, management.store.scheduled_games(tournament.id))
         return response
 
     @staticmethod
-    def _tournament_info(management: Management, tournament_id: int
+    def _tournament_info(management: Management, tournament: Tournament
                          ) -> admin_pb2.TournamentInfo:
         store = management.store
-        return wire_admin.tournament_info(store.tournament(tournament_id),
-                                          store.schedule_progress(tournament_id),
-                                          store.tournament_bots(tournament_id))
+        return wire_admin.tournament_info(tournament, store.schedule_progress(tournament.id),
+                                          store.tournament_bots(tournament.id))
 
     async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
                             context: Any) -> AsyncIterator[admin_pb2.RunProgress]:

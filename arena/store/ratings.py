@@ -135,7 +135,8 @@ class RatingRecords(Database):
                 "SELECT p.*, (SELECT COUNT(*) FROM pool_games g WHERE g.pool_id = p.id) AS games"
                 " FROM pools p WHERE p.key = ?", (key,)).fetchone()
         if row is None:
-            raise UnknownPool(f"no rating pool {key!r}")
+            raise UnknownPool(f"no rating pool {key!r} (`arena rankings --pools` lists them; "
+                              "a tournament's is `tournament:NAME`)")
         return _pool(row)
 
     def _pool_id(self, conn: sqlite3.Connection, key: str) -> int:
