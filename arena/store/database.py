@@ -188,7 +188,7 @@ class Database:
                     " VALUES (?, ?, ?)",
                     (migration.version, migration.description, _now()),
                 )
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError, InvalidInput) as exc:  # a rebuild that cannot rate
             raise SchemaError(
                 f"migration {migration.version} ({migration.description}) failed: {exc}"
             ) from exc

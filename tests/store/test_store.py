@@ -956,3 +956,23 @@ def test_a_pools_games_after_a_game_are_the_ones_rated_since(store: Store) -> No
     key = store.pool_key()
     assert [g.game_id for g in store.pool_games(key, after=first.id)] == [second.id, third.id]
     assert store.pool_games(key, after=third.id) == []
+
+
+def test_a_stored_game_migration_4_cannot_rate_fails_it_as_a_schema_error(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    with Store.open(path, migrations=MIGRATIONS[:3]) as old:
+        old.add_bot("alpha", "remote")
+        old.add_bot("beta", "remote")
+        with old._transaction() as conn:
+            conn.execute(
+                "INSERT INTO games (id, rules, seed, termination, hands_played, rated, events,"
+                " actions, started_at, finished_at) VALUES (1, '{\"no_such_rule\": 1}', 7,"
+                " 'single_hand', 1, 1, '[]', '[]', '2026-01-01T00:00:00+00:00',"
+                " '2026-01-01T00:00:01+00:00')")
+            conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, bot_id, score, rank, termination)"
+                " VALUES (1, ?, ?, 0, ?, 'normal')", [(0, 1, 0), (1, 2, 1)])
+    with pytest.raises(SchemaError, match="migration 4"):
+        Store.open(path)
+    with Store.open(path, migrations=MIGRATIONS[:3]) as unchanged:
+        assert unchanged.schema_version == 3
