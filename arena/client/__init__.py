@@ -2,16 +2,20 @@
 
 A complete bot::
 
-    from arena.client import Action, View, run
+    from arena.client import Action, View, call_or_catch, passive, plays, run
 
     def decide(view: View, legal: list[Action]) -> Action:
-        plays = [a for a in legal if a.is_play]
-        return max(plays, key=lambda a: a.points, default=legal[-1])
+        options = plays(legal)  # each play once, calling UNO when it leaves one card
+        if options:
+            return max(options, key=lambda a: a.points)
+        return call_or_catch(legal) or passive(legal)  # a late UNO call or a catch; else draw
 
     if __name__ == "__main__":
         run(decide, name="high-card")
 
-`decide` returns one of `legal` or its index. `run` reads ARENA_SERVER and
+`decide` returns one of `legal` or its index. A play that leaves one card is
+listed with and without an UNO call: `plays` keeps the call, and a play without
+it can be caught (see protos/README.md). `run` reads ARENA_SERVER and
 ARENA_TOKEN, says Hello, answers every decision by its request id, keeps one
 `Table` per game, reconnects with backoff and stops cleanly on a bad token.
 Subclass `Bot` instead for per-game hooks (`on_game_start`, `on_events`,
@@ -70,9 +74,11 @@ from arena.client.model import (
     Rank,
     Rules,
     ServerError,
+    call_or_catch,
     cards,
     first_of,
     passive,
+    plays,
 )
 from arena.client.table import Table
 from arena.client.view import View
@@ -129,8 +135,10 @@ __all__ = [
     "UnoCalled",
     "UnoCaught",
     "View",
+    "call_or_catch",
     "cards",
     "first_of",
     "passive",
+    "plays",
     "run",
 ]

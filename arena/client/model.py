@@ -217,12 +217,49 @@ class ServerError:
 
 
 def first_of(legal: Sequence[Action], *kinds: ActionKind) -> Action | None:
-    """The first legal action of the first kind in `kinds` that has one, else None."""
+    """The first legal action of the first kind in `kinds` that has one, else None.
+
+    A play comes with its UNO call when it leaves one card (see `plays`).
+    """
     for kind in kinds:
         for action in legal:
             if action.kind is kind:
-                return action
+                return _calling_uno(action, legal)
     return None
+
+
+def plays(legal: Sequence[Action]) -> list[Action]:
+    """The legal plays in their order, each card, colour and target once, calling UNO
+    whenever it can.
+
+    A play that leaves one card in hand is listed twice by the server, with and
+    without ``uno``; the one without it is left out here, since a play that
+    leaves one card without calling UNO may be caught (the penalty is
+    ``rules.uno_penalty`` cards) and calling it costs nothing.
+    """
+    calling = {_silent(action) for action in legal if action.is_play and action.uno}
+    return [action for action in legal
+            if action.is_play and (action.uno or action not in calling)]
+
+
+def call_or_catch(legal: Sequence[Action]) -> Action | None:
+    """In a catch window, the action that is always right: your late UNO call when you
+    are the one who did not call it, else catching the one who did not; None otherwise."""
+    return first_of(legal, ActionKind.CALL_UNO, ActionKind.CATCH)
+
+
+def _silent(action: Action) -> Action:
+    return Action(action.kind, action.card, action.color, action.target, False)
+
+
+def _calling_uno(action: Action, legal: Sequence[Action]) -> Action:
+    """`action` itself, or its twin that calls UNO when `legal` lists one."""
+    if not action.is_play or action.uno:
+        return action
+    for other in legal:
+        if other.uno and other.is_play and _silent(other) == action:
+            return other
+    return action
 
 
 def passive(legal: Sequence[Action]) -> Action:
