@@ -150,10 +150,12 @@ def play_offline(bot: Bot | DecideFn, opponents: Sequence[Bot | DecideFn] = (fir
     (``{"target_score": None}`` plays one hand). The first hand is dealt from
     `seed`, from `deck` (every card, top first, dealt by seat 0), or laid out by
     `deal`; later hands are shuffled from `seed`. The game is a pure function of
-    these and of the bots' answers. Give every seat its own bot object: a bot
-    keeps per-game state by game id, and all seats share one. With `strict`, a
-    failing decide or hook, or a decide that answers an illegal action, raises
-    `BotFailure` at once; otherwise the game goes on as it would live.
+    these and of the bots' answers; every seat's GameStart carries the `bot_seed`
+    a server would send with `seed`, so bots that follow it repeat themselves.
+    Give every seat its own bot object: a bot keeps per-game state by game id,
+    and all seats share one. With `strict`, a failing decide or hook, or a
+    decide that answers an illegal action, raises `BotFailure` at once;
+    otherwise the game goes on as it would live.
     `events_in_requests` and `auto_single_action` are the client options of the
     same names.
     """
@@ -228,7 +230,8 @@ class _Referee:
         return bot_pb2.GameStart(
             game_id=self.game_id, seat=seat, rules=wire.rules_to_proto(self.game.rules),
             players=[bot_pb2.Player(seat=n, name=name) for n, name in enumerate(names)],
-            decision_timeout_ms=self.decision_timeout_ms)
+            decision_timeout_ms=self.decision_timeout_ms,
+            bot_seed=wire.bot_seed(self.game.seed, seat, names))
 
     def _decide(self, seat: int, legal: list[Action]) -> Action:
         if self.auto_single_action and len(legal) == 1:

@@ -14,6 +14,8 @@ storage format: the protobuf JSON mapping with the `.proto` field names.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -42,6 +44,7 @@ __all__ = [
     "message_to_dict",
     "action_from_proto",
     "action_to_proto",
+    "bot_seed",
     "card_from_proto",
     "card_to_proto",
     "chosen_action",
@@ -436,17 +439,39 @@ def _rules_message(rules: RuleSet) -> uno_pb2.RuleSet:
     return message
 
 
+_BOT_SEED_DOMAIN = b"arena.v1.GameStart.bot_seed\0"
+
+
+def bot_seed(deal_seed: int, seat: int, players: Sequence[str]) -> int:
+    """The `GameStart.bot_seed` of `seat` in the game dealt from `deal_seed` between
+    `players` (`players[i]` at seat i): 64 bits of a SHA-256 hash of the three.
+
+    The same game always brings the same value and every seat and seating its own
+    (the rotations of a duplicate deal share the deal seed, not the seating); the
+    hash is one-way, so a bot cannot compute the deal seed, and with it the deck,
+    from its value.
+    """
+    text = json.dumps([deal_seed, seat, list(players)], separators=(",", ":"))
+    digest = hashlib.sha256(_BOT_SEED_DOMAIN + text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def game_start_to_proto(game_id: str, seat: int, players: Sequence[str], rules: RuleSet,
-                        decision_timeout_ms: int, time_bank_ms: int) -> bot_pb2.ServerMessage:
-    """The `GameStart` a seat is sent when it takes its place (`players[i]` sits at seat i)."""
-    return bot_pb2.ServerMessage(game_start=bot_pb2.GameStart(
+                        decision_timeout_ms: int, time_bank_ms: int,
+                        bot_seed: int | None = None) -> bot_pb2.ServerMessage:
+    """The `GameStart` a seat is sent when it takes its place (`players[i]` sits at seat i),
+    with `bot_seed` (see `bot_seed`) unless it is None."""
+    start = bot_pb2.GameStart(
         game_id=game_id,
         seat=seat,
         players=[bot_pb2.Player(seat=number, name=name) for number, name in enumerate(players)],
         rules=_rules_message(rules),
         decision_timeout_ms=decision_timeout_ms,
         time_bank_ms=time_bank_ms,
-    ))
+    )
+    if bot_seed is not None:
+        start.bot_seed = bot_seed
+    return bot_pb2.ServerMessage(game_start=start)
 
 
 def game_end_to_proto(game_id: str, outcome: uno_pb2.Outcome,

@@ -24,7 +24,9 @@ POSITIVE_UINT32 = click.IntRange(1, 2**32 - 1)
 """The values above 0 a uint32 field carries."""
 
 SEED_HELP = ("Seed of the deals: the same seed deals the same cards in the same games "
-             "(what the bots decide, and any randomness of their own, is theirs).")
+             "and sends each seat the same GameStart bot_seed (what the bots decide, and "
+             "any randomness of their own, is theirs; the random sample bot draws its "
+             "choices from bot_seed, so it repeats them).")
 """The help of every --seed option: what a seed fixes, and what it does not."""
 
 

@@ -213,6 +213,7 @@ def table_from_proto(start: bot_pb2.GameStart) -> Table:
         rules=rules_from_proto(start.rules),
         decision_timeout_ms=start.decision_timeout_ms,
         time_bank_ms=start.time_bank_ms,
+        bot_seed=start.bot_seed if start.HasField("bot_seed") else None,
         raw=start,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 from arena.client.events import Event, HandStarted
@@ -18,6 +19,9 @@ class Table:
     unknown game arrive, with what little is known), grows with every batch of
     events, and gets its `outcome` at `GameEnd`. The SDK owns it: read it,
     do not change it. `memo` is yours, for anything a bot wants to keep per table.
+    `rng` is a random number generator for this game, seeded with the server's
+    `bot_seed`: a bot that takes its random choices from it plays the same game
+    the same way whenever the tournament is run again with the same seed.
     """
 
     game_id: str
@@ -29,8 +33,22 @@ class Table:
     events: list[Event] = field(default_factory=list)
     decisions: int = 0
     outcome: Outcome | None = None
+    bot_seed: int | None = None
+    """The GameStart's seed for this seat's own randomness (None if the server sent none)."""
     raw: bot_pb2.GameStart | None = field(default=None, repr=False)
     memo: dict[str, object] = field(default_factory=dict, repr=False)
+    _rng: random.Random | None = field(default=None, init=False, repr=False)
+
+    @property
+    def rng(self) -> random.Random:
+        """This game's own `random.Random`, seeded with `bot_seed` (from the system's
+        entropy when the server sent none), created the first time it is asked for.
+
+        A reconnect starts a fresh table, and with it a fresh generator from the same seed.
+        """
+        if self._rng is None:
+            self._rng = random.Random(self.bot_seed)
+        return self._rng
 
     @property
     def num_players(self) -> int:

@@ -454,15 +454,19 @@ def simple(kind: str, target: int | None = None, as_color: str | None = None) ->
     return action
 
 
-def game_start(game_id: str, seat: int, names: Sequence[str],
+def game_start(game_id: str, seat: int, names: Sequence[str], *, bot_seed: int | None = None,
                **rules: Any) -> bot_pb2.ServerMessage:
-    """A GameStart for `seat` among `names` with the official rules (changed by `rules`)."""
+    """A GameStart for `seat` among `names` with the official rules (changed by `rules`),
+    carrying `bot_seed` unless it is None."""
     rule_set = uno_pb2.RuleSet(deck="classic", hand_size=7, uno_penalty=2, scoring="standard",
                                target_score=500, **rules)
-    return bot_pb2.ServerMessage(game_start=bot_pb2.GameStart(
+    start = bot_pb2.GameStart(
         game_id=game_id, seat=seat, rules=rule_set, decision_timeout_ms=1000,
         players=[bot_pb2.Player(seat=i, name=n) for i, n in enumerate(names)],
-    ))
+    )
+    if bot_seed is not None:
+        start.bot_seed = bot_seed
+    return bot_pb2.ServerMessage(game_start=start)
 
 
 def events(game_id: str, *items: uno_pb2.Event) -> bot_pb2.ServerMessage:

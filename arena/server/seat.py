@@ -67,6 +67,8 @@ class SeatSetup:
     """The bots by seat: `players[i]` sits at seat i."""
     rules: RuleSet
     policy: BotPolicy
+    bot_seed: int | None = None
+    """The seed for the bot's own randomness (`arena.wire.bot_seed`); None sends none."""
 
 
 class SeatProxy(Protocol):
@@ -157,7 +159,7 @@ class ConnectionSeat:
         self.connection.take_slot(setup.game_id)
         self.connection.send(wire.game_start_to_proto(
             setup.game_id, setup.seat, setup.players, setup.rules,
-            setup.policy.decision_timeout_ms, setup.policy.time_bank_ms))
+            setup.policy.decision_timeout_ms, setup.policy.time_bank_ms, setup.bot_seed))
         for batch in history:
             self._unsent = list(batch)
             self._flush()

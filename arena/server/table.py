@@ -147,7 +147,8 @@ class GameTable:
         self._seating_changed()
 
     def _setup(self, number: int) -> SeatSetup:
-        return SeatSetup(self.game_id, number, self.players, self.rules, self.policy)
+        return SeatSetup(self.game_id, number, self.players, self.rules, self.policy,
+                         wire.bot_seed(self.seed, number, self.players))
 
     # ---------------------------------------------------------------- play
 

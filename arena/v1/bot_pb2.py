@@ -25,15 +25,15 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import uno_pb2 as arena_dot_v1_dot_uno__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x12\x61rena/v1/uno.proto\"^\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12&\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x12.arena.v1.DecisionH\x00\x42\x06\n\x04kind\"\x90\x02\n\rServerMessage\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12)\n\ngame_start\x18\x02 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12&\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x14.arena.v1.GameEventsH\x00\x12\x35\n\x10\x64\x65\x63ision_request\x18\x04 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12%\n\x08game_end\x18\x05 \x01(\x0b\x32\x11.arena.v1.GameEndH\x00\x12 \n\x05\x65rror\x18\x06 \x01(\x0b\x32\x0f.arena.v1.ErrorH\x00\x42\x06\n\x04kind\"h\n\x05Hello\x12\x13\n\x0b\x62ot_version\x18\x01 \x01(\t\x12\x12\n\nmax_tables\x18\x02 \x01(\r\x12\x1a\n\x12\x61uto_single_action\x18\x03 \x01(\x08\x12\x1a\n\x12\x65vents_in_requests\x18\x04 \x01(\x08\"G\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nmax_tables\x18\x03 \x01(\r\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xa2\x01\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12!\n\x07players\x18\x03 \x03(\x0b\x32\x10.arena.v1.Player\x12 \n\x05rules\x18\x04 \x01(\x0b\x32\x11.arena.v1.RuleSet\x12\x1b\n\x13\x64\x65\x63ision_timeout_ms\x18\x05 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x06 \x01(\r\">\n\nGameEvents\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.arena.v1.Event\"\xce\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12 \n\x04view\x18\x03 \x01(\x0b\x32\x12.arena.v1.SeatView\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x06 \x01(\r\x12\x1f\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x0f.arena.v1.Event\"d\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x16\n\x0c\x61\x63tion_index\x18\x02 \x01(\rH\x00\x12\"\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.ActionH\x00\x42\x08\n\x06\x63hoice\"N\n\x07GameEnd\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12\x0e\n\x06reason\x18\x03 \x01(\t\"`\n\x05\x45rror\x12!\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x13.arena.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t*\xd1\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\x01\x12\x1e\n\x1a\x45RROR_CODE_UNKNOWN_REQUEST\x10\x02\x12 \n\x1c\x45RROR_CODE_DEADLINE_EXCEEDED\x10\x03\x12\x18\n\x14\x45RROR_CODE_MALFORMED\x10\x04\x12\x15\n\x11\x45RROR_CODE_STRIKE\x10\x05\x12\x16\n\x12\x45RROR_CODE_FORFEIT\x10\x06\x32J\n\nBotService\x12<\n\x07\x43onnect\x12\x14.arena.v1.BotMessage\x1a\x17.arena.v1.ServerMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x12\x61rena/v1/uno.proto\"^\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12&\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x12.arena.v1.DecisionH\x00\x42\x06\n\x04kind\"\x90\x02\n\rServerMessage\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12)\n\ngame_start\x18\x02 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12&\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x14.arena.v1.GameEventsH\x00\x12\x35\n\x10\x64\x65\x63ision_request\x18\x04 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12%\n\x08game_end\x18\x05 \x01(\x0b\x32\x11.arena.v1.GameEndH\x00\x12 \n\x05\x65rror\x18\x06 \x01(\x0b\x32\x0f.arena.v1.ErrorH\x00\x42\x06\n\x04kind\"h\n\x05Hello\x12\x13\n\x0b\x62ot_version\x18\x01 \x01(\t\x12\x12\n\nmax_tables\x18\x02 \x01(\r\x12\x1a\n\x12\x61uto_single_action\x18\x03 \x01(\x08\x12\x1a\n\x12\x65vents_in_requests\x18\x04 \x01(\x08\"G\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x16\n\x0eserver_version\x18\x02 \x01(\t\x12\x12\n\nmax_tables\x18\x03 \x01(\r\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xc6\x01\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12!\n\x07players\x18\x03 \x03(\x0b\x32\x10.arena.v1.Player\x12 \n\x05rules\x18\x04 \x01(\x0b\x32\x11.arena.v1.RuleSet\x12\x1b\n\x13\x64\x65\x63ision_timeout_ms\x18\x05 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x06 \x01(\r\x12\x15\n\x08\x62ot_seed\x18\x07 \x01(\x04H\x00\x88\x01\x01\x42\x0b\n\t_bot_seed\">\n\nGameEvents\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.arena.v1.Event\"\xce\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12 \n\x04view\x18\x03 \x01(\x0b\x32\x12.arena.v1.SeatView\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x06 \x01(\r\x12\x1f\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x0f.arena.v1.Event\"d\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x16\n\x0c\x61\x63tion_index\x18\x02 \x01(\rH\x00\x12\"\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.ActionH\x00\x42\x08\n\x06\x63hoice\"N\n\x07GameEnd\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12\x0e\n\x06reason\x18\x03 \x01(\t\"`\n\x05\x45rror\x12!\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x13.arena.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x0f\n\x07game_id\x18\x04 \x01(\t*\xd1\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x45RROR_CODE_ILLEGAL_ACTION\x10\x01\x12\x1e\n\x1a\x45RROR_CODE_UNKNOWN_REQUEST\x10\x02\x12 \n\x1c\x45RROR_CODE_DEADLINE_EXCEEDED\x10\x03\x12\x18\n\x14\x45RROR_CODE_MALFORMED\x10\x04\x12\x15\n\x11\x45RROR_CODE_STRIKE\x10\x05\x12\x16\n\x12\x45RROR_CODE_FORFEIT\x10\x06\x32J\n\nBotService\x12<\n\x07\x43onnect\x12\x14.arena.v1.BotMessage\x1a\x17.arena.v1.ServerMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ERRORCODE']._serialized_start=1359
-  _globals['_ERRORCODE']._serialized_end=1568
+  _globals['_ERRORCODE']._serialized_start=1395
+  _globals['_ERRORCODE']._serialized_end=1604
   _globals['_BOTMESSAGE']._serialized_start=52
   _globals['_BOTMESSAGE']._serialized_end=146
   _globals['_SERVERMESSAGE']._serialized_start=149
@@ -45,17 +45,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PLAYER']._serialized_start=602
   _globals['_PLAYER']._serialized_end=638
   _globals['_GAMESTART']._serialized_start=641
-  _globals['_GAMESTART']._serialized_end=803
-  _globals['_GAMEEVENTS']._serialized_start=805
-  _globals['_GAMEEVENTS']._serialized_end=867
-  _globals['_DECISIONREQUEST']._serialized_start=870
-  _globals['_DECISIONREQUEST']._serialized_end=1076
-  _globals['_DECISION']._serialized_start=1078
-  _globals['_DECISION']._serialized_end=1178
-  _globals['_GAMEEND']._serialized_start=1180
-  _globals['_GAMEEND']._serialized_end=1258
-  _globals['_ERROR']._serialized_start=1260
-  _globals['_ERROR']._serialized_end=1356
-  _globals['_BOTSERVICE']._serialized_start=1570
-  _globals['_BOTSERVICE']._serialized_end=1644
+  _globals['_GAMESTART']._serialized_end=839
+  _globals['_GAMEEVENTS']._serialized_start=841
+  _globals['_GAMEEVENTS']._serialized_end=903
+  _globals['_DECISIONREQUEST']._serialized_start=906
+  _globals['_DECISIONREQUEST']._serialized_end=1112
+  _globals['_DECISION']._serialized_start=1114
+  _globals['_DECISION']._serialized_end=1214
+  _globals['_GAMEEND']._serialized_start=1216
+  _globals['_GAMEEND']._serialized_end=1294
+  _globals['_ERROR']._serialized_start=1296
+  _globals['_ERROR']._serialized_end=1392
+  _globals['_BOTSERVICE']._serialized_start=1606
+  _globals['_BOTSERVICE']._serialized_end=1680
 # @@protoc_insertion_point(module_scope)

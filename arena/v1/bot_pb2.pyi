@@ -80,20 +80,22 @@ class Player(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class GameStart(_message.Message):
-    __slots__ = ("game_id", "seat", "players", "rules", "decision_timeout_ms", "time_bank_ms")
+    __slots__ = ("game_id", "seat", "players", "rules", "decision_timeout_ms", "time_bank_ms", "bot_seed")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     DECISION_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     players: _containers.RepeatedCompositeFieldContainer[Player]
     rules: _uno_pb2.RuleSet
     decision_timeout_ms: int
     time_bank_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., rules: _Optional[_Union[_uno_pb2.RuleSet, _Mapping]] = ..., decision_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    bot_seed: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., rules: _Optional[_Union[_uno_pb2.RuleSet, _Mapping]] = ..., decision_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., bot_seed: _Optional[int] = ...) -> None: ...
 
 class GameEvents(_message.Message):
     __slots__ = ("game_id", "events")
