@@ -107,7 +107,7 @@ class Screen:
         """Show the cursor again; the last frame stays, the cursor below it. A screen
         that drew nothing leaves the terminal as it was."""
         if self.frames:
-            self.stream.write(RESET + SHOW_CURSOR)
+            self.stream.write(SHOW_CURSOR)
             self.stream.flush()
 
 
