@@ -10,7 +10,7 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pyte
@@ -42,11 +42,14 @@ def screen_of(output: bytes, columns: int = COLUMNS, lines: int = LINES) -> list
 
 
 def run_on_terminal(argv: Sequence[str], env: Mapping[str, str], *, timeout: float = 60,
-                    stop_when: bytes | None = None, interrupt_after: float | None = None,
+                    stop_when: Callable[[bytes], bool] | None = None,
+                    interrupt_after: float | None = None,
+                    on_output: Callable[[bytes], object] | None = None,
                     columns: int = COLUMNS, lines: int = LINES) -> Terminal:
     """Run `argv` with a pseudo-terminal as its stdin, stdout and stderr until it exits;
-    with `stop_when`, send it Ctrl-C (SIGINT) once its output holds those bytes, and
-    with `interrupt_after`, once that many seconds have passed."""
+    with `stop_when`, send it Ctrl-C (SIGINT) once its output so far passes that test, and
+    with `interrupt_after`, once that many seconds have passed. `on_output` is called
+    with all the output so far each time more comes."""
     controller, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
     process = subprocess.Popen(list(argv), stdin=terminal, stdout=terminal, stderr=terminal,
@@ -58,7 +61,7 @@ def run_on_terminal(argv: Sequence[str], env: Mapping[str, str], *, timeout: flo
     try:
         while time.monotonic() - started < timeout:
             seen = b"".join(chunks)
-            due = (stop_when is not None and stop_when in seen) or (
+            due = (stop_when is not None and stop_when(seen)) or (
                 interrupt_after is not None and time.monotonic() - started > interrupt_after)
             if due and not interrupted:
                 os.killpg(process.pid, signal.SIGINT)
@@ -72,6 +75,8 @@ def run_on_terminal(argv: Sequence[str], env: Mapping[str, str], *, timeout: flo
                 if not chunk:
                     break
                 chunks.append(chunk)
+                if on_output is not None:
+                    on_output(b"".join(chunks))
             elif process.poll() is not None:
                 break
         else:
