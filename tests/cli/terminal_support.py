@@ -10,7 +10,8 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pyte
@@ -90,3 +91,40 @@ def run_on_terminal(argv: Sequence[str], env: Mapping[str, str], *, timeout: flo
             process.wait()
     output = b"".join(chunks)
     return Terminal(output, screen_of(output, columns, lines), code)
+
+
+@contextmanager
+def spawned_on_terminal(argv: Sequence[str], env: Mapping[str, str], *,
+                        columns: int = COLUMNS,
+                        lines: int = LINES) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`argv` running on a pseudo-terminal: the process and the terminal's controlling end,
+    to read what it shows and type to it; the process is killed on the way out."""
+    controller, terminal = os.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+    process = subprocess.Popen(list(argv), stdin=terminal, stdout=terminal, stderr=terminal,
+                               env=dict(env), start_new_session=True)
+    os.close(terminal)
+    try:
+        yield process, controller
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(controller)
+
+
+def read_until(controller: int, wanted: bytes, timeout: float) -> bytes:
+    """What the terminal shows until `wanted` appears, or `timeout` seconds pass."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen

@@ -14,10 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli.board import STEP_PROMPT
 from arena.cli.screen import HOME, SHOW_CURSOR
 from arena.v1 import bot_pb2
 from tests.cli.cli_support import ARENA, add_bots, ok, write_json
-from tests.cli.terminal_support import LINES, Terminal, run_on_terminal
+from tests.cli.terminal_support import (
+    LINES,
+    Terminal,
+    read_until,
+    run_on_terminal,
+    spawned_on_terminal,
+)
 from tests.server.bots import TestBot, first_legal
 from tests.server.server_support import ONE_HAND, TOKENS, running_server
 
@@ -158,6 +165,16 @@ def test_ctrl_c_stops_a_replay_board_and_gives_the_cursor_back(stored: Stored) -
     assert terminal.output.endswith(SHOW_CURSOR.encode())
     assert terminal.screen[0].startswith("game 1 · hand 1")
     assert "Traceback" not in terminal.text
+
+
+def test_replay_board_step_waits_for_enter_after_each_hand(stored: Stored) -> None:
+    argv = [*ARENA, "--db", str(stored.db), "replay", "1", "--board", "--step", "--delay", "0"]
+    with spawned_on_terminal(argv, coloured_env()) as (_, terminal):
+        assert STEP_PROMPT.encode() in read_until(terminal, STEP_PROMPT.encode(), 20)
+        assert HOME.encode() not in read_until(terminal, HOME.encode(), 1.0), \
+            "no frame before Enter"
+        os.write(terminal, b"\n")
+        assert HOME.encode() in read_until(terminal, HOME.encode(), 10)
 
 
 # -------------------------------------------------------------- rankings --watch
