@@ -96,7 +96,6 @@ class Board:
 
     def apply(self, event: ev.Event) -> None:
         """Apply one public event."""
-        self._grow(event)
         self.events_seen += 1
         if render.describe(event, [s.name for s in self.seats], color=False) is not None:
             self.recent.append(event)
@@ -129,15 +128,6 @@ class Board:
                 return nxt
         return seat
 
-    def _grow(self, event: ev.Event) -> None:
-        """Make room for seats an event names beyond the names given."""
-        seats = [getattr(event, name) for name in ("seat", "dealer", "first_seat")
-                 if isinstance(getattr(event, name, None), int)]
-        for count in (len(getattr(event, "hand_sizes", ())), len(getattr(event, "totals", ()))):
-            seats.append(count - 1)
-        while seats and max(seats) >= len(self.seats):
-            self.seats.append(SeatState(f"seat {len(self.seats)}"))
-
     def _play_on(self, seat: int, phase: Phase = Phase.PLAY) -> None:
         self.turn = seat
         self.pending = Decision(seat, phase)
@@ -155,6 +145,8 @@ def _hand_started(board: Board, event: ev.HandStarted) -> None:
     board.top = board.color = None
     board.turn = board.pending = None
     board.draw_owed = 0
+    while len(board.seats) < len(event.hand_sizes):
+        board.seats.append(SeatState(f"seat {len(board.seats)}"))
     for index, seat in enumerate(board.seats):
         seat.active = index in event.active_seats
         seat.cards = event.hand_sizes[index] if index < len(event.hand_sizes) else 0

@@ -269,3 +269,10 @@ def test_a_screen_that_drew_nothing_leaves_the_terminal_alone() -> None:
     with Screen(stream):
         pass
     assert stream.getvalue() == ""
+
+
+def test_a_board_without_names_names_the_seats_a_deal_shows() -> None:
+    board = Board.for_players([])
+    board.fold([ev.HandStarted(1, 0, (7, 7), (0, 1)), ev.FirstCard(card("G2"), 1, 1)])
+    assert [s.name for s in board.seats] == ["seat 0", "seat 1"]
+    assert board.turn == 1
