@@ -24,6 +24,7 @@ from arena.cli.output import (
     output_format,
     use_color,
 )
+from arena.cli.screen import can_redraw, delay_option
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
@@ -64,16 +65,24 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
               help="Print the full event log as JSON lines instead.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each hand.")
 @click.option("--hands", is_flag=True, help="Show every seat's hand after each hand starts.")
+@click.option("--board", "on_board", is_flag=True,
+              help="Redraw a board in place on a terminal, frame by frame (plain lines "
+                   "elsewhere).")
+@delay_option
 @pass_context
-def replay(context: Context, game_id: int, export: str | None, step: bool, hands: bool) -> None:
+def replay(context: Context, game_id: int, export: str | None, step: bool, hands: bool,
+           on_board: bool, delay: float) -> None:
     """Step through a stored game with coloured cards.
 
     The game is also replayed from its seed and actions by the engine, and the
-    command fails if that does not reproduce the stored events.
+    command fails if that does not reproduce the stored events. With --board,
+    a terminal shows the table redrawn in place after every decision; --hands
+    then shows every seat's cards all along.
 
     \b
     Example:
       arena replay 12
+      arena replay 12 --board --delay 0.5
       arena replay 12 --export jsonl > game-12.jsonl
     """
     async def body(session: Session) -> admin_pb2.GetGameResponse:
@@ -92,6 +101,11 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
     _check_replay(response, events)
     names = list(response.summary.seats)
     color = use_color()
+    if on_board and can_redraw():
+        from arena.cli import board
+
+        board.replay_on_board(response, color=color, delay=delay, hands=hands, step=step)
+        return
     for event, dealt in zip(events, _deal_flags(events), strict=True):
         if hands and dealt and isinstance(event, ev.CardsReceived):
             click.echo(f"  {names[event.seat]}: {render.cards_text(event.cards, color)}")
@@ -167,9 +181,14 @@ def tables(context: Context, fmt: str) -> None:
 
 @main.command()
 @click.argument("game_id")
+@delay_option
 @pass_context
-def watch(context: Context, game_id: str) -> None:
+def watch(context: Context, game_id: str, delay: float) -> None:
     """Follow a game being played, live (its public events).
+
+    On a terminal, a board is redrawn in place: the seats with their card counts
+    and scores, whose turn it is, the top card, the last events. Elsewhere, or
+    under TERM=dumb, each event is a line.
 
     \b
     Example:
@@ -185,6 +204,11 @@ def watch(context: Context, game_id: str) -> None:
     from arena.cli import render
 
     color = use_color()
+    if can_redraw():
+        from arena.cli import board
+
+        board.watch_on_board(context, game_id, color=color, delay=delay)
+        return
 
     async def body(session: Session) -> None:
         names: list[str] = []

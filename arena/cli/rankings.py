@@ -39,10 +39,16 @@ def pool_options(function: Any) -> Any:
 @click.option("--fit", is_flag=True,
               help="Fit TrueSkill's beta and draw probability to the pool's games and compare "
                    "them with the pool's own and TrueSkill's defaults on held-out games.")
+@click.option("--watch", is_flag=True,
+              help="Read the leaderboard again every --interval while a run goes on, redrawn "
+                   "in place on a terminal; with --tournament it ends when the tournament "
+                   "is finished, otherwise at Ctrl-C.")
+@click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
+              metavar="SECONDS", help="With --watch: seconds between two readings.")
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, pool: str | None, confidence: float,
-             list_pools: bool, fit: bool, fmt: str) -> None:
+             list_pools: bool, fit: bool, watch: bool, interval: float, fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -56,8 +62,16 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
       arena rankings
       arena rankings --tournament spring --format json
       arena rankings --pools
+      arena rankings --tournament spring --watch
     """
-    if list_pools:
+    if watch:
+        if list_pools or fit or fmt != "table":
+            raise click.UsageError("--watch redraws the leaderboard table: it goes with "
+                                   "neither --pools, --fit nor --format json|csv")
+        from arena.cli.rankings_watch import watch_rankings
+
+        watch_rankings(context, tournament, pool, confidence, interval)
+    elif list_pools:
         emit([_pool_record(p) for p in context.run(_pools, read_only=True)], fmt,
              "no rated games yet")
     elif fit:
