@@ -67,15 +67,20 @@ class Faulty:
     games: list[StoredGame]
 
 
+def _add_faulty_bots(db: Path, bots: dict[str, str]) -> None:
+    """Register managed bots run from the sources `bots` maps their names to."""
+    for name, source in bots.items():
+        script = db.parent / f"{name}.py"
+        script.write_text(source)
+        ok(db, "bot", "add", name, "--command", f"{shlex.quote(sys.executable)} {script}")
+
+
 @pytest.fixture(scope="module")
 def faulty(tmp_path_factory: pytest.TempPathFactory) -> Faulty:
     tmp = tmp_path_factory.mktemp("faulty")
     db = tmp / "arena.db"
     add_bots(db, {"greedy": "greedy"})
-    for name, source in (("sleeper", SLEEPING_BOT), ("cheater", CHEATING_BOT)):
-        script = tmp / f"{name}.py"
-        script.write_text(source)
-        ok(db, "bot", "add", name, "--command", f"{shlex.quote(sys.executable)} {script}")
+    _add_faulty_bots(db, {"sleeper": SLEEPING_BOT, "cheater": CHEATING_BOT})
     settings = write_json(tmp / "settings.json", {"rules": ONE_HAND, "policy": {
         "on_violation": "forfeit", "decision_timeout": 0.15}})
     ok(db, "tournament", "create", "t", "greedy", "sleeper", "cheater", "--table-size", "2",
@@ -181,3 +186,16 @@ def test_export_gives_each_seat_how_its_game_ended(faulty: Faulty) -> None:
         assert exported[game.id]["forfeited_seat"] == game.forfeited_seat
         assert exported[game.id]["record"]["seat_terminations"] == [
             t.value for t in game.seat_terminations]
+
+
+def test_a_match_prints_its_standings_with_the_faults_and_warns_of_them(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy"})
+    _add_faulty_bots(db, {"cheater": CHEATING_BOT})
+    rules = write_json(tmp_path / "one-hand.json", ONE_HAND)
+    result = ok(db, "match", "greedy", "cheater", "--games", "2", "--rules", str(rules))
+    [(_, rows)] = leaderboard_tables(result.stdout)
+    assert {row["bot"]: row["faults"] for row in rows} == {
+        "greedy": "-", "cheater": "2 illegal actions"}, "three strikes forfeit each game"
+    assert "warning: bots failed in this run's games: cheater (2 illegal actions); " \
+           "`arena games --tournament match-" in result.stderr
