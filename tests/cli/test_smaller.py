@@ -17,7 +17,18 @@ from pathlib import Path
 import pytest
 
 from arena.store import Store
-from tests.cli.cli_support import ARENA, ROOT, add_bots, arena, invoke, ok
+from tests.cli.cli_support import (
+    ARENA,
+    ROOT,
+    add_bots,
+    arena,
+    invoke,
+    marked_env,
+    ok,
+    serving,
+    wait_for_line,
+)
+from tests.support import free_port
 
 
 @pytest.fixture
@@ -139,6 +150,19 @@ def test_watch_without_a_server_says_watching_needs_one_and_how_to_start_it(db: 
     assert "`arena replay spring:3` shows it" in result.stderr
     assert "no game" not in result.stderr
     assert not db.exists()
+
+
+def test_watch_of_a_game_not_in_play_says_where_live_and_stored_games_are(
+        tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "served.db"
+    with marked_env(f"watch-{port}") as env, serving(db, port, env) as server:
+        wait_for_line(server, "Ctrl-C stops", timeout=20)
+        result = invoke("--server", f"127.0.0.1:{port}", "--db", str(db), "watch", "t:3")
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: no game t:3 is being played on this server (`arena --server HOST:PORT "
+           "tables` lists those that are); a game that has ended is stored: "
+           "`arena replay t:3` shows it\n")
 
 
 def _read_until(fd: int, text: bytes, timeout: float) -> bytes:
