@@ -28,7 +28,7 @@ from arena.rankings import (
     pool_statistics,
 )
 from arena.rating.fit import FitError
-from arena.record import SeatTermination, count_faults
+from arena.record import FAULTS, SeatTermination, count_faults
 from arena.server.auth_store import SessionTokens
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
@@ -429,13 +429,14 @@ class Management:
             raise UnknownGame(f"no game {game_id}: there is no tournament "
                               f"{game_id.tournament} (`arena tournament list` lists them)"
                               ) from None
-        schedule = self.store.scheduled_games(tournament.id)
-        entry = next((g for g in schedule if g.game_index == game_id.game_index), None)
-        if entry is None:
+        try:
+            entry = self.store.scheduled_game(tournament.id, game_id.game_index)
+        except UnknownGame:
+            last = self.store.schedule_progress(tournament.id)[1] - 1
             raise UnknownGame(f"no game {game_id}: tournament {tournament.name}'s schedule has "
-                              f"games {tournament.name}:0 to {tournament.name}:{len(schedule) - 1}"
-                              if schedule else f"no game {game_id}: {tournament.name}'s "
-                              "schedule is empty")
+                              f"games {tournament.name}:0 to {tournament.name}:{last}"
+                              if last >= 0 else f"no game {game_id}: {tournament.name}'s "
+                              "schedule is empty") from None
         if entry.game_id is None:
             raise UnknownGame(f"game {game_id} has not been played yet: `arena tournament run "
                               f"{tournament.name}` plays it")
@@ -444,28 +445,15 @@ class Management:
     def public_ids(self, games: Sequence[GameSummary]) -> dict[int, str]:
         """The public id of each of `games`, by stored number: `TOURNAMENT:INDEX` for a
         scheduled game, the number itself for any other."""
-        names: dict[int, str] = {}
-        indexes: dict[int, dict[int, int]] = {}
-        ids: dict[int, str] = {}
-        for game in games:
-            tournament_id = game.tournament_id
-            if tournament_id is None or game.scheduled_game_id is None:
-                ids[game.id] = str(game.id)
-                continue
-            if tournament_id not in names:
-                names[tournament_id] = self.store.tournament(tournament_id).name
-                indexes[tournament_id] = {g.id: g.game_index
-                                          for g in self.store.scheduled_games(tournament_id)}
-            index = indexes[tournament_id].get(game.scheduled_game_id)
-            ids[game.id] = (str(game.id) if index is None
-                            else public_game_id(names[tournament_id], index))
-        return ids
+        places = self.store.schedule_places(g.id for g in games)
+        return {g.id: public_game_id(*places[g.id]) if g.id in places else str(g.id)
+                for g in games}
 
     def tournament_faults(self, tournament: str | int) -> dict[str, dict[SeatTermination, int]]:
         """For each bot of a tournament whose seats ended by its own fault, how many of the
         tournament's games ended with each fault."""
-        return count_faults((g.seats, g.seat_terminations)
-                            for g in self.store.games(tournament=tournament))
+        return {bot: faults for bot, endings in self.store.seat_endings(tournament).items()
+                if (faults := {e: n for e, n in endings.items() if e in FAULTS})}
 
     def export(self, tournament: str) -> Iterator[tuple[ScheduledGame, StoredGame]]:
         """Every stored game of a tournament with its schedule entry, in schedule order,
