@@ -10,7 +10,7 @@ Actions are written with the wire layer's JSON codec, as the store writes them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -337,3 +337,22 @@ def _action(entry: Any, index: int) -> Action:
         return wire.action_from_proto(wire.dict_into(entry, uno_pb2.Action()))
     except wire.WireError as exc:
         raise RecordActionError(index, str(exc)) from None
+
+
+FAULTS = (SeatTermination.TIMEOUT, SeatTermination.CRASH, SeatTermination.ILLEGAL,
+          SeatTermination.DISCONNECT, SeatTermination.MALFORMED)
+"""The seat terminations a bot's own mistake causes, in the order they are reported."""
+
+
+def count_faults(games: Iterable[tuple[Sequence[str], Sequence[SeatTermination]]]
+                 ) -> dict[str, dict[SeatTermination, int]]:
+    """For each bot with a faulty seat among `games` (each its seats and their
+    terminations), how many of its games ended with each fault; bots without any are
+    left out, and so are faults a bot never had."""
+    counts: dict[str, dict[SeatTermination, int]] = {}
+    for seats, terminations in games:
+        for bot, termination in zip(seats, terminations, strict=True):
+            if termination in FAULTS:
+                per_bot = counts.setdefault(bot, {})
+                per_bot[termination] = per_bot.get(termination, 0) + 1
+    return counts

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import stats, wire
 from arena.engine.rules import RuleSet
+from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
+from arena.record import SeatTermination
 from arena.server.management import Progress
 from arena.store import Bot, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
 from arena.tournament.schedule import MAX_GAMES
@@ -35,22 +37,30 @@ def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:
                              connected=connected)
 
 
-def summary_info(game: GameSummary, tournament: str = "") -> admin_pb2.GameSummaryInfo:
-    """A stored game's summary as the admin service shows it."""
-    return admin_pb2.GameSummaryInfo(
-        game_id=game.id, tournament=tournament, seats=list(game.seats),
+def summary_info(game: GameSummary, tournament: str = "",
+                 public_id: str = "") -> admin_pb2.GameSummaryInfo:
+    """A stored game's summary as the admin service shows it, under its `public_id`
+    (its number when not given)."""
+    info = admin_pb2.GameSummaryInfo(
+        game_id=game.id, id=public_id or str(game.id), tournament=tournament,
+        seats=list(game.seats),
         scores=list(game.outcome.scores), ranks=list(game.outcome.ranks),
         termination=game.outcome.termination.value,
         seat_terminations=[t.value for t in game.seat_terminations],
         started_at=game.started_at.isoformat(timespec="seconds"),
         finished_at=game.finished_at.isoformat(timespec="seconds"),
     )
+    if game.forfeited_seat is not None:
+        info.forfeited_seat = game.forfeited_seat
+    return info
 
 
-def game_response(game: StoredGame) -> admin_pb2.GetGameResponse:
+def game_response(game: StoredGame, tournament: str = "",
+                  public_id: str = "") -> admin_pb2.GetGameResponse:
     """A stored game with its events and actions, as `GetGame` answers."""
     response = admin_pb2.GetGameResponse(
-        summary=summary_info(game), rules_json=json.dumps(game.rules), seed=game.seed)
+        summary=summary_info(game, tournament, public_id), rules_json=json.dumps(game.rules),
+        seed=game.seed)
     for event in game.events:
         wire.dict_into(event, response.events.add())
     for action in game.actions:
@@ -58,6 +68,27 @@ def game_response(game: StoredGame) -> admin_pb2.GetGameResponse:
     if game.forfeited_seat is not None:
         response.forfeited_seat = game.forfeited_seat
     return response
+
+
+def exported_game(entry: ScheduledGame, game: StoredGame, tournament: str,
+                  public_id: str) -> admin_pb2.ExportedGame:
+    """A stored game of a tournament's schedule with its game record, as
+    `ExportTournament` streams it."""
+    return admin_pb2.ExportedGame(
+        summary=summary_info(game, tournament, public_id),
+        record_json=game.game_record().dumps(), game_index=entry.game_index,
+        round=entry.round, table=entry.table)
+
+
+def bot_terminations(bot: str, faults: Mapping[SeatTermination, int]
+                     ) -> admin_pb2.BotTerminations:
+    """How often a bot's seats ended by each fault, as counts of games."""
+    return admin_pb2.BotTerminations(
+        bot=bot, timeouts=faults.get(SeatTermination.TIMEOUT, 0),
+        crashes=faults.get(SeatTermination.CRASH, 0),
+        illegal=faults.get(SeatTermination.ILLEGAL, 0),
+        disconnects=faults.get(SeatTermination.DISCONNECT, 0),
+        malformed=faults.get(SeatTermination.MALFORMED, 0))
 
 
 def tournament_info(tournament: Tournament, progress: tuple[int, int],
@@ -73,8 +104,8 @@ def tournament_info(tournament: Tournament, progress: tuple[int, int],
 
 
 def add_scheduled_games(response: admin_pb2.GetScheduleResponse,
-                        games: Sequence[ScheduledGame]) -> None:
-    """Append a schedule's games to a `GetSchedule` answer."""
+                        games: Sequence[ScheduledGame], tournament: str) -> None:
+    """Append the games of `tournament`'s schedule to a `GetSchedule` answer."""
     for game in games:
         teams = [0] * len(game.seats)
         for team, seats in enumerate(game.teams or ()):
@@ -84,7 +115,8 @@ def add_scheduled_games(response: admin_pb2.GetScheduleResponse,
                            game_index=game.game_index, seats=list(game.seats),
                            seed=game.seed, status=game.status.value,
                            teams=teams if game.teams else [],
-                           game_id=game.game_id or 0)
+                           game_id=game.game_id or 0,
+                           id=public_game_id(tournament, game.game_index))
 
 
 def pool_info(pool: Pool, tournament: str = "") -> admin_pb2.PoolInfo:
@@ -104,15 +136,22 @@ def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
         win_rate=line.win_rate, average_points=line.average_points)
 
 
-def rankings_response(ranking: PoolRanking, tournament: str = "") -> admin_pb2.GetRankingsResponse:
-    """A pool's leaderboard and the tests between its neighbours, as `GetRankings` answers."""
-    return admin_pb2.GetRankingsResponse(
+def rankings_response(ranking: PoolRanking, tournament: str = "",
+                      faults: Mapping[str, Mapping[SeatTermination, int]] | None = None
+                      ) -> admin_pb2.GetRankingsResponse:
+    """A pool's leaderboard and the tests between its neighbours, as `GetRankings` answers;
+    with `faults` (a tournament's pool), each row counts its bot's faulty games."""
+    response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
         separations=[admin_pb2.Separation(
             upper=s.upper, lower=s.lower, difference=s.difference, ci_low=s.ci_low,
             ci_high=s.ci_high, p_value=s.p_value, separated=s.separated)
             for s in ranking.separations])
+    if faults is not None:
+        for row in response.rows:
+            row.terminations.CopyFrom(bot_terminations(row.bot, faults.get(row.bot, {})))
+    return response
 
 
 def fit_response(fitted: PoolFit, tournament: str = "") -> admin_pb2.FitRatingsResponse:
@@ -221,7 +260,9 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
     message = admin_pb2.RunProgress(
         done=progress.done, total=progress.total, last_game_id=progress.last_game_id,
         status=status, tournament=progress.tournament, unseparated=list(progress.unseparated),
-        conclusion=progress.conclusion, message=progress.absence)
+        conclusion=progress.conclusion, message=progress.absence,
+        terminations=[bot_terminations(bot, faults)
+                      for bot, faults in sorted((progress.faults or {}).items())])
     test = progress.sprt
     if test is not None:
         message.sprt.CopyFrom(admin_pb2.SprtState(

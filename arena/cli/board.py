@@ -457,8 +457,9 @@ async def show_live(updates: AsyncIterable[admin_pb2.WatchGameUpdate], title: st
 # ----------------------------------------------------------------- commands
 
 def replay_on_board(response: admin_pb2.GetGameResponse, *, color: bool, delay: float,
-                    hands: bool, step: bool) -> None:
-    """`arena replay --board`: a stored game (already checked to replay) on the board."""
+                    hands: bool, step: bool, ending: str | None = None) -> None:
+    """`arena replay --board`: a stored game (already checked to replay) on the board,
+    then `ending` (who forfeited or failed, and why) below it if given."""
     from arena import wire
     from arena.engine import RuleSet
 
@@ -469,10 +470,12 @@ def replay_on_board(response: admin_pb2.GetGameResponse, *, color: bool, delay: 
     steps = replay_steps(rules, len(names), response.seed, actions, forfeited)
     try:
         with Screen() as screen:
-            show_replay(steps, names, f"game {response.summary.game_id}", screen,
-                        color=color, delay=delay, hands=hands, step=step)
+            show_replay(steps, names, f"game {response.summary.id or response.summary.game_id}",
+                        screen, color=color, delay=delay, hands=hands, step=step)
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    if ending is not None:
+        click.echo(ending)
 
 
 def watch_on_board(context: Context, game_id: str, *, color: bool, delay: float) -> None:

@@ -94,10 +94,15 @@ def bot_list(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListBotsResponse:
         return await session.admin.ListBots(admin_pb2.ListBotsRequest())
 
-    rows = [{"name": b.name, "kind": b.kind, "command": b.command, "connected": b.connected,
-             "created": b.created_at} for b in context.run(body, read_only=True).bots]
+    listed = context.run(body, read_only=True).bots
+    if fmt == "table":
+        rows = [{"name": b.name, "kind": b.kind, "command": b.command,
+                 "connected": b.connected, "created": b.created_at} for b in listed]
+    else:
+        rows = [{"name": b.name, "kind": b.kind, "command": b.command or None,
+                 "connected": b.connected, "created_at": b.created_at} for b in listed]
     emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`",
-         ["name", "kind", "command", "connected", "created"])
+         ["name", "kind", "command", "connected", "created_at"])
 
 
 @bot.command("remove")

@@ -17,14 +17,15 @@ from arena.cli.context import (
 )
 from arena.cli.inputs import (
     POSITIVE_UINT32,
-    StoredGameNumber,
 )
 from arena.cli.output import (
     emit,
     output_format,
+    plain_dict,
     use_color,
 )
 from arena.cli.screen import can_redraw, delay_option
+from arena.game_id import GAME_ID_HELP, GameIdError, parse_game_id
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
@@ -51,18 +52,105 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
         return await session.admin.ListGames(admin_pb2.ListGamesRequest(
             tournament=tournament or "", bot=bot_name or "", limit=limit))
 
-    rows = [{"game": g.game_id, "seats": " ".join(g.seats),
+    listed = context.run(body, read_only=True).games
+    if fmt != "table":
+        emit([game_record(g) for g in listed], fmt, "no games yet", GAME_RECORD_KEYS)
+        return
+    rows = [{"id": g.id, "seats": " ".join(g.seats),
              "scores": " ".join(str(s) for s in g.scores),
-             "winner": " ".join(g.seats[i] for i, r in enumerate(g.ranks) if r == 0),
-             "ended": g.termination, "finished": g.finished_at}
-            for g in context.run(body, read_only=True).games]
-    emit(rows, fmt, "no games yet", ["game", "seats", "scores", "winner", "ended", "finished"])
+             "winner": " ".join(_winners(g)), "ended": g.termination,
+             "faults": seat_faults_text(g) or "-", "finished": g.finished_at}
+            for g in listed]
+    emit(rows, fmt, "no games yet")
+
+
+GAME_RECORD_KEYS = ("id", "number", "tournament", "seats", "scores", "ranks", "winners",
+                    "termination", "seat_terminations", "forfeited_seat", "started_at",
+                    "finished_at")
+
+
+def game_record(game: admin_pb2.GameSummaryInfo) -> dict[str, object]:
+    """A stored game under machine keys: its public `id` and stored `number`, lists per
+    seat, and how each seat's game ended."""
+    return {"id": game.id, "number": game.game_id, "tournament": game.tournament or None,
+            "seats": list(game.seats), "scores": list(game.scores), "ranks": list(game.ranks),
+            "winners": _winners(game), "termination": game.termination,
+            "seat_terminations": list(game.seat_terminations),
+            "forfeited_seat": game.forfeited_seat if game.HasField("forfeited_seat") else None,
+            "started_at": game.started_at, "finished_at": game.finished_at}
+
+
+def _winners(game: admin_pb2.GameSummaryInfo) -> list[str]:
+    return [game.seats[i] for i, rank in enumerate(game.ranks) if rank == 0]
+
+
+NORMAL = "normal"
+"""The termination of a seat that played its game to the end."""
+
+FAULT_REASONS = {
+    "timeout": "missed its decision deadlines",
+    "illegal": "answered with actions that were not legal",
+    "disconnect": "its connection closed mid-game",
+    "crash": "its process died",
+    "malformed": "sent answers that could not be understood",
+    "aborted": "the server stopped the game",
+}
+"""Why a seat's game ended, for each termination but the normal one
+(`arena.record.SeatTermination`'s values)."""
+
+
+def seat_faults_text(game: admin_pb2.GameSummaryInfo) -> str:
+    """The seats of a game that did not end normally ("crasher crash"), or empty."""
+    return ", ".join(f"{name} {ending}" for name, ending in zip(
+        game.seats, game.seat_terminations, strict=True) if ending != NORMAL)
+
+
+def ending_text(game: admin_pb2.GameSummaryInfo) -> str | None:
+    """The last line of a replay whose seats did not all end normally: who forfeited or
+    failed, why, and who won; None for a game every seat played to its end."""
+    failed = {seat: f"{ending}: {FAULT_REASONS.get(ending, 'ended early')}"
+              for seat, ending in enumerate(game.seat_terminations) if ending != NORMAL}
+    if not failed:
+        return None
+    forfeited = game.forfeited_seat if game.HasField("forfeited_seat") else None
+    others = "".join(f"; {game.seats[seat]} {why}" for seat, why in failed.items()
+                     if seat != forfeited)
+    if forfeited is not None:
+        reason = failed.get(forfeited, "forfeit")
+        head = f"game over: {game.seats[forfeited]} forfeited ({reason}){others}"
+    else:
+        head = f"game over ({game.termination.replace('_', ' ')}{others})"
+    return f"{head}; {', '.join(_winners(game))} wins"
+
+
+class GameIdParam(click.ParamType[str]):
+    """A game id as `games`, `tables` and `tournament schedule` show it (TOURNAMENT:GAME),
+    or a stored game's number; anything else is refused saying what an id looks like."""
+
+    name = "game id"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        """The id, checked; a usage error for text that is not one."""
+        text = str(value)
+        try:
+            parse_game_id(text)
+        except GameIdError:
+            hint = ""
+            word = text.strip()
+            if (len(word) >= 8 and not word.isdigit()
+                    and all(c in "0123456789abcdefABCDEF" for c in word)):
+                hint = (" (a hex id is a live game outside any tournament, which is not stored; "
+                        "while it is played, `arena --server HOST:PORT watch ID` follows it)")
+            self.fail(f"{text!r} is not a game id: {GAME_ID_HELP}{hint}", param, ctx)
+        return text.strip()
 
 
 @main.command()
-@click.argument("game_id", type=StoredGameNumber())
+@click.argument("game_id", type=GameIdParam())
 @click.option("--export", "export", type=click.Choice(["jsonl"]), default=None,
-              help="Print the full event log as JSON lines instead.")
+              help="Print the game as JSON lines instead: a header (players, seed, rules, "
+                   "outcome, how each seat ended), then every event.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each hand.")
 @click.option("--hands", is_flag=True, help="Show every seat's hand after each hand starts.")
 @click.option("--board", "on_board", is_flag=True,
@@ -70,23 +158,26 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
                    "elsewhere).")
 @delay_option
 @pass_context
-def replay(context: Context, game_id: int, export: str | None, step: bool, hands: bool,
+def replay(context: Context, game_id: str, export: str | None, step: bool, hands: bool,
            on_board: bool, delay: float) -> None:
     """Step through a stored game with coloured cards.
 
-    The game is also replayed from its seed and actions by the engine, and the
-    command fails if that does not reproduce the stored events. With --board,
-    a terminal shows the table redrawn in place after every decision; --hands
-    then shows every seat's cards all along.
+    GAME_ID is the id `arena games` lists (TOURNAMENT:GAME, the one `tables`
+    and `watch` use while it is played), or the game's stored number. The
+    game is also replayed from its seed and actions by the engine, and the
+    command fails if that does not reproduce the stored events. A game a
+    bot forfeited ends saying which bot, and why. With --board, a terminal
+    shows the table redrawn in place after every decision; --hands then
+    shows every seat's cards all along.
 
     \b
     Example:
-      arena replay 12
-      arena replay 12 --board --delay 0.5
-      arena replay 12 --export jsonl > game-12.jsonl
+      arena replay spring:12
+      arena replay spring:12 --board --delay 0.5
+      arena replay spring:12 --export jsonl > game.jsonl
     """
     async def body(session: Session) -> admin_pb2.GetGameResponse:
-        return await session.admin.GetGame(admin_pb2.GetGameRequest(game_id=game_id))
+        return await session.admin.GetGame(admin_pb2.GetGameRequest(id=game_id))
 
     from arena import wire
     from arena.cli import render
@@ -94,27 +185,40 @@ def replay(context: Context, game_id: int, export: str | None, step: bool, hands
 
     response = context.run(body, read_only=True)
     if export == "jsonl":
+        click.echo(json.dumps({"header": replay_header(response)}))
         for message in response.events:
-            click.echo(json.dumps(wire.message_to_dict(message, with_defaults=True)))
+            click.echo(json.dumps(plain_dict(message)))
         return
     events = [wire.event_from_proto(e) for e in response.events]
     _check_replay(response, events)
     names = list(response.summary.seats)
     color = use_color()
+    ending = ending_text(response.summary)
     if on_board and can_redraw():
         from arena.cli import board
 
-        board.replay_on_board(response, color=color, delay=delay, hands=hands, step=step)
+        board.replay_on_board(response, color=color, delay=delay, hands=hands, step=step,
+                              ending=ending)
         return
     for event, dealt in zip(events, _deal_flags(events), strict=True):
         if hands and dealt and isinstance(event, ev.CardsReceived):
             click.echo(f"  {names[event.seat]}: {render.cards_text(event.cards, color)}")
         if event.audience is None:
             line = render.describe(event, names, color)
+            if ending is not None and isinstance(event, ev.GameEnded):
+                line = ending
             if line is not None:
                 click.echo(line)
         if step and isinstance(event, ev.HandEnded) and sys.stdin.isatty():
             _wait_for_enter("press Enter for the next hand")
+
+
+def replay_header(response: admin_pb2.GetGameResponse) -> dict[str, object]:
+    """The first line of a replay export: the game, its players, seed and rules, and how
+    it and each seat ended, under machine keys."""
+    summary = response.summary
+    return {**game_record(summary), "seed": response.seed,
+            "rules": json.loads(response.rules_json)}
 
 
 def _wait_for_enter(prompt: str) -> None:
@@ -146,7 +250,7 @@ def _check_replay(response: admin_pb2.GetGameResponse, events: list[ev.Event]) -
     from arena.engine import IllegalActionError, RuleSet, RuleSetError
     from arena.engine import replay as replay_game
 
-    failure = f"game {response.summary.game_id} does not replay"
+    failure = f"game {response.summary.id or response.summary.game_id} does not replay"
     try:
         rules = RuleSet.from_json(response.rules_json)
         actions = [wire.action_from_proto(a) for a in response.actions]
@@ -174,9 +278,15 @@ def tables(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListTablesResponse:
         return await session.admin.ListTables(admin_pb2.ListTablesRequest())
 
-    rows = [{"game": t.game_id, "players": " ".join(t.players), "hand": t.hand_number,
-             "decisions": t.decisions} for t in context.run(body, read_only=True).tables]
-    emit(rows, fmt, "no games being played", ["game", "players", "hand", "decisions"])
+    listed = context.run(body, read_only=True).tables
+    if fmt != "table":
+        emit([{"id": t.game_id, "players": list(t.players), "hand": t.hand_number,
+               "decisions": t.decisions} for t in listed], fmt, "no games being played",
+             ["id", "players", "hand", "decisions"])
+        return
+    rows = [{"id": t.game_id, "players": " ".join(t.players), "hand": t.hand_number,
+             "decisions": t.decisions} for t in listed]
+    emit(rows, fmt, "no games being played")
 
 
 @main.command()
@@ -192,14 +302,16 @@ def watch(context: Context, game_id: str, delay: float) -> None:
 
     \b
     Example:
-      arena --server 127.0.0.1:50051 watch 3f2a9c...
+      arena --server 127.0.0.1:50051 watch spring:3
     """
     if context.server is None:
         raise click.UsageError(
-            "watch follows a live game of a running `arena serve`: give its address, "
-            f"as in `arena --server HOST:PORT watch {game_id}` (`arena --server HOST:PORT "
-            "tables` lists the games it is playing); stored games are replayed with "
-            "`arena replay NUMBER`")
+            "watching needs a running server: a game is live only on the `arena serve` "
+            "that plays it. Start one with `arena serve --port 50051`, run the tournament "
+            "on it (`arena --server 127.0.0.1:50051 tournament run NAME`), then "
+            f"`arena --server 127.0.0.1:50051 watch {game_id}` (`arena --server "
+            "127.0.0.1:50051 tables` lists the games it is playing); a game that has "
+            f"ended is stored: `arena replay {game_id}` shows it")
     from arena import wire
     from arena.cli import render
 

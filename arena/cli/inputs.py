@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -43,29 +42,6 @@ class Seconds(click.FloatRange):
         if not math.isfinite(seconds):
             self.fail(f"{value} is not a finite number of seconds.", param, ctx)
         return seconds
-
-
-class StoredGameNumber(click.IntRange):
-    """The number of a stored game, as the `game` column of `arena games` shows it; a live
-    game's hex id (as `tables` and `watch` show) is refused saying where numbers are."""
-
-    name = "game number"
-
-    def __init__(self) -> None:
-        super().__init__(0, 2**64 - 1)
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
-        """The game number `value` says, or a usage error saying what to give instead."""
-        if isinstance(value, str) and not re.fullmatch(r"\s*[-+]?\d+\s*", value):
-            hint = "the number of a stored game, from the `game` column of `arena games`"
-            if re.fullmatch(r"[0-9a-fA-F]{8,}", value.strip()):
-                self.fail(f"{value} is the id of a live game (as `arena tables` shows it), "
-                          f"not {hint}. While it is played, follow it with "
-                          f"`arena --server HOST:PORT watch {value}`; once it ends it is "
-                          "stored under a number: find it with `arena games`.", param, ctx)
-            self.fail(f"{value} is not {hint}.", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 MAX_NESTING = 32

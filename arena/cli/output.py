@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from arena.cli.inputs import (
     FORMATS,
@@ -37,16 +39,22 @@ def output_format(function: Callable[..., Any]) -> Callable[..., Any]:
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show",
          columns: Sequence[str] = ()) -> None:
-    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone."""
+    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone.
+
+    JSON keeps numbers as numbers and lists as lists, with a number that is not
+    one (NaN) as null; CSV writes a list as its items separated by spaces and
+    null as an empty cell.
+    """
     if fmt == "json":
-        click.echo(json.dumps(list(rows), indent=2))
+        click.echo(json.dumps([{k: _json_value(v) for k, v in row.items()} for row in rows],
+                              indent=2, allow_nan=False))
     elif fmt == "csv":
         buffer = io.StringIO()
         fieldnames = list(dict.fromkeys(k for row in rows for k in row)) or list(columns)
         if fieldnames:
             writer = csv.DictWriter(buffer, fieldnames=fieldnames, lineterminator="\n")
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows({k: _csv_value(v) for k, v in row.items()} for row in rows)
         click.echo(buffer.getvalue(), nl=False)
     elif rows:
         from tabulate import tabulate
@@ -114,12 +122,43 @@ TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "crea
 
 
 def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
-    """Leaderboard rows as the CLI's table shows them."""
-    return [{"place": r.place or str(r.rank), "bot": r.bot, "score": _number(r.score, 3),
-             "CI": _interval(r.ci_low, r.ci_high), "μ": round(r.mu, 2), "σ": round(r.sigma, 2),
-             "games": r.games, "wins": r.wins, "win rate": round(r.win_rate, 3),
-             "avg points": round(r.average_points, 1)}
-            for r in rows]
+    """Leaderboard rows as the CLI's table shows them; when a bot's seats ended by its
+    own fault (timeouts, crashes, illegal actions, ...), a `faults` column counts them."""
+    rows = list(rows)
+    table = [{"place": r.place or str(r.rank), "bot": r.bot, "score": _number(r.score, 3),
+              "CI": _interval(r.ci_low, r.ci_high), "μ": round(r.mu, 2),
+              "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
+              "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}
+             for r in rows]
+    if any(faults_text(r.terminations) for r in rows):
+        for line, r in zip(table, rows, strict=True):
+            line["faults"] = faults_text(r.terminations) or "-"
+    return table
+
+
+FAULT_WORDS = (("timeouts", "timeout", "timeouts"), ("crashes", "crash", "crashes"),
+               ("illegal", "illegal action", "illegal actions"),
+               ("disconnects", "disconnect", "disconnects"),
+               ("malformed", "malformed answer", "malformed answers"))
+"""Each field of `BotTerminations`, with its words for one game and for several."""
+
+
+def faults_text(counts: admin_pb2.BotTerminations) -> str:
+    """A bot's faulty games in words ("2 crashes, 1 timeout"); empty when it had none."""
+    parts = []
+    for field, one, several in FAULT_WORDS:
+        count = getattr(counts, field)
+        if count:
+            parts.append(f"{count} {one if count == 1 else several}")
+    return ", ".join(parts)
+
+
+def fault_counts(row: admin_pb2.RankingRow) -> dict[str, int | None]:
+    """A leaderboard row's fault counts under machine keys; None where the pool does not
+    count them (a pool that is not a tournament's own)."""
+    counted = row.HasField("terminations")
+    return {field: getattr(row.terminations, field) if counted else None
+            for field, _, _ in FAULT_WORDS}
 
 
 def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, Any]]:
@@ -128,7 +167,8 @@ def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, A
              "place_high": r.place_high or r.rank, "tier": r.tier, "bot": r.bot,
              "score": _plain(r.score), "ci_low": _plain(r.ci_low), "ci_high": _plain(r.ci_high),
              "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "games": r.games,
-             "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points}
+             "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points,
+             **fault_counts(r)}
             for r in response.rows]
 
 
@@ -171,7 +211,51 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
 
 RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",
                        "ci_low", "ci_high", "mu", "sigma", "conservative", "games", "wins",
-                       "win_rate", "average_points")
+                       "win_rate", "average_points", "timeouts", "crashes", "illegal",
+                       "disconnects", "malformed")
+
+
+_WIDE_INTEGERS = frozenset({FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
+                            FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_FIXED64,
+                            FieldDescriptor.TYPE_SFIXED64})
+
+
+def plain_dict(message: Message) -> dict[str, Any]:
+    """A message as a JSON object with every field written out and its 64-bit integers
+    as numbers (protobuf's JSON writes them as strings)."""
+    from arena import wire
+
+    return _numbers_back(message.DESCRIPTOR, wire.message_to_dict(message, with_defaults=True))
+
+
+def _numbers_back(descriptor: Any, data: dict[str, Any]) -> dict[str, Any]:
+    for field in descriptor.fields:
+        if field.name not in data:
+            continue
+        value = data[field.name]
+        repeated = field.is_repeated
+        if field.message_type is not None:
+            items = value if repeated else [value]
+            for item in items:
+                _numbers_back(field.message_type, item)
+        elif field.type in _WIDE_INTEGERS:
+            data[field.name] = [int(v) for v in value] if repeated else int(value)
+    return data
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    return value
+
+
+def _csv_value(value: Any) -> Any:
+    value = _json_value(value)
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    return "" if value is None else value
 
 
 def _plain(value: float) -> float | None:
@@ -190,5 +274,28 @@ def _interval(low: float, high: float, signed: bool = False) -> str:
 
 
 def tournament_row(t: admin_pb2.TournamentInfo) -> dict[str, Any]:
+    """A tournament as a table shows it."""
     return {"name": t.name, "format": t.format, "status": t.status, "bots": len(t.bots),
             "done": t.games_done, "games": t.games_total, "created": t.created_at}
+
+
+def tournament_record(t: admin_pb2.TournamentInfo) -> dict[str, Any]:
+    """A tournament under machine keys, for JSON and CSV."""
+    return {"name": t.name, "format": t.format, "status": t.status, "bots": list(t.bots),
+            "games_done": t.games_done, "games_total": t.games_total,
+            "created_at": t.created_at, "run_by": t.run_by or None}
+
+
+TOURNAMENT_RECORD_KEYS = ("name", "format", "status", "bots", "games_done", "games_total",
+                          "created_at", "run_by")
+
+
+def run_faults_warning(last: admin_pb2.RunProgress) -> str | None:
+    """The line that ends a run whose games had bots fail (timeouts, crashes, illegal
+    actions, ...), naming each and where to look; None for a run without any."""
+    failed = [f"{t.bot} ({faults_text(t)})" for t in last.terminations if faults_text(t)]
+    if not failed:
+        return None
+    return (f"warning: bots failed in this run's games: {'; '.join(failed)}; "
+            f"`arena games --tournament {last.tournament}` shows which games, "
+            "the bots' logs why")

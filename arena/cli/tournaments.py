@@ -27,10 +27,13 @@ from arena.cli.inputs import (
 )
 from arena.cli.output import (
     TOURNAMENT_COLUMNS,
+    TOURNAMENT_RECORD_KEYS,
     emit,
     emit_rankings,
     follow_progress,
     output_format,
+    run_faults_warning,
+    tournament_record,
     tournament_row,
 )
 from arena.cli.rankings import pool_rankings
@@ -119,7 +122,7 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
     name = last.tournament
     click.echo(f"\nthe match is tournament {name}: `arena crosstable --tournament {name}` "
                "shows it head to head, `arena rankings` every pool")
-    warn_absent(last)
+    warn_at_end(last)
 
 
 MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
@@ -224,16 +227,32 @@ def tournament_schedule(context: Context, name: str, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.GetScheduleResponse:
         return await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament=name))
 
+    games = context.run(body, read_only=True).games
+    if fmt != "table":
+        emit([schedule_record(g) for g in games], fmt, "the schedule is empty",
+             SCHEDULE_RECORD_KEYS)
+        return
     rows = []
-    for g in context.run(body, read_only=True).games:
-        row: dict[str, Any] = {"game": g.game_index, "round": g.round, "table": g.table,
+    for g in games:
+        row: dict[str, Any] = {"id": g.id, "round": g.round, "table": g.table,
                                "seats": " ".join(g.seats), "seed": g.seed, "status": g.status}
         if g.teams:
             row["teams"] = " ".join(str(t) for t in g.teams)
-        if g.game_id:
-            row["game_id"] = g.game_id
         rows.append(row)
-    emit(rows, fmt, "the schedule is empty", ["game", "round", "table", "seats", "seed", "status"])
+    emit(rows, fmt, "the schedule is empty")
+
+
+SCHEDULE_RECORD_KEYS = ("id", "game_index", "round", "table", "seats", "teams", "seed",
+                        "status", "number")
+
+
+def schedule_record(game: admin_pb2.ScheduledGameInfo) -> dict[str, Any]:
+    """A scheduled game under machine keys: its public `id` (what `watch` and `replay`
+    take), and, once played, the stored game's `number`."""
+    return {"id": game.id, "game_index": game.game_index, "round": game.round,
+            "table": game.table, "seats": list(game.seats),
+            "teams": list(game.teams) if game.teams else None, "seed": game.seed,
+            "status": game.status, "number": game.game_id or None}
 
 
 @tournament.command("list")
@@ -249,9 +268,10 @@ def tournament_list(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListTournamentsResponse:
         return await session.admin.ListTournaments(admin_pb2.ListTournamentsRequest())
 
-    emit([tournament_row(t) for t in context.run(body, read_only=True).tournaments], fmt,
+    listed = context.run(body, read_only=True).tournaments
+    emit([tournament_row(t) if fmt == "table" else tournament_record(t) for t in listed], fmt,
          "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`",
-         TOURNAMENT_COLUMNS)
+         TOURNAMENT_COLUMNS if fmt == "table" else TOURNAMENT_RECORD_KEYS)
 
 
 @tournament.command("status")
@@ -270,7 +290,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
             admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
 
     info = context.run(body, read_only=True).tournament
-    emit([{**tournament_row(info), "run by": info.run_by or "-"}], fmt)
+    emit([{**tournament_row(info), "run by": info.run_by or "-"} if fmt == "table"
+          else tournament_record(info)], fmt)
 
 
 @tournament.command("run")
@@ -320,13 +341,17 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
     if last.conclusion:
         click.echo(f"until separated: {last.conclusion}\n")
     emit_rankings(standings, "table")
-    warn_absent(last)
+    warn_at_end(last)
 
 
-def warn_absent(last: admin_pb2.RunProgress) -> None:
-    """Say, at the end of a run, which bots stayed away past the wait."""
+def warn_at_end(last: admin_pb2.RunProgress) -> None:
+    """Say, at the end of a run, which bots stayed away past the wait, and which failed
+    in its games (timed out, crashed, answered illegally, ...)."""
     if last.message:
         click.echo(f"warning: {last.message}", err=True)
+    faults = run_faults_warning(last)
+    if faults:
+        click.echo(faults, err=True)
 
 
 @tournament.command("standings")

@@ -20,6 +20,7 @@ import grpc
 
 from arena import stats, wire_admin
 from arena.engine.rules import RuleSetError
+from arena.game_id import parse_game_id, public_game_id
 from arena.server.connection import BotConnection
 from arena.server.management import Management, ManagementError, Progress, ProgressListener
 from arena.server.policy import BotPolicy
@@ -27,6 +28,7 @@ from arena.server.result import GameAbortedError
 from arena.server.table import GameTable
 from arena.store import (
     DuplicateName,
+    GameSummary,
     InvalidInput,
     Pool,
     StoreError,
@@ -139,7 +141,11 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         """The game's public events from its start, then live; the outcome comes last."""
         table = self._find_table(request.game_id)
         if table is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r}")
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND,
+                f"no game {request.game_id} is being played on this server (`arena --server "
+                f"HOST:PORT tables` lists those that are); a game that has ended is stored: "
+                f"`arena replay {request.game_id}` shows it")
             return
         updates = table.watch()
         try:
@@ -178,9 +184,11 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
                           context: Any) -> admin_pb2.GetRankingsResponse:
         """The leaderboard of one pool, with intervals and shared places."""
-        ranking = self.management_for("GetRankings").rankings(
-            request.tournament, request.pool, request.confidence)
-        return wire_admin.rankings_response(ranking, self._tournament_of(ranking.pool))
+        management = self.management_for("GetRankings")
+        ranking = management.rankings(request.tournament, request.pool, request.confidence)
+        tournament = self._tournament_of(ranking.pool)
+        faults = management.tournament_faults(tournament) if tournament else None
+        return wire_admin.rankings_response(ranking, tournament, faults)
 
     @_management_call
     async def ListPools(self, request: admin_pb2.ListPoolsRequest,
@@ -224,15 +232,41 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
                         context: Any) -> admin_pb2.ListGamesResponse:
         """Stored games, newest first."""
-        games = self.management_for("ListGames").games(
-            request.tournament, request.bot, request.limit)
-        return admin_pb2.ListGamesResponse(games=[wire_admin.summary_info(g) for g in games])
+        management = self.management_for("ListGames")
+        games = management.games(request.tournament, request.bot, request.limit)
+        ids = management.public_ids(games)
+        return admin_pb2.ListGamesResponse(games=[
+            wire_admin.summary_info(g, self._tournament_name(management, g), ids[g.id])
+            for g in games])
 
     @_management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
         """One stored game with its events and actions."""
-        return wire_admin.game_response(self.management_for("GetGame").game(request.game_id))
+        management = self.management_for("GetGame")
+        game_id = parse_game_id(request.id) if request.id else request.game_id
+        game = management.game(game_id)
+        return wire_admin.game_response(game, self._tournament_name(management, game),
+                                        management.public_ids([game])[game.id])
+
+    async def ExportTournament(self, request: admin_pb2.ExportTournamentRequest,
+                               context: Any) -> AsyncIterator[admin_pb2.ExportedGame]:
+        """Every stored game of a tournament in schedule order, each with its record."""
+        management = await self._available_management(context, "ExportTournament")
+        try:
+            games = management.export(request.tournament)
+            name = request.tournament
+            for entry, game in games:
+                yield wire_admin.exported_game(
+                    entry, game, name, public_game_id(name, entry.game_index))
+        except (StoreError, ValueError, sqlite3.Error) as exc:
+            await _abort(context, exc)
+
+    @staticmethod
+    def _tournament_name(management: Management, game: GameSummary) -> str:
+        if game.tournament_id is None:
+            return ""
+        return management.store.tournament(game.tournament_id).name
 
     # ----------------------------------------------------------- tournaments
 
@@ -266,7 +300,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             tournament=self._tournament_info(management, tournament))
         if not request.skip_games:
             wire_admin.add_scheduled_games(
-                response, management.store.scheduled_games(tournament.id))
+                response, management.store.scheduled_games(tournament.id), tournament.name)
         return response
 
     @staticmethod

@@ -9,7 +9,7 @@ launches the managed bots a run needs through `arena.supervisor`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena import stats, wire
 from arena.engine.rules import RuleSet
+from arena.game_id import GameId, ScheduledGameId, StoredGameNumber, public_game_id
 from arena.rankings import (
     PoolFit,
     PoolRanking,
@@ -27,6 +28,7 @@ from arena.rankings import (
     pool_statistics,
 )
 from arena.rating.fit import FitError
+from arena.record import FAULTS, SeatTermination, count_faults
 from arena.server.auth_store import SessionTokens
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
@@ -41,6 +43,8 @@ from arena.store import (
     Store,
     StoredGame,
     Tournament,
+    UnknownGame,
+    UnknownTournament,
 )
 from arena.supervisor import BotSupervisor, ManagedBot, ManagedBotError, command_words
 from arena.tournament import (
@@ -99,6 +103,9 @@ class Progress:
     """A sequential run's last word: why it stopped."""
     absence: str = ""
     """A run's last word on the bots that stayed away past its wait (`RunSummary.message`)."""
+    faults: Mapping[str, Mapping[SeatTermination, int]] | None = None
+    """The bots whose seats ended by their own fault in the games this run played: how
+    many games ended with each fault (`arena.record.count_faults`)."""
 
 
 class Management:
@@ -342,14 +349,18 @@ class Management:
                 {b for g in self.store.pending_games(tournament.id) for b in g.seats})
         await self.ensure_bots(sorted(bots), wait_seconds)
         last_game = 0
+        played: list[tuple[tuple[str, ...], tuple[SeatTermination, ...]]] = []
 
         async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
-            result = await self.server.play_game(list(game.seats), rules, game.seed, policy)
+            result = await self.server.play_game(
+                list(game.seats), rules, game.seed, policy,
+                game_id=public_game_id(tournament.name, game.game_index))
             return played_game(result)
 
         def on_game(summary: GameSummary) -> None:
             nonlocal last_game
             last_game = summary.id
+            played.append((summary.seats, summary.seat_terminations))
 
         looked: list[Sprt | tuple[str, ...]] = []
 
@@ -364,7 +375,8 @@ class Management:
             progress(Progress(done, total, last_game, tournament.name,
                               sprt=seen if isinstance(seen, Sprt) else None,
                               unseparated=seen if isinstance(seen, tuple) else (),
-                              conclusion=conclusion, absence=absence))
+                              conclusion=conclusion, absence=absence,
+                              faults=count_faults(played)))
 
         def on_progress(done: int, total: int) -> None:
             report(done, total)
@@ -401,9 +413,54 @@ class Management:
         return self.store.games(tournament=tournament or None, bot=bot or None,
                                 limit=limit or None)
 
-    def game(self, game_id: int) -> StoredGame:
-        """One stored game with its replay log."""
-        return self.store.get_game(game_id)
+    def game(self, game_id: GameId | int) -> StoredGame:
+        """One stored game with its replay log, by its public id or its number;
+        `UnknownGame` says why there is none."""
+        if isinstance(game_id, int):
+            return self.store.get_game(game_id)
+        if isinstance(game_id, StoredGameNumber):
+            return self.store.get_game(game_id.number)
+        return self.store.get_game(self._stored_number(game_id))
+
+    def _stored_number(self, game_id: ScheduledGameId) -> int:
+        try:
+            tournament = self.store.tournament(game_id.tournament)
+        except UnknownTournament:
+            raise UnknownGame(f"no game {game_id}: there is no tournament "
+                              f"{game_id.tournament} (`arena tournament list` lists them)"
+                              ) from None
+        try:
+            entry = self.store.scheduled_game(tournament.id, game_id.game_index)
+        except UnknownGame:
+            last = self.store.schedule_progress(tournament.id)[1] - 1
+            raise UnknownGame(f"no game {game_id}: tournament {tournament.name}'s schedule has "
+                              f"games {tournament.name}:0 to {tournament.name}:{last}"
+                              if last >= 0 else f"no game {game_id}: {tournament.name}'s "
+                              "schedule is empty") from None
+        if entry.game_id is None:
+            raise UnknownGame(f"game {game_id} has not been played yet: `arena tournament run "
+                              f"{tournament.name}` plays it")
+        return entry.game_id
+
+    def public_ids(self, games: Sequence[GameSummary]) -> dict[int, str]:
+        """The public id of each of `games`, by stored number: `TOURNAMENT:INDEX` for a
+        scheduled game, the number itself for any other."""
+        places = self.store.schedule_places(g.id for g in games)
+        return {g.id: public_game_id(*places[g.id]) if g.id in places else str(g.id)
+                for g in games}
+
+    def tournament_faults(self, tournament: str | int) -> dict[str, dict[SeatTermination, int]]:
+        """For each bot of a tournament whose seats ended by its own fault, how many of the
+        tournament's games ended with each fault."""
+        return {bot: faults for bot, endings in self.store.seat_endings(tournament).items()
+                if (faults := {e: n for e, n in endings.items() if e in FAULTS})}
+
+    def export(self, tournament: str) -> Iterator[tuple[ScheduledGame, StoredGame]]:
+        """Every stored game of a tournament with its schedule entry, in schedule order,
+        read one at a time (`UnknownTournament` at once for a tournament there is not)."""
+        schedule = self.store.scheduled_games(self.store.tournament(tournament).id)
+        return ((entry, self.store.get_game(entry.game_id))
+                for entry in schedule if entry.game_id is not None)
 
 
 class ServerPresence:

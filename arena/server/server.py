@@ -244,10 +244,13 @@ class ArenaServer:
                         policy: BotPolicy | None = None, game_id: str | None = None) -> GameResult:
         """Play one game between the named bots (seat i is `players[i]`) and return it.
 
+        `game_id` is the id bots, `tables` and `watch` know the game by: a scheduled
+        game's public id (`arena.game_id.public_game_id`); a random hex id otherwise.
+
         Waits until every connected player has a free table slot. A player with
         no connection starts absent: its decisions are the policy's fallback
         until the bot connects and takes its seat. Raises `ValueError` for a bot
-        named twice or a game id in use, `RuleSetError` for a player count the
+        named twice or the id of a game in play, `RuleSetError` for a player count the
         rules do not allow, `RuntimeError` before `start`, and `GameAbortedError`
         if the server stops first.
         """
@@ -257,8 +260,10 @@ class ArenaServer:
             raise ValueError(f"a bot may take only one seat in a game: {list(players)}")
         rules.check_players(len(players))
         game_id = game_id or uuid.uuid4().hex
-        if self.find_table(game_id) is not None:
+        if game_id in self._tables:
             raise ValueError(f"game id {game_id!r} is in use")
+        # A game played again (a run resumed after its table was aborted) takes its id back.
+        self._finished.pop(game_id, None)
         connections = await self._lobby.claim(players)
         table = GameTable(game_id, players, rules, seed, policy or BotPolicy(), self.crash_check)
         for seat, connection in enumerate(connections):

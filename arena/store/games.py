@@ -183,6 +183,21 @@ class GameRecords(Database):
             ).fetchone()
         return _with_logs(summaries[0], logs)
 
+    def seat_endings(self, tournament: str | int) -> dict[str, dict[SeatTermination, int]]:
+        """For each bot with a seat of `tournament`'s games that did not end normally, how
+        many of its games ended each such way (one query, however many games)."""
+        counts: dict[str, dict[SeatTermination, int]] = {}
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            rows = self._conn.execute(
+                "SELECT b.name, s.termination, COUNT(*) FROM game_seats s"
+                " JOIN games g ON g.id = s.game_id JOIN bots b ON b.id = s.bot_id"
+                " WHERE g.tournament_id = ? AND s.termination != 'normal'"
+                " GROUP BY b.name, s.termination ORDER BY b.name", (tournament_id,)).fetchall()
+        for name, ending, count in rows:
+            counts.setdefault(name, {})[SeatTermination(ending)] = count
+        return counts
+
     def games(
         self,
         *,

@@ -13,10 +13,16 @@ from arena.store.codec import (
 from arena.store.database import (
     Database,
 )
+from arena.store.errors import (
+    UnknownGame,
+)
 from arena.store.records import (
     ScheduledGame,
     ScheduleEntry,
 )
+
+_BATCH = 500
+"""Game numbers looked up per query (SQLite bounds the parameters of one statement)."""
 
 
 class ScheduleRecords(Database):
@@ -86,6 +92,35 @@ class ScheduleRecords(Database):
                 (tournament_id,),
             ).fetchone()
         return int(row[0]), int(row[1])
+
+    def scheduled_game(self, tournament: str | int, game_index: int) -> ScheduledGame:
+        """The game at `game_index` of a tournament's schedule; `UnknownGame` if the
+        schedule has none there (`UnknownTournament` without the tournament)."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            row = None if not 0 <= game_index < 2**63 else self._conn.execute(
+                "SELECT * FROM scheduled_games WHERE tournament_id = ? AND game_index = ?",
+                (tournament_id, game_index),
+            ).fetchone()
+            if row is None:
+                raise UnknownGame(f"no game {game_index} in the schedule of {tournament}")
+            names = self._bot_names(self._conn, json.loads(row["bot_ids"]))
+        return _scheduled_game(row, names)
+
+    def schedule_places(self, game_ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+        """Where each of the stored games `game_ids` sits in a schedule: (tournament name,
+        game index), by game number; a game outside any schedule is left out."""
+        wanted = list(dict.fromkeys(game_ids))
+        places: dict[int, tuple[str, int]] = {}
+        with self._lock:
+            for start in range(0, len(wanted), _BATCH):
+                batch = wanted[start:start + _BATCH]
+                rows = self._conn.execute(
+                    "SELECT sg.game_id, t.name, sg.game_index FROM scheduled_games sg"
+                    " JOIN tournaments t ON t.id = sg.tournament_id"
+                    f" WHERE sg.game_id IN ({','.join('?' * len(batch))})", batch)
+                places.update((row[0], (row[1], row[2])) for row in rows)
+        return places
 
     def _scheduled(self, tournament: str | int, *, pending_only: bool) -> list[ScheduledGame]:
         query = "SELECT * FROM scheduled_games WHERE tournament_id = ?"

@@ -116,7 +116,7 @@ class GetScheduleRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ..., skip_games: _Optional[bool] = ...) -> None: ...
 
 class ScheduledGameInfo(_message.Message):
-    __slots__ = ("round", "table", "game_index", "seats", "seed", "status", "teams", "game_id")
+    __slots__ = ("round", "table", "game_index", "seats", "seed", "status", "teams", "game_id", "id")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
     GAME_INDEX_FIELD_NUMBER: _ClassVar[int]
@@ -125,6 +125,7 @@ class ScheduledGameInfo(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TEAMS_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
     round: int
     table: int
     game_index: int
@@ -133,7 +134,8 @@ class ScheduledGameInfo(_message.Message):
     status: str
     teams: _containers.RepeatedScalarFieldContainer[int]
     game_id: int
-    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game_index: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., status: _Optional[str] = ..., teams: _Optional[_Iterable[int]] = ..., game_id: _Optional[int] = ...) -> None: ...
+    id: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game_index: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., status: _Optional[str] = ..., teams: _Optional[_Iterable[int]] = ..., game_id: _Optional[int] = ..., id: _Optional[str] = ...) -> None: ...
 
 class GetScheduleResponse(_message.Message):
     __slots__ = ("tournament", "games")
@@ -164,7 +166,7 @@ class SeparationGoal(_message.Message):
     def __init__(self, confidence: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class RunProgress(_message.Message):
-    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament")
+    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament", "terminations")
     DONE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     LAST_GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -174,6 +176,7 @@ class RunProgress(_message.Message):
     UNSEPARATED_FIELD_NUMBER: _ClassVar[int]
     CONCLUSION_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
     done: int
     total: int
     last_game_id: int
@@ -183,7 +186,24 @@ class RunProgress(_message.Message):
     unseparated: _containers.RepeatedScalarFieldContainer[str]
     conclusion: str
     tournament: str
-    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ...) -> None: ...
+    terminations: _containers.RepeatedCompositeFieldContainer[BotTerminations]
+    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ..., terminations: _Optional[_Iterable[_Union[BotTerminations, _Mapping]]] = ...) -> None: ...
+
+class BotTerminations(_message.Message):
+    __slots__ = ("bot", "timeouts", "crashes", "illegal", "disconnects", "malformed")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    CRASHES_FIELD_NUMBER: _ClassVar[int]
+    ILLEGAL_FIELD_NUMBER: _ClassVar[int]
+    DISCONNECTS_FIELD_NUMBER: _ClassVar[int]
+    MALFORMED_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    timeouts: int
+    crashes: int
+    illegal: int
+    disconnects: int
+    malformed: int
+    def __init__(self, bot: _Optional[str] = ..., timeouts: _Optional[int] = ..., crashes: _Optional[int] = ..., illegal: _Optional[int] = ..., disconnects: _Optional[int] = ..., malformed: _Optional[int] = ...) -> None: ...
 
 class SprtState(_message.Message):
     __slots__ = ("llr", "lower", "upper", "decision", "blocks")
@@ -288,7 +308,7 @@ class Separation(_message.Message):
     def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ...) -> None: ...
 
 class RankingRow(_message.Message):
-    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier")
+    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -304,6 +324,7 @@ class RankingRow(_message.Message):
     PLACE_FIELD_NUMBER: _ClassVar[int]
     PLACE_HIGH_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
+    TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     mu: float
@@ -319,7 +340,8 @@ class RankingRow(_message.Message):
     place: str
     place_high: int
     tier: int
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ...) -> None: ...
+    terminations: BotTerminations
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ...) -> None: ...
 
 class GetRankingsResponse(_message.Message):
     __slots__ = ("rows", "pool", "confidence", "separations")
@@ -480,7 +502,7 @@ class FitRatingsResponse(_message.Message):
     def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ...) -> None: ...
 
 class GameSummaryInfo(_message.Message):
-    __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at")
+    __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at", "id", "forfeited_seat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -490,6 +512,8 @@ class GameSummaryInfo(_message.Message):
     SEAT_TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
     STARTED_AT_FIELD_NUMBER: _ClassVar[int]
     FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_SEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: int
     tournament: str
     seats: _containers.RepeatedScalarFieldContainer[str]
@@ -499,7 +523,9 @@ class GameSummaryInfo(_message.Message):
     seat_terminations: _containers.RepeatedScalarFieldContainer[str]
     started_at: str
     finished_at: str
-    def __init__(self, game_id: _Optional[int] = ..., tournament: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., termination: _Optional[str] = ..., seat_terminations: _Optional[_Iterable[str]] = ..., started_at: _Optional[str] = ..., finished_at: _Optional[str] = ...) -> None: ...
+    id: str
+    forfeited_seat: int
+    def __init__(self, game_id: _Optional[int] = ..., tournament: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., termination: _Optional[str] = ..., seat_terminations: _Optional[_Iterable[str]] = ..., started_at: _Optional[str] = ..., finished_at: _Optional[str] = ..., id: _Optional[str] = ..., forfeited_seat: _Optional[int] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("tournament", "bot", "limit")
@@ -518,10 +544,12 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummaryInfo, _Mapping]]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "id")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
     game_id: int
-    def __init__(self, game_id: _Optional[int] = ...) -> None: ...
+    id: str
+    def __init__(self, game_id: _Optional[int] = ..., id: _Optional[str] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("summary", "rules_json", "seed", "events", "actions", "forfeited_seat")
@@ -604,3 +632,23 @@ class WatchGameUpdate(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
     outcome: _uno_pb2.Outcome
     def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., outcome: _Optional[_Union[_uno_pb2.Outcome, _Mapping]] = ...) -> None: ...
+
+class ExportTournamentRequest(_message.Message):
+    __slots__ = ("tournament",)
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    def __init__(self, tournament: _Optional[str] = ...) -> None: ...
+
+class ExportedGame(_message.Message):
+    __slots__ = ("summary", "record_json", "game_index", "round", "table")
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    GAME_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    summary: GameSummaryInfo
+    record_json: str
+    game_index: int
+    round: int
+    table: int
+    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., record_json: _Optional[str] = ..., game_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ...) -> None: ...

@@ -124,6 +124,11 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.GetGameRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.GetGameResponse.FromString,
                 _registered_method=True)
+        self.ExportTournament = channel.unary_stream(
+                '/arena.v1.ArenaAdmin/ExportTournament',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ExportedGame.FromString,
+                _registered_method=True)
 
 
 class ArenaAdminServicer:
@@ -250,6 +255,13 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportTournament(self, request, context):
+        """Every stored game of a tournament, in schedule order, each with its game record.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -342,6 +354,11 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.GetGame,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.GetGameRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.GetGameResponse.SerializeToString,
+            ),
+            'ExportTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportTournament,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ExportedGame.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -830,6 +847,33 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/GetGame',
             arena_dot_v1_dot_admin__pb2.GetGameRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.GetGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ExportTournament',
+            arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ExportedGame.FromString,
             options,
             channel_credentials,
             insecure,

@@ -64,6 +64,8 @@ class ArenaAdminStub:
     ListGames: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]
     """Stored games."""
     GetGame: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]
+    ExportTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.ExportTournamentRequest, _admin_pb2.ExportedGame]
+    """Every stored game of a tournament, in schedule order, each with its game record."""
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -101,6 +103,8 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     ListGames: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]  # type: ignore[assignment]
     """Stored games."""
     GetGame: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]  # type: ignore[assignment]
+    ExportTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.ExportTournamentRequest, _admin_pb2.ExportedGame]  # type: ignore[assignment]
+    """Every stored game of a tournament, in schedule order, each with its game record."""
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -243,5 +247,13 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.GetGameRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.GetGameResponse, _abc.Awaitable[_admin_pb2.GetGameResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def ExportTournament(
+        self,
+        request: _admin_pb2.ExportTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_admin_pb2.ExportedGame], _abc.AsyncIterator[_admin_pb2.ExportedGame]]:
+        """Every stored game of a tournament, in schedule order, each with its game record."""
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

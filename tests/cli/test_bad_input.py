@@ -47,8 +47,6 @@ def _no_tournaments(db: Path) -> bool:
 # ------------------------------------------------- numbers the wire cannot carry
 
 @pytest.mark.parametrize(("args", "param", "value", "bounds"), [
-    (["replay", "--", "-1"], "GAME_ID", "-1", f"0<=x<={UINT64_MAX}"),
-    (["replay", str(UINT64_MAX + 1)], "GAME_ID", str(UINT64_MAX + 1), f"0<=x<={UINT64_MAX}"),
     (["match", "far-a", "far-b", "--seed", "-1"], "--seed", "-1", f"0<=x<={UINT64_MAX}"),
     (["match", "far-a", "far-b", "--seed", str(UINT64_MAX + 1)], "--seed",
      str(UINT64_MAX + 1), f"0<=x<={UINT64_MAX}"),
@@ -82,7 +80,18 @@ def test_match_and_tournament_seeds_take_the_same_range(two_bots: Path) -> None:
         assert result.stderr.startswith("Error: bots not connected after 0.01 s"), result.output
     [status] = json.loads(ok(two_bots, "tournament", "status", f"t{UINT64_MAX}",
                              "--format", "json").stdout)
-    assert status["games"] == 2
+    assert status["games_total"] == 2
+
+
+@pytest.mark.parametrize("number", ["-1", str(UINT64_MAX + 1)])
+def test_a_negative_or_too_large_game_number_is_not_a_game_id(db: Path, number: str) -> None:
+    result = arena(db, "replay", "--", number)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.endswith(
+        f"Error: Invalid value for 'GAME_ID': '{number}' is not a game id: a game id is "
+        "TOURNAMENT:GAME as `arena games`, `arena tables` and `arena tournament schedule` "
+        "show it (e.g. spring:3), or a stored game's number\n")
+    assert not db.exists()
 
 
 def test_the_largest_numbers_the_wire_carries_are_accepted(db: Path) -> None:

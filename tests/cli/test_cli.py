@@ -26,9 +26,10 @@ from tests.support import free_port, read_only_folder
 pytestmark = pytest.mark.timeout(60)
 
 NO_BOTS = "no bots yet: add one with `arena bot add NAME`\n"
-BOT_KEYS = ["name", "kind", "command", "connected", "created"]
-TOURNAMENT_KEYS = ["name", "format", "status", "bots", "done", "games", "created"]
-SCHEDULE_HEADER = "game,round,table,seats,seed,status"
+BOT_KEYS = ["name", "kind", "command", "connected", "created_at"]
+TOURNAMENT_KEYS = ["name", "format", "status", "bots", "games_done", "games_total", "created_at",
+                   "run_by"]
+SCHEDULE_HEADER = "id,game_index,round,table,seats,teams,seed,status,number"
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def test_bot_add_without_a_command_registers_a_remote_bot(db: Path) -> None:
     result = ok(db, "bot", "add", "far-away")
     assert result.stderr.startswith("added remote bot far-away\n")
     [row] = json.loads(ok(db, "bot", "list", "--format", "json").stdout)
-    assert row["kind"] == "remote" and row["command"] == ""
+    assert row["kind"] == "remote" and row["command"] is None
 
 
 def test_bot_list_json_has_every_key_of_every_bot(three_bots: Path) -> None:
@@ -137,7 +138,7 @@ def test_bot_list_csv_starts_with_the_exact_header(three_bots: Path) -> None:
 
 def test_bot_list_table_has_a_header_and_one_line_per_bot(three_bots: Path) -> None:
     lines = ok(three_bots, "bot", "list").stdout.splitlines()
-    assert lines[0].split() == BOT_KEYS
+    assert lines[0].split() == ["name", "kind", "command", "connected", "created"]
     assert set(lines[1]) <= {"-", " "}
     assert [line.split()[0] for line in lines[2:]] == ["counter", "greedy", "rnd"]
 
@@ -176,7 +177,9 @@ def test_tournament_create_prints_a_summary_and_stores_the_whole_schedule(
     schedule = ok(three_bots, "tournament", "schedule", "t1", "--format", "csv").stdout
     assert schedule.splitlines()[0] == SCHEDULE_HEADER
     rows = list(csv.DictReader(io.StringIO(schedule)))
-    assert [int(r["game"]) for r in rows] == list(range(6))
+    assert [int(r["game_index"]) for r in rows] == list(range(6))
+    assert [r["id"] for r in rows] == [f"t1:{index}" for index in range(6)]
+    assert {r["number"] for r in rows} == {""}, "no game is stored yet"
     assert {r["status"] for r in rows} == {"pending"}
     first_deal = [r["seats"] for r in rows[:3]]
     assert first_deal == ["greedy rnd counter", "rnd counter greedy", "counter greedy rnd"]
@@ -190,11 +193,11 @@ def test_tournament_list_and_status_as_json(three_bots: Path) -> None:
     ok(three_bots, "tournament", "create", "t1", "greedy", "rnd", "counter", "--table-size", "3")
     [listed] = json.loads(ok(three_bots, "tournament", "list", "--format", "json").stdout)
     [status] = json.loads(ok(three_bots, "tournament", "status", "t1", "--format", "json").stdout)
-    assert list(listed) == TOURNAMENT_KEYS
-    assert list(status) == [*TOURNAMENT_KEYS, "run by"]
-    assert listed == {key: status[key] for key in TOURNAMENT_KEYS}
+    assert list(listed) == list(status) == TOURNAMENT_KEYS
+    assert listed == status
     assert (status["name"], status["format"], status["status"]) == ("t1", "round_robin", "created")
-    assert (status["bots"], status["done"], status["games"], status["run by"]) == (3, 0, 3, "-")
+    assert (status["bots"], status["games_done"], status["games_total"], status["run_by"]) == (
+        ["counter", "greedy", "rnd"], 0, 3, None)
 
 
 def test_tournament_status_names_the_process_running_it(three_bots: Path) -> None:
@@ -205,10 +208,10 @@ def test_tournament_status_names_the_process_running_it(three_bots: Path) -> Non
         [status] = json.loads(ok(three_bots, "tournament", "status", "t1",
                                  "--format", "json").stdout)
         assert status["status"] == "running"
-        assert status["run by"].startswith(f"process {claim.pid} on {claim.host}, running since")
+        assert status["run_by"].startswith(f"process {claim.pid} on {claim.host}, running since")
         store.release_run(claim)
     [status] = json.loads(ok(three_bots, "tournament", "status", "t1", "--format", "json").stdout)
-    assert (status["status"], status["run by"]) == ("stopped", "-")
+    assert (status["status"], status["run_by"]) == ("stopped", None)
 
 
 def test_partner_tournaments_default_to_four_seats_and_partner_scoring(db: Path) -> None:
@@ -216,8 +219,8 @@ def test_partner_tournaments_default_to_four_seats_and_partner_scoring(db: Path)
     ok(db, "tournament", "create", "p", "a", "b", "c", "d", "--format", "partners")
     schedule = json.loads(ok(db, "tournament", "schedule", "p", "--format", "json").stdout)
     assert len(schedule) == 12  # three tables, every pair partners once; four rotations each
-    assert {g["teams"] for g in schedule} == {"0 1 0 1"}
-    assert {len(g["seats"].split()) for g in schedule} == {4}
+    assert {tuple(g["teams"]) for g in schedule} == {(0, 1, 0, 1)}
+    assert {len(g["seats"]) for g in schedule} == {4}
 
 
 def test_a_duplicate_tournament_name_is_an_error(three_bots: Path) -> None:
@@ -325,7 +328,7 @@ def test_command_line_options_override_the_settings_file(
     ok(three_bots, "tournament", "create", "t", "greedy", "rnd", "counter",
        "--settings", str(path), "--table-size", "3", "--deals", "1")
     [status] = json.loads(ok(three_bots, "tournament", "status", "t", "--format", "json").stdout)
-    assert status["games"] == 3
+    assert status["games_total"] == 3
 
 
 def test_the_largest_schedule_is_listed_whole_and_its_status_without_it(db: Path) -> None:
@@ -334,7 +337,7 @@ def test_the_largest_schedule_is_listed_whole_and_its_status_without_it(db: Path
     ok(db, "tournament", "create", "big", *bots, "--table-size", "2",
        "--deals", "8000")  # 6 tables x 2 rotations x 8000 deals: 96,000 games
     [status] = json.loads(ok(db, "tournament", "status", "big", "--format", "json").stdout)
-    assert (status["games"], status["done"], status["bots"]) == (96_000, 0, 4)
+    assert (status["games_total"], status["games_done"], len(status["bots"])) == (96_000, 0, 4)
     lines = ok(db, "tournament", "schedule", "big", "--format", "csv").stdout.splitlines()
     assert lines[0] == SCHEDULE_HEADER and len(lines) == 1 + 96_000
     result = arena(db, "tournament", "create", "bigger", *bots, "--table-size", "2",
@@ -357,9 +360,12 @@ def test_listings_of_an_empty_database(empty_db: Path) -> None:
     (["tournament", "list"], TOURNAMENT_KEYS),
     (["rankings"], ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
                     "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
-                    "average_points"]),
-    (["games"], ["game", "seats", "scores", "winner", "ended", "finished"]),
-    (["tables"], ["game", "players", "hand", "decisions"]),
+                    "average_points", "timeouts", "crashes", "illegal", "disconnects",
+                    "malformed"]),
+    (["games"], ["id", "number", "tournament", "seats", "scores", "ranks", "winners",
+                 "termination", "seat_terminations", "forfeited_seat", "started_at",
+                 "finished_at"]),
+    (["tables"], ["id", "players", "hand", "decisions"]),
 ])
 def test_an_empty_csv_listing_is_its_header_alone(
         empty_db: Path, command: list[str], header: list[str]) -> None:

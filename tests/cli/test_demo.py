@@ -28,5 +28,6 @@ def test_demo_registers_the_sample_bots_plays_a_round_robin_and_ranks_them(
     assert set(ranked) == set(names)
     table_size = min(4, len(names))
     [status] = json.loads(ok(db, "tournament", "status", "demo", "--format", "json").stdout)
-    assert status["status"] == "finished" and status["done"] == status["games"] > 0
-    assert sum(ranked.values()) == status["games"] * table_size, "every seat of every game rated"
+    assert status["status"] == "finished" and status["games_done"] == status["games_total"] > 0
+    assert sum(ranked.values()) == status["games_total"] * table_size, \
+        "every seat of every game rated"

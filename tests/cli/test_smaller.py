@@ -16,7 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.cli_support import ARENA, ROOT, add_bots, arena, invoke, ok
+from arena.store import Store
+from tests.cli.cli_support import (
+    ARENA,
+    ROOT,
+    add_bots,
+    arena,
+    invoke,
+    marked_env,
+    ok,
+    serving,
+    wait_for_line,
+)
+from tests.support import free_port
 
 
 @pytest.fixture
@@ -91,30 +103,66 @@ def test_waiting_for_a_managed_bot_points_at_its_logs(db: Path, tmp_path: Path) 
 
 # ------------------------------------------------------------- replay
 
-def test_replay_of_a_live_games_hex_id_says_it_takes_a_stored_games_number(db: Path) -> None:
+def test_replay_of_a_hex_id_says_what_a_game_id_is_and_how_to_follow_a_live_game(
+        db: Path) -> None:
     live_id = "3f2a9c0d1e2b4a5f8e7d6c5b4a392817"
     result = arena(db, "replay", live_id)
     assert result.exit_code == 2
-    assert "not the number of a stored game, from the `game` column of `arena games`" \
-        in result.stderr
-    assert f"arena --server HOST:PORT watch {live_id}" in result.stderr
+    assert f"'{live_id}' is not a game id: a game id is TOURNAMENT:GAME" in result.stderr
+    assert "arena --server HOST:PORT watch ID" in result.stderr
     assert "integer" not in result.stderr
+    assert not db.exists()
 
 
-def test_replay_of_a_word_says_it_takes_a_stored_games_number(db: Path) -> None:
+def test_replay_of_a_word_says_what_a_game_id_looks_like(db: Path) -> None:
     result = arena(db, "replay", "latest")
     assert result.exit_code == 2
-    assert "latest is not the number of a stored game" in result.stderr
+    assert "'latest' is not a game id: a game id is TOURNAMENT:GAME as `arena games`" \
+        in result.stderr
+
+
+def test_replay_of_an_unknown_tournament_game_names_what_is_missing(db: Path) -> None:
+    Store.open(db).close()
+    result = arena(db, "replay", "spring:3")
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: no game spring:3: there is no tournament spring "
+           "(`arena tournament list` lists them)\n")
+
+
+def test_replay_of_a_game_not_yet_played_says_how_to_play_it(db: Path) -> None:
+    ok(db, "bot", "add", "far-a")
+    ok(db, "bot", "add", "far-b")
+    ok(db, "tournament", "create", "t", "far-a", "far-b", "--table-size", "2")
+    assert arena(db, "replay", "t:1").stderr == (
+        "Error: game t:1 has not been played yet: `arena tournament run t` plays it\n")
+    assert arena(db, "replay", "t:99").stderr == (
+        "Error: no game t:99: tournament t's schedule has games t:0 to t:1\n")
 
 
 # -------------------------------------------------------------- watch
 
-def test_watch_without_a_server_says_it_needs_one(db: Path) -> None:
-    result = arena(db, "watch", "3f2a9c0d1e2b4a5f")
+def test_watch_without_a_server_says_watching_needs_one_and_how_to_start_it(db: Path) -> None:
+    result = arena(db, "watch", "spring:3")
     assert result.exit_code == 2
-    assert "watch follows a live game of a running `arena serve`" in result.stderr
-    assert "arena --server HOST:PORT watch 3f2a9c0d1e2b4a5f" in result.stderr
+    assert "watching needs a running server" in result.stderr
+    assert "Start one with `arena serve --port 50051`" in result.stderr
+    assert "`arena --server 127.0.0.1:50051 watch spring:3`" in result.stderr
+    assert "`arena replay spring:3` shows it" in result.stderr
+    assert "no game" not in result.stderr
     assert not db.exists()
+
+
+def test_watch_of_a_game_not_in_play_says_where_live_and_stored_games_are(
+        tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "served.db"
+    with marked_env(f"watch-{port}") as env, serving(db, port, env) as server:
+        wait_for_line(server, "Ctrl-C stops", timeout=20)
+        result = invoke("--server", f"127.0.0.1:{port}", "--db", str(db), "watch", "t:3")
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: no game t:3 is being played on this server (`arena --server HOST:PORT "
+           "tables` lists those that are); a game that has ended is stored: "
+           "`arena replay t:3` shows it\n")
 
 
 def _read_until(fd: int, text: bytes, timeout: float) -> bytes:
@@ -176,7 +224,7 @@ def test_every_seed_option_says_what_a_seed_fixes(command: list[str]) -> None:
 
 def _games_per_bot(db: Path, tournament: str) -> dict[str, int]:
     schedule = json.loads(ok(db, "tournament", "schedule", tournament, "--format", "json").stdout)
-    return dict(Counter(name for game in schedule for name in game["seats"].split()))
+    return dict(Counter(name for game in schedule for name in game["seats"]))
 
 
 def test_a_schedule_giving_bots_unequal_games_is_created_with_a_warning_naming_the_counts(

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import shlex
 import signal
@@ -22,6 +23,7 @@ from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
@@ -29,6 +31,7 @@ from click.testing import Result
 from arena import wire
 from arena.engine import RuleSet
 from arena.engine import replay as replay_game
+from arena.record import GameRecord
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import Store, StoredGame
 from arena.v1 import uno_pb2
@@ -37,6 +40,7 @@ from tests.cli.cli_support import (
     BOTS,
     ONE_HAND,
     add_bots,
+    arena,
     assert_recorded_once,
     bot_command,
     invoke,
@@ -58,7 +62,9 @@ pytestmark = pytest.mark.timeout(60)
 
 RANKING_KEYS = ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
                 "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
-                "average_points"]
+                "average_points", "timeouts", "crashes", "illegal", "disconnects", "malformed"]
+FAULT_KEYS = ["timeouts", "crashes", "illegal", "disconnects", "malformed"]
+"""Counted in a tournament's standings; null in a rule-set pool, which does not count them."""
 RANKING_COLUMNS = ["place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
                    "avg points"]
 
@@ -106,12 +112,13 @@ def test_the_schedule_is_there_before_play_and_every_game_of_it_is_played(played
     before, after = _csv(played.schedule_before), _csv(played.schedule_after)
     assert len(before) == 6
     assert {row["status"] for row in before} == {"pending"}
-    assert "game_id" not in before[0]
-    strip = ("status", "game_id")
+    assert {row["number"] for row in before} == {""}
+    strip = ("status", "number")
     assert [{k: v for k, v in row.items() if k not in strip} for row in after] == \
         [{k: v for k, v in row.items() if k not in strip} for row in before]
     assert {row["status"] for row in after} == {"done"}
-    assert sorted(int(row["game_id"]) for row in after) == list(range(1, 7))
+    assert sorted(int(row["number"]) for row in after) == list(range(1, 7))
+    assert [row["id"] for row in after] == [f"t1:{index}" for index in range(6)]
 
 
 def test_every_scheduled_game_is_recorded_exactly_once_as_scheduled(played: Played) -> None:
@@ -129,15 +136,18 @@ def test_the_run_ends_with_the_rankings_and_the_tournament_is_finished(played: P
     assert sorted(row["bot"] for row in rows) == ["counter", "greedy", "rnd"]
     assert {row["games"] for row in rows} == {"6"}
     [status] = json.loads(ok(played.db, "tournament", "status", "t1", "--format", "json").stdout)
-    assert (status["status"], status["done"], status["games"]) == ("finished", 6, 6)
+    assert (status["status"], status["games_done"], status["games_total"]) == ("finished", 6, 6)
 
 
 def test_ratings_count_every_seat_played_and_every_win(played: Played) -> None:
     standings = json.loads(ok(played.db, "tournament", "standings", "t1",
                               "--format", "json").stdout)
     overall = json.loads(ok(played.db, "rankings", "--format", "json").stdout)
-    assert [{**row, "pool": ""} for row in standings] == \
+    unfaulted = dict.fromkeys(FAULT_KEYS)
+    assert [{**row, "pool": "", **unfaulted} for row in standings] == \
         [{**row, "pool": ""} for row in overall], "the only games played are the tournament's"
+    assert {row[key] for row in standings for key in FAULT_KEYS} == {0}, \
+        "a tournament's standings count its faults: none here"
     assert list(standings[0]) == RANKING_KEYS
     header = ok(played.db, "rankings", "--format", "csv").stdout.splitlines()[0]
     assert header == ",".join(RANKING_KEYS)
@@ -195,10 +205,26 @@ def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played
 
 def test_games_lists_the_tournament_newest_first(played: Played) -> None:
     rows = json.loads(ok(played.db, "games", "--tournament", "t1", "--format", "json").stdout)
-    assert [row["game"] for row in rows] == list(range(6, 0, -1))
-    assert list(rows[0]) == ["game", "seats", "scores", "winner", "ended", "finished"]
+    assert [row["number"] for row in rows] == list(range(6, 0, -1))
+    assert list(rows[0]) == GAME_KEYS
+    assert sorted(row["id"] for row in rows) == [f"t1:{index}" for index in range(6)]
+    for row in rows:
+        assert row["tournament"] == "t1" and len(row["seats"]) == 3
+        assert all(isinstance(score, int) for score in row["scores"])
+        assert row["winners"] == [row["seats"][row["ranks"].index(0)]]
+        assert row["seat_terminations"] == ["normal"] * 3 and row["forfeited_seat"] is None
     assert json.loads(ok(played.db, "games", "--bot", "rnd", "--limit", "2",
                          "--format", "json").stdout) == rows[:2]
+
+
+GAME_KEYS = ["id", "number", "tournament", "seats", "scores", "ranks", "winners", "termination",
+             "seat_terminations", "forfeited_seat", "started_at", "finished_at"]
+
+
+def _public_id(db: Path, number: int) -> str:
+    """The public id `arena games` lists for the stored game `number`."""
+    rows = json.loads(ok(db, "games", "--limit", "1000", "--format", "json").stdout)
+    return str(next(row["id"] for row in rows if row["number"] == number))
 
 
 def _engine_events(record: StoredGame) -> tuple[list[object], list[object]]:
@@ -220,13 +246,151 @@ def test_every_stored_game_replays_in_the_engine_and_on_the_command_line(played:
     for record in _records(played.db, "t1"):
         stored, replayed = _engine_events(record)
         assert stored == replayed
-        result = ok(played.db, "replay", str(record.id))
+        public_id = _public_id(played.db, record.id)
+        result = ok(played.db, "replay", public_id)
         lines = result.stdout.splitlines()
         assert lines[1].startswith("── hand 1 ──")
         assert "\x1b[" not in result.stdout, "no colours when stdout is not a terminal"
-        export = ok(played.db, "replay", str(record.id), "--export", "jsonl").stdout
-        assert len(export.splitlines()) == len(record.events)
+        assert ok(played.db, "replay", str(record.id)).stdout == result.stdout, \
+            "the stored number still names the game"
+        export = ok(played.db, "replay", public_id, "--export", "jsonl").stdout
+        assert len(export.splitlines()) == 1 + len(record.events)
         assert all(len(json.loads(line)) == 1 for line in export.splitlines())
+
+
+def test_a_replay_export_starts_with_a_header_of_players_seed_and_rules(played: Played) -> None:
+    [record] = [r for r in _records(played.db, "t1") if r.id == 1]
+    lines = ok(played.db, "replay", _public_id(played.db, 1), "--export", "jsonl").stdout
+    header = json.loads(lines.splitlines()[0])["header"]
+    assert (header["id"], header["number"], header["tournament"]) == (
+        _public_id(played.db, 1), 1, "t1")
+    assert header["seats"] == list(record.seats) and header["seed"] == record.seed
+    assert header["rules"] == record.rules
+    assert header["scores"] == list(record.outcome.scores)
+    assert header["ranks"] == list(record.outcome.ranks)
+    assert header["seat_terminations"] == ["normal"] * 3
+
+
+def test_a_replay_export_writes_scores_as_numbers(played: Played) -> None:
+    lines = ok(played.db, "replay", "1", "--export", "jsonl").stdout.splitlines()
+    ended = json.loads(lines[-1])["game_ended"]
+    assert all(isinstance(score, int) for score in ended["scores"]), ended
+    hands = [json.loads(line)["hand_ended"] for line in lines if "hand_ended" in line]
+    assert hands and all(isinstance(total, int) for hand in hands for total in hand["totals"])
+
+
+# ------------------------------------------------------- machine formats
+
+LISTINGS = (
+    ("bot", "list"), ("tournament", "list"), ("tournament", "status", "t1"),
+    ("tournament", "schedule", "t1"), ("tournament", "standings", "t1"), ("rankings",),
+    ("rankings", "--pools"), ("rankings", "--tournament", "t1", "--fit"),
+    ("crosstable", "--tournament", "t1"), ("stats", "--tournament", "t1"), ("games",),
+    ("tables",),
+)
+"""Every command with --format, as it runs on the played tournament."""
+
+
+def _strict_json(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("command", LISTINGS, ids=" ".join)
+def test_every_json_listing_has_machine_keys_and_numbers_as_numbers(
+        played: Played, command: tuple[str, ...]) -> None:
+    rows = _strict_json(ok(played.db, *command, "--format", "json").stdout)
+    assert isinstance(rows, list)
+    for row in rows:
+        for key, value in row.items():
+            assert re.fullmatch(r"[a-z][a-z0-9_]*", key), f"{key!r} is not a machine key"
+            assert key in LABEL_KEYS or not (
+                isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value)), \
+                f"{key} holds the number {value!r} as a string"
+            assert not (isinstance(value, str) and " " in value and key in LIST_KEYS), \
+                f"{key} holds a list as a string"
+
+
+LABEL_KEYS = {"place", "id"}
+"""Keys whose values are always text, even when it reads as a number ("1", or "2–3")."""
+LIST_KEYS = {"seats", "players", "bots", "scores", "ranks", "winners", "seat_terminations",
+             "teams"}
+"""Keys whose values are lists in every JSON listing."""
+
+
+@pytest.mark.parametrize("command", LISTINGS, ids=" ".join)
+def test_every_csv_listing_has_the_json_listings_keys(
+        played: Played, command: tuple[str, ...]) -> None:
+    rows = _strict_json(ok(played.db, *command, "--format", "json").stdout)
+    text = ok(played.db, *command, "--format", "csv").stdout
+    header = next(csv.reader(io.StringIO(text)))
+    if rows:
+        assert header == list(rows[0])
+        assert len(_csv(text)) == len(rows)
+
+
+def test_a_games_listing_gives_scores_and_seats_as_lists_of_numbers_and_names(
+        played: Played) -> None:
+    [row] = json.loads(ok(played.db, "games", "--limit", "1", "--format", "json").stdout)
+    assert isinstance(row["number"], int) and isinstance(row["id"], str)
+    assert all(isinstance(score, int) for score in row["scores"])
+    assert all(isinstance(name, str) for name in row["seats"]) and len(row["seats"]) == 3
+    [line] = _csv(ok(played.db, "games", "--limit", "1", "--format", "csv").stdout)
+    assert line["seats"] == " ".join(row["seats"])
+    assert line["scores"] == " ".join(str(score) for score in row["scores"])
+
+
+# ---------------------------------------------------------------- export
+
+def _export(db: Path, tournament: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    lines = [json.loads(line) for line in ok(db, "export", tournament).stdout.splitlines()]
+    assert all(len(line) == 1 for line in lines), "each line is one {kind: object}"
+    [header], games = [lines[0]["header"]], [line["game"] for line in lines[1:]]
+    return header, games
+
+
+def test_export_starts_with_a_header_of_the_tournament(played: Played) -> None:
+    header, _ = _export(played.db, "t1")
+    assert (header["export"], header["version"], header["tournament"]) == (
+        "arena-tournament-export", 1, "t1")
+    assert (header["format"], header["status"]) == ("round_robin", "finished")
+    assert header["bots"] == ["counter", "greedy", "rnd"]
+    assert (header["games_total"], header["games_done"]) == (6, 6)
+    assert header["settings"]["seed"] == 11 and header["rules"]["target_score"] is None
+
+
+def test_export_has_one_line_per_game_in_schedule_order_with_seats_and_outcome(
+        played: Played) -> None:
+    _, games = _export(played.db, "t1")
+    records = {r.id: r for r in _records(played.db, "t1")}
+    assert [g["id"] for g in games] == [f"t1:{index}" for index in range(6)]
+    assert [g["game_index"] for g in games] == list(range(6))
+    for game in games:
+        stored = records[game["number"]]
+        assert [seat["bot"] for seat in game["seats"]] == list(stored.seats)
+        assert [seat["score"] for seat in game["seats"]] == list(stored.outcome.scores)
+        assert [seat["rank"] for seat in game["seats"]] == list(stored.outcome.ranks)
+        assert [seat["termination"] for seat in game["seats"]] == ["normal"] * 3
+        assert list(game["seats"][0]) == ["seat", "bot", "score", "rank", "termination"]
+        assert (game["termination"], game["forfeited_seat"]) == ("single_hand", None)
+        assert game["record"]["seed"] == stored.seed
+
+
+def test_every_exported_game_record_replays_to_its_outcome(played: Played) -> None:
+    _, games = _export(played.db, "t1")
+    records = {r.id: r for r in _records(played.db, "t1")}
+    for game in games:
+        record = GameRecord.from_dict(game["record"])
+        assert record == records[game["number"]].game_record()
+        assert record.verify_replay().outcome == records[game["number"]].outcome
+
+
+def test_export_of_a_tournament_there_is_not_says_so(played: Played) -> None:
+    result = arena(played.db, "export", "nope")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: no tournament 'nope'\n"
 
 
 def test_replay_hands_shows_each_seats_dealt_hand_and_no_draws(played: Played) -> None:
@@ -250,7 +414,7 @@ def test_a_game_whose_events_were_altered_does_not_replay(played: Played, tmp_pa
                           "UPDATE games SET events = json_remove(events, '$[#-1]') WHERE id = 1")
     result = invoke("--db", str(copy), "replay", "1")
     assert (result.exit_code, result.stderr) == (
-        1, "Error: game 1 does not replay: its stored events differ\n")
+        1, f"Error: game {_public_id(played.db, 1)} does not replay: its stored events differ\n")
 
 
 def test_a_game_whose_seed_was_altered_does_not_replay(played: Played, tmp_path: Path) -> None:
@@ -258,7 +422,8 @@ def test_a_game_whose_seed_was_altered_does_not_replay(played: Played, tmp_path:
                           "UPDATE games SET seed = seed + 1 WHERE id = 1")
     result = invoke("--db", str(copy), "replay", "1")
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: game 1 does not replay: "), result.stderr
+    assert result.stderr.startswith(f"Error: game {_public_id(played.db, 1)} does not replay: "), \
+        result.stderr
     assert result.stdout == ""
 
 
@@ -267,8 +432,8 @@ def test_a_game_whose_rules_were_altered_does_not_replay(played: Played, tmp_pat
                           "UPDATE games SET rules = json_set(rules, '$.hand_size', 0) WHERE id = 1")
     result = invoke("--db", str(copy), "replay", "1")
     assert (result.exit_code, result.stderr) == (
-        1, "Error: game 1 does not replay: its stored record is not usable: "
-           "hand_size: must be between 1 and 20, got 0\n")
+        1, f"Error: game {_public_id(played.db, 1)} does not replay: its stored record is not "
+           "usable: hand_size: must be between 1 and 20, got 0\n")
 
 
 def _read_terminal(argv: list[str], env: dict[str, str]) -> str:
@@ -319,7 +484,7 @@ def test_a_partner_tournament_records_teams_and_scores_partners_together(tmp_pat
        "--settings", str(settings))
     ok(db, "tournament", "run", "pairs")
     [status] = json.loads(ok(db, "tournament", "status", "pairs", "--format", "json").stdout)
-    assert (status["format"], status["status"], status["done"], status["games"]) == \
+    assert (status["format"], status["status"], status["games_done"], status["games_total"]) == \
         ("partners", "finished", 12, 12)
     records = _records(db, "pairs")
     assert len(records) == 12
@@ -347,7 +512,7 @@ def test_a_match_plays_each_deal_in_every_seat_rotation(tmp_path: Path) -> None:
                 "--rules", str(rules))
     [match] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
     assert match["name"].startswith("match-")
-    assert (match["status"], match["done"], match["games"]) == ("finished", 3, 3), \
+    assert (match["status"], match["games_done"], match["games_total"]) == ("finished", 3, 3), \
         "2 games round up to one deal in each of the 3 rotations"
     [(heading, rows)] = leaderboard_tables(result.stdout)
     assert heading.startswith(f"tournament {match['name']}: 3 games")
@@ -376,7 +541,7 @@ def _first_live_game(*remote: str) -> dict[str, object]:
     while time.monotonic() < deadline:
         tables = json.loads(invoke(*remote, "tables", "--format", "json").stdout)
         if tables:
-            assert list(tables[0]) == ["game", "players", "hand", "decisions"]
+            assert list(tables[0]) == ["id", "players", "hand", "decisions"]
             return dict(tables[0])
         time.sleep(0.01)
     raise AssertionError("no game started")
@@ -412,7 +577,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             live = _first_live_game(*remote)
-            watched = invoke(*remote, "watch", str(live["game"]))
+            watched = invoke(*remote, "watch", str(live["id"]))
             _, match_err = match.communicate(timeout=30)
         finally:
             if match.poll() is None:
@@ -420,9 +585,11 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
                 match.communicate()
         assert match.returncode == 0, match_err
         assert watched.exit_code == 0, watched.output
-        replayed = invoke(*remote, "replay", "1")
-        assert live["players"] == json.loads(invoke(
-            *remote, "games", "--format", "json").stdout)[-1]["seats"]
+        replayed = invoke(*remote, "replay", str(live["id"]))
+        first = json.loads(invoke(*remote, "games", "--format", "json").stdout)[-1]
+        assert (live["id"], live["players"]) == (first["id"], first["seats"]), \
+            "the live game is listed under the id `tables` showed"
+        assert str(live["id"]).startswith("match-") and str(live["id"]).endswith(":0")
         assert watched.stdout == replayed.stdout, "watching live shows what replay shows"
         assert watched.stdout.splitlines()[-1].startswith("game over (target reached): ")
         listed = json.loads(invoke(*remote, "bot", "list", "--format", "json").stdout)
@@ -504,7 +671,7 @@ def test_a_bot_that_crashes_forfeits_and_the_forfeit_replays(tmp_path: Path) -> 
                           {"rules": ONE_HAND, "policy": {"on_violation": "forfeit"}})
     ok(db, "tournament", "create", "f", "crasher", "greedy", "--table-size", "2",
        "--settings", str(settings))
-    ok(db, "tournament", "run", "f")
+    run = ok(db, "tournament", "run", "f")
     records = _records(db, "f")
     assert len(records) == 2
     for record in records:
@@ -518,9 +685,16 @@ def test_a_bot_that_crashes_forfeits_and_the_forfeit_replays(tmp_path: Path) -> 
         stored, replayed = _engine_events(record)
         assert stored == replayed
         lines = ok(db, "replay", str(record.id)).stdout.splitlines()
-        assert lines[-1] == "game over (forfeit): greedy wins"
+        assert lines[-1] == "game over: crasher forfeited (crash: its process died); greedy wins"
     rows = json.loads(ok(db, "games", "--format", "json").stdout)
-    assert [(row["winner"], row["ended"]) for row in rows] == [("greedy", "forfeit")] * 2
+    assert [(row["winners"], row["termination"]) for row in rows] == [(["greedy"], "forfeit")] * 2
+    assert ("warning: bots failed in this run's games: crasher (2 crashes); "
+            "`arena games --tournament f` shows which games") in run.stderr
+    standings = json.loads(ok(db, "tournament", "standings", "f", "--format", "json").stdout)
+    assert {row["bot"]: row["crashes"] for row in standings} == {"crasher": 2, "greedy": 0}
+    [(_, table)] = leaderboard_tables(run.stdout)
+    assert {row["bot"]: row["faults"] for row in table} == {"crasher": "2 crashes", "greedy": "-"}
+    assert "crasher crash" in ok(db, "games", "--tournament", "f").stdout
 
 
 # ------------------------------------------------------------ sequential runs
@@ -535,8 +709,8 @@ def test_a_match_under_sprt_plays_until_the_test_decides(tmp_path: Path) -> None
             "(0.500) after") in result.stdout
     assert "greedy scored 0.9" in result.stdout or "greedy scored 1.000" in result.stdout
     [match] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
-    assert match["done"] == match["games"] and match["games"] % 2 == 0
-    assert 2 <= match["games"] < 200
+    assert match["games_done"] == match["games_total"] and match["games_total"] % 2 == 0
+    assert 2 <= match["games_total"] < 200
 
 
 def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(
@@ -549,7 +723,7 @@ def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(
     result = ok(db, "tournament", "run", "sep", "--until-separated", "--max-games", "200")
     assert "until separated: every adjacent pair is separated at 95% after" in result.stdout
     [status] = json.loads(ok(db, "tournament", "status", "sep", "--format", "json").stdout)
-    assert status["done"] == status["games"] > 4
+    assert status["games_done"] == status["games_total"] > 4
     [(heading, rows)] = leaderboard_tables(result.stdout)
     assert [row["bot"] for row in rows] == ["greedy", "rnd"]
     assert [row["place"] for row in rows] == ["1", "2"]
@@ -569,4 +743,4 @@ def test_a_finished_tournament_run_again_until_separated_launches_its_bots(
     assert "absent" not in result.stderr
     rows = json.loads(ok(db, "games", "--tournament", "again", "--limit", "500",
                          "--format", "json").stdout)
-    assert rows and all(row["ended"] != "forfeit" for row in rows)
+    assert rows and all(row["termination"] != "forfeit" for row in rows)
