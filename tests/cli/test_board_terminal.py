@@ -50,11 +50,11 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
     add_bots(db, {"greedy": "greedy", "rnd": "random"})
     rules = write_json(db.parent / "rules.json", {"target_score": 200})
     ok(db, "match", "greedy", "rnd", "--games", "1", "--seed", "3", "--rules", str(rules))
-    game = min(json.loads(ok(db, "games", "--format", "json").stdout), key=lambda g: g["game"])
+    game = min(json.loads(ok(db, "games", "--format", "json").stdout), key=lambda g: g["number"])
     [tournament] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
-    assert game["game"] == 1
-    return Stored(db, tournament["name"], tournament["games"], game["seats"].split(),
-                  [int(s) for s in game["scores"].split()])
+    assert game["number"] == 1
+    return Stored(db, tournament["name"], tournament["games_total"], game["seats"],
+                  game["scores"])
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +108,8 @@ def test_replay_board_redraws_in_place_and_ends_with_the_seats_final_scores(
     assert seat_rows(terminal) == {name: (seat_rows(terminal)[name][0], score)
                                    for name, score in zip(stored.seats, stored.scores,
                                                           strict=True)}
-    assert terminal.screen[0].startswith("game 1 · hand ")
+    assert terminal.screen[0].startswith(f"game {stored.tournament}:")
+    assert " · hand " in terminal.screen[0]
     assert "top card  " in terminal.text
     winner = stored.seats[stored.scores.index(max(stored.scores))]
     assert f"game over (target reached): {winner} wins" in terminal.text
@@ -130,12 +131,13 @@ def test_replay_board_colours_the_cards_on_a_terminal(coloured: Terminal) -> Non
 
 
 def test_replay_board_under_no_color_is_a_board_without_colour_codes(
-        uncoloured: Terminal) -> None:
+        stored: Stored, uncoloured: Terminal) -> None:
     terminal = uncoloured
     assert terminal.exit_code == 0
     assert SGR.search(terminal.output) is None
     assert terminal.output.count(HOME.encode()) > LINES
-    assert terminal.screen[0].startswith("game 1 · hand ")
+    assert terminal.screen[0].startswith(f"game {stored.tournament}:")
+    assert " · hand " in terminal.screen[0]
 
 
 def test_replay_board_off_a_terminal_prints_the_plain_lines(stored: Stored,
@@ -163,7 +165,8 @@ def test_ctrl_c_stops_a_replay_board_and_gives_the_cursor_back(stored: Stored) -
     terminal = replay_board(stored, "--delay", "0.3", stop_when=lambda seen: b"top card" in seen)
     assert terminal.exit_code == 130
     assert terminal.output.endswith(SHOW_CURSOR.encode())
-    assert terminal.screen[0].startswith("game 1 · hand 1")
+    assert terminal.screen[0].startswith(f"game {stored.tournament}:")
+    assert " · hand 1 · " in terminal.screen[0]
     assert "Traceback" not in terminal.text
 
 
