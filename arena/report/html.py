@@ -59,15 +59,21 @@ def script_json(value: Any) -> str:
 def _header(report: Report) -> str:
     t = report.tournament
     rules = t.rules
-    target = rules.get("target_score")
     facts = [t.format.replace("_", " "), f"{len(report.bots)} bots",
              f"{report.games_done} of {report.games_total} games played", t.status.value,
              f"tables of {t.settings.get('table_size', '?')}",
-             "single hands" if target is None else f"to {target} points",
+             _game_length(rules),
              f"pool {report.pool_key}",
              f"made {report.made_at:%Y-%m-%d %H:%M} UTC"]
     return (f"<header><h1>Tournament {escape(t.name)}</h1>"
             f'<div class="facts">{escape(" · ".join(str(f) for f in facts))}</div></header>')
+
+
+def _game_length(rules: dict[str, Any]) -> str:
+    if rules.get("scoring") == "individual":
+        return f"{rules.get('individual_hands', '?')} hands a game"
+    target = rules.get("target_score")
+    return "single hands" if target is None else f"games to {target} points"
 
 
 def _section(anchor: str, title: str, *body: str) -> str:

@@ -26,7 +26,8 @@ Batch = tuple[list[ev.Event], int | None, str]
 class Frame:
     """The board after one public event.
 
-    `text` says what happened; `actor` is the seat the event is about, if any;
+    `step` is the step of the game the event came from (0: the deal, n: the n-th
+    decision, one more: a forfeit); `text` says what happened; `actor` is the seat the event is about, if any;
     `to_act` the seat whose decision was due once the action behind the event was
     applied (None when the game was over), in `phase`. `hand_counts[seat]` is how
     many cards the seat held; `top` the top card of the discard pile in short
@@ -36,6 +37,7 @@ class Frame:
     when a hand ended (empty otherwise); `eliminated` the seats out of the game.
     """
 
+    step: int
     text: str
     actor: int | None
     to_act: int | None
@@ -94,13 +96,13 @@ def frames(record: GameRecord) -> list[Frame]:
     board = _Board(len(record.seats))
     names = record.seats
     result: list[Frame] = []
-    for events, to_act, phase in batches(record):
+    for step, (events, to_act, phase) in enumerate(batches(record)):
         for event in events:
             if event.audience is not None:
                 continue
             revealed = _apply(board, event)
             result.append(Frame(
-                text=describe(event, names), actor=_actor(event), to_act=to_act,
+                step=step, text=describe(event, names), actor=_actor(event), to_act=to_act,
                 phase=phase, hand_number=board.hand_number,
                 hand_counts=tuple(board.hand_counts),
                 top=None if board.top is None else board.top.short(), color=board.color,
