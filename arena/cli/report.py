@@ -24,9 +24,9 @@ def report(context: Context, tournament: str, output: Path | None) -> None:
     ended, and a replay of every game to step through, event by event, with the
     cards drawn as everyone at the table saw them.
 
-    The report reads the local database (--db or ARENA_DB) directly, read-only,
-    so it can be made while a tournament runs; it does not work with --server:
-    run it where the database is.
+    The report reads the local database (--db or ARENA_DB) directly and only
+    reads it, so it can be made while a tournament runs. It does not work with
+    --server: run it where the database is.
 
     \b
     Example:

@@ -27,14 +27,15 @@ class Frame:
     """The board after one public event.
 
     `step` is the step of the game the event came from (0: the deal, n: the n-th
-    decision, one more: a forfeit); `text` says what happened; `actor` is the seat the event is about, if any;
-    `to_act` the seat whose decision was due once the action behind the event was
-    applied (None when the game was over), in `phase`. `hand_counts[seat]` is how
-    many cards the seat held; `top` the top card of the discard pile in short
-    notation and `color` the colour in play (None before the first card, or while a
-    wild turned up first waits for its colour); `direction` is +1 clockwise.
-    `totals` are the scores so far; `revealed[seat]` the cards a seat was left with
-    when a hand ended (empty otherwise); `eliminated` the seats out of the game.
+    decision, one more: a forfeit); `text` says what happened; `actor` is the seat
+    the event is about, if any; `to_act` the seat whose decision was due once that
+    step was played (None when the game was over), in `phase`. `hand_counts[seat]`
+    is how many cards the seat held; `top` the top card of the discard pile in
+    short notation and `color` the colour in play (None before the first card, or
+    while a wild turned up first waits for its colour); `direction` is +1
+    clockwise. `totals` are the scores so far; `revealed[seat]` the cards a seat
+    was left with when a hand ended (empty otherwise); `eliminated` the seats out
+    of the game.
     """
 
     step: int
