@@ -176,8 +176,18 @@ SCRIPT = """
     index = Math.max(0, Math.min(to, game.frames.length - 1));
     draw();
   }
+  function expand(g) {
+    if (g.expanded) { return; }
+    var previous = {};
+    g.frames = g.frames.map(function (change) {
+      previous = Object.assign({}, previous, { rev: null }, change);
+      return previous;
+    });
+    g.expanded = true;
+  }
   function show(id) {
     game = byId[id] || games[0];
+    expand(game);
     pick.value = String(game.id);
     go(0);
   }

@@ -264,17 +264,31 @@ def _game_row(game: GameReplay) -> str:
 
 def _games_json(report: Report) -> list[dict[str, Any]]:
     return [{"id": game.game_id, "seats": list(game.seats), "problem": game.problem,
-             "frames": [_frame_json(frame) for frame in game.frames]}
-            for game in report.games]
+             "frames": frame_changes(game.frames)} for game in report.games]
 
 
-def _frame_json(frame: Frame) -> dict[str, Any]:
+def frame_json(frame: Frame) -> dict[str, Any]:
+    """One frame as the page's script reads it, under short keys."""
     data: dict[str, Any] = {
         "t": frame.text, "a": frame.actor, "n": frame.to_act, "p": frame.phase,
         "h": frame.hand_number, "c": list(frame.hand_counts), "top": frame.top,
-        "col": frame.color, "d": frame.direction, "sc": list(frame.totals)}
+        "col": frame.color, "d": frame.direction, "sc": list(frame.totals),
+        "el": list(frame.eliminated)}
     if frame.revealed:
         data["rev"] = [list(cards) for cards in frame.revealed]
-    if frame.eliminated:
-        data["el"] = list(frame.eliminated)
     return data
+
+
+def frame_changes(frames: Sequence[Frame]) -> list[dict[str, Any]]:
+    """Each frame as what changed since the frame before (the first in full); the
+    script rebuilds frame i as frame i − 1 without "rev", updated with change i.
+    Most of a board stays as it was from one event to the next, so this keeps a
+    page with many long games a fraction of its size."""
+    changes: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {}
+    for frame in frames:
+        data = frame_json(frame)
+        changes.append({key: value for key, value in data.items()
+                        if key == "rev" or key not in previous or previous[key] != value})
+        previous = data
+    return changes

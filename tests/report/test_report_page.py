@@ -16,7 +16,7 @@ from arena.rating import pools as rating_pools
 from arena.record import SeatTermination
 from arena.report import Report, gather, render
 from arena.report.chart import nice_ticks
-from arena.report.html import script_json
+from arena.report.html import frame_json, script_json
 from arena.store import Store
 from tests.cli.cli_support import ok
 from tests.report.report_support import TOURNAMENT, Played, copy_database
@@ -80,15 +80,22 @@ def test_the_page_refers_to_nothing_outside_itself(report: Report) -> None:
     assert "<link" not in page and "@import" not in page and "url(" not in page
 
 
-def test_the_page_carries_every_frame_of_every_game_as_json(report: Report) -> None:
+def test_the_page_carries_every_frame_of_every_game_as_changes_from_the_one_before(
+        report: Report) -> None:
     page = render(report)
     block = re.search(r'<script type="application/json" id="games-data">(.*?)</script>',
                       page, re.S)
     assert block is not None
     games = json.loads(block.group(1))
     assert [g["id"] for g in games] == [g.game_id for g in report.games]
-    assert [len(g["frames"]) for g in games] == [len(g.frames) for g in report.games]
-    assert games[0]["frames"][0]["t"] == report.games[0].frames[0].text
+    for carried, game in zip(games, report.games, strict=True):
+        rebuilt, previous = [], {}
+        for change in carried["frames"]:
+            previous = {**{k: v for k, v in previous.items() if k != "rev"}, **change}
+            rebuilt.append(previous)
+        assert rebuilt == [frame_json(frame) for frame in game.frames]
+    assert sum(len(json.dumps(f)) for g in games for f in g["frames"]) < sum(
+        len(json.dumps(frame_json(f))) for g in report.games for f in g.frames) * 0.7
 
 
 def test_json_in_a_script_element_cannot_end_it_or_open_a_comment() -> None:
