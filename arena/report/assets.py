@@ -148,7 +148,8 @@ SCRIPT = """
       if (frame.a === seat) { box.classList.add("actor"); }
       if (frame.el && frame.el.indexOf(seat) >= 0) { box.classList.add("out"); }
       box.appendChild(el("div", "who", name));
-      var meta = "seat " + seat + " \\u00b7 " + frame.sc[seat] + " points";
+      var meta = "seat " + seat + (game.teams ? " \\u00b7 team " + (game.teams[seat] + 1) : "") +
+        " \\u00b7 " + frame.sc[seat] + " points";
       if (frame.n === seat) { meta += " \\u00b7 to " + frame.p.split("_").join(" "); }
       box.appendChild(el("div", "meta", meta));
       box.appendChild(fan(frame.c[seat]));
@@ -205,7 +206,8 @@ SCRIPT = """
     });
   });
   document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.tagName === "SELECT") { return; }
+    var tag = e.target && e.target.tagName;
+    if (tag === "SELECT" || tag === "INPUT") { return; }
     if (e.key === "ArrowRight") { go(index + 1); }
     if (e.key === "ArrowLeft") { go(index - 1); }
   });

@@ -47,7 +47,8 @@ class SeatEndings:
 
 @dataclass(frozen=True, slots=True)
 class GameReplay:
-    """One finished game: who sat where, how it ended, and its frames.
+    """One finished game: who sat where (and the seats of each team in a partner game),
+    how it ended, and its frames.
 
     `frames` is empty, and `problem` says why, when the stored game could not be
     replayed.
@@ -55,6 +56,7 @@ class GameReplay:
 
     game_id: int
     seats: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...] | None
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     termination: str
@@ -136,7 +138,7 @@ def _replay(store: Store, summary: GameSummary) -> GameReplay:
     except GameRecordError as exc:
         shown, problem = (), f"this game cannot be replayed: {exc}"
     return GameReplay(
-        game_id=summary.id, seats=summary.seats, scores=summary.outcome.scores,
+        game_id=summary.id, seats=summary.seats, teams=summary.teams, scores=summary.outcome.scores,
         ranks=summary.outcome.ranks, termination=summary.outcome.termination.value,
         seat_terminations=summary.seat_terminations,
         hands_played=summary.outcome.hands_played, finished_at=summary.finished_at,

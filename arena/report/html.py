@@ -176,8 +176,8 @@ def _seats(report: Report) -> str:
         return _section("seats", "Per-seat results", '<p class="note">No games yet.</p>')
     parts = []
     for table in statistics.seat_tables:
-        kind = "teams" if table.teams else "seats"
-        parts.append(f"<h3>{table.table_size} {kind}, {table.games} games</h3>")
+        teams = f" in {len(table.teams)} teams" if table.teams else ""
+        parts.append(f"<h3>{table.table_size} seats{teams}, {table.games} games</h3>")
         rows = [f"<tr><td class=\"name\">seat {s.seat}</td><td>{s.games}</td>"
                 f"<td>{s.score:.3f}</td><td>{s.wins}</td><td>{s.win_rate:.1%}</td></tr>"
                 for s in table.seats]
@@ -263,8 +263,16 @@ def _game_row(game: GameReplay) -> str:
 
 
 def _games_json(report: Report) -> list[dict[str, Any]]:
-    return [{"id": game.game_id, "seats": list(game.seats), "problem": game.problem,
-             "frames": frame_changes(game.frames)} for game in report.games]
+    return [{"id": game.game_id, "seats": list(game.seats), "teams": _team_of_seat(game),
+             "problem": game.problem, "frames": frame_changes(game.frames)}
+            for game in report.games]
+
+
+def _team_of_seat(game: GameReplay) -> list[int] | None:
+    if game.teams is None:
+        return None
+    team_of = {seat: team for team, seats in enumerate(game.teams) for seat in seats}
+    return [team_of[seat] for seat in range(len(game.seats))]
 
 
 def frame_json(frame: Frame) -> dict[str, Any]:
