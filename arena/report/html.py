@@ -253,6 +253,8 @@ def _game_row(game: GameReplay) -> str:
         f' <span class="bad">{escape(bot)}: {escape(ending.value)}</span>'
         for bot, ending in zip(game.seats, game.seat_terminations, strict=True)
         if ending is not SeatTermination.NORMAL)
+    if game.problem is not None:
+        endings += f' <span class="bad" title="{escape(game.problem)}">no replay</span>'
     return (f'<tr><td class="name">{game.game_id}</td>'
             f'<td class="name">{escape(" · ".join(game.seats))}</td>'
             f'<td>{escape(" ".join(str(s) for s in game.scores))}</td>'

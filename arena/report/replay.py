@@ -78,7 +78,8 @@ class _Board:
 
 def batches(record: GameRecord) -> Iterator[Batch]:
     """The game replayed step by step: the deal, then each action, then the forfeit.
-    Raises `ReplayMismatchError` at an action that is not legal where it is played."""
+    Raises `ReplayMismatchError` at an action that is not legal where it is played, and
+    at the end when the replay does not give the record's outcome."""
     game = Game.new(record.rules, len(record.seats), record.seed)
     yield list(game.events), game.decider, game.phase.value
     for index, action in enumerate(record.actions):
@@ -89,6 +90,9 @@ def batches(record: GameRecord) -> Iterator[Batch]:
         yield events, game.decider, game.phase.value
     if record.forfeited_seat is not None:
         yield game.forfeit(record.forfeited_seat), None, game.phase.value
+    if game.outcome != record.outcome:
+        raise ReplayMismatchError(
+            f"the replay ends with {game.outcome}, but the record stores {record.outcome}")
 
 
 def frames(record: GameRecord) -> list[Frame]:

@@ -131,6 +131,21 @@ def test_a_tournament_not_played_yet_has_a_page_that_says_so(played: Played,
     assert "No rated game yet" in page and "No games yet" in page
 
 
+def test_a_stored_game_that_does_not_replay_is_listed_with_the_reason_and_no_frames(
+        played: Played, tmp_path: Path) -> None:
+    db = copy_database(played.db, tmp_path / "arena.db")
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute("UPDATE games SET seed = seed + 1 WHERE id = 1")
+    report = _report(db)
+    [broken] = [game for game in report.games if game.game_id == 1]
+    assert broken.frames == ()
+    assert broken.problem is not None and "cannot be replayed" in broken.problem
+    assert all(game.frames for game in report.games if game.game_id != 1)
+    page = render(report)
+    assert '<span class="bad" title="this game cannot be replayed: ' in page
+    assert page.count(">no replay</span>") == 1
+
+
 @pytest.mark.parametrize(("low", "high"), [(0.3, 0.9), (12.3, 41.7), (-7.2, 3.1), (5, 5),
                                            (0, 250)])
 def test_chart_ticks_are_round_and_cover_the_range(low: float, high: float) -> None:

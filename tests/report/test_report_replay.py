@@ -156,3 +156,16 @@ def test_a_record_whose_actions_are_not_legal_does_not_replay() -> None:
                         seat_terminations=record.seat_terminations)
     with pytest.raises(ReplayMismatchError):
         frames(broken)
+
+
+def test_a_record_whose_outcome_is_not_the_replays_does_not_replay() -> None:
+    record, _ = random_game(RuleSet.from_dict({"target_score": None}), 3, 5)
+    other = record.outcome
+    wrong = type(other)(other.termination, tuple(reversed(other.scores)),
+                        tuple(reversed(other.ranks)), other.hands_played)
+    assert wrong != other
+    broken = GameRecord(rules=record.rules, seed=record.seed, seats=record.seats,
+                        actions=record.actions, outcome=wrong,
+                        seat_terminations=record.seat_terminations)
+    with pytest.raises(ReplayMismatchError, match="the replay ends with"):
+        frames(broken)
