@@ -98,10 +98,12 @@ class Screen:
         columns, rows = self.size()
         shown = [clip(line, columns) for line in lines[:rows - 1]]
         start = "" if self.frames else HIDE_CURSOR + CLEAR_SCREEN
+        # Counted before writing: a Ctrl-C while the terminal takes the frame must still
+        # give the cursor back.
+        self.frames += 1
         self.stream.write(start + HOME + "".join(line + CLEAR_LINE_END + "\r\n" for line in shown)
                           + CLEAR_BELOW)
         self.stream.flush()
-        self.frames += 1
 
     def close(self) -> None:
         """Show the cursor again; the last frame stays, the cursor below it. A screen
