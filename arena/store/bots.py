@@ -47,8 +47,9 @@ class BotRecords(Database):
         with self._transaction() as conn:
             if self._find_bot(conn, name) is not None:
                 raise DuplicateName(f"a bot named {name!r} already exists")
-            if conn.execute("SELECT 1 FROM bot_versions WHERE base_name = ?",
-                            (name,)).fetchone() is not None:
+            if self._versioned and conn.execute(
+                    "SELECT 1 FROM bot_versions WHERE base_name = ?", (name,)
+            ).fetchone() is not None:
                 raise DuplicateName(f"{name!r} names submitted versions ({name}@1, ...); "
                                     "give the bot another name")
             cursor = conn.execute(

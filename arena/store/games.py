@@ -90,7 +90,7 @@ class GameRecords(Database):
                 )
             if rated:
                 rate_game_in_its_pools(conn, game_id, tournament_id, rules, bot_ids, outcome,
-                                       teams)
+                                       teams, inherit=self._versioned)
             return self._summaries(conn, "WHERE g.id = ?", (game_id,))[0]
 
     def _game_participants(

@@ -116,9 +116,10 @@ class RatingRecords(Database):
         skills: dict[str, rating.Skill] = {}
         counts: dict[str, list[int]] = {}
         with self._lock:
-            inherits = {str(row[0]): str(row[1]) for row in self._conn.execute(
-                "SELECT b.name, p.name FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
-                " JOIN bots p ON p.id = v.inherits_from")}
+            inherits = {} if not self._versioned else {
+                str(row[0]): str(row[1]) for row in self._conn.execute(
+                    "SELECT b.name, p.name FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+                    " JOIN bots p ON p.id = v.inherits_from")}
         for game in self.pool_games(key):
             for bot in game.seats:
                 if bot not in skills and inherits.get(bot) in skills:

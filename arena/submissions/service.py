@@ -95,8 +95,9 @@ class Submissions:
         return self.store.finish_build(version.name, result.ok, result.log)
 
     def _keep_blob(self, files: BotFiles, sha256: str) -> None:
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
         blobs = self.root / "blobs"
-        blobs.mkdir(mode=0o700, parents=True, exist_ok=True)
+        blobs.mkdir(mode=0o700, exist_ok=True)
         target = blobs / sha256
         if target.exists():
             return
@@ -108,7 +109,7 @@ class Submissions:
 
     def _unpack(self, files: BotFiles, base_name: str, sha256: str) -> Path:
         versions = self.root / "versions"
-        versions.mkdir(mode=0o700, parents=True, exist_ok=True)
+        versions.mkdir(mode=0o700, exist_ok=True)
         folder = versions / f"{base_name}-{sha256[:12]}-{secrets.token_hex(4)}"
         unpack(files, folder)
         return folder

@@ -64,6 +64,11 @@ class ArenaAdminStub:
     ListGames: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]
     """Stored games."""
     GetGame: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]
+    SubmitBot: _grpc.StreamUnaryMultiCallable[_admin_pb2.SubmitBotChunk, _admin_pb2.SubmitBotResponse]
+    """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+    carries the header), checked, stored, built and made its next version.
+    """
+    ListBotVersions: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -101,6 +106,11 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     ListGames: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]  # type: ignore[assignment]
     """Stored games."""
     GetGame: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]  # type: ignore[assignment]
+    SubmitBot: _aio.StreamUnaryMultiCallable[_admin_pb2.SubmitBotChunk, _admin_pb2.SubmitBotResponse]  # type: ignore[assignment]
+    """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+    carries the header), checked, stored, built and made its next version.
+    """
+    ListBotVersions: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -243,5 +253,22 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.GetGameRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.GetGameResponse, _abc.Awaitable[_admin_pb2.GetGameResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def SubmitBot(
+        self,
+        request_iterator: _MaybeAsyncIterator[_admin_pb2.SubmitBotChunk],
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.SubmitBotResponse, _abc.Awaitable[_admin_pb2.SubmitBotResponse]]:
+        """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+        carries the header), checked, stored, built and made its next version.
+        """
+
+    @_abc_1.abstractmethod
+    def ListBotVersions(
+        self,
+        request: _admin_pb2.ListBotVersionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListBotVersionsResponse, _abc.Awaitable[_admin_pb2.ListBotVersionsResponse]]: ...
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
