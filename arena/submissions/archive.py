@@ -183,8 +183,9 @@ def read_archive(data: bytes, limits: Limits = Limits()) -> BotFiles:
 
 
 def _gunzip(data: bytes, limits: Limits) -> bytes:
-    # The tar's own headers add some 1 KiB per file to what the files hold.
-    cap = limits.max_unpacked_bytes + 1024 * (limits.max_files + 2)
+    # The tar's own headers add up to 1.5 KiB per file to what the files hold.
+    cap = limits.max_unpacked_bytes + min(1536 * limits.max_files,
+                                          limits.max_unpacked_bytes // 4)
     inflater = zlib.decompressobj(wbits=31)
     try:
         out = inflater.decompress(data, cap + 1)

@@ -26,6 +26,10 @@ MIB = 1024 * 1024
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
+LIMITED = Path(__file__).with_name("limited.py")
+"""The limits setter, run as a script in isolated mode (`-I`): it needs nothing but the
+standard library, whatever the build's folder and whichever arena is installed."""
+
 LOG_TAIL_BYTES = 64 * 1024
 """How much of a build's output is kept: its end."""
 
@@ -69,7 +73,7 @@ def build_environment(folder: Path, extra: Mapping[str, str] | None = None) -> d
 def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
               env: Mapping[str, str] | None = None) -> BuildResult:
     """Run the build `command` in `folder` (see the module) and say how it ended."""
-    argv = [sys.executable, "-m", "arena.submissions.limited", str(limits.memory_bytes),
+    argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
             str(max(1, int(limits.seconds))), str(limits.file_bytes), "--",
             "/bin/sh", "-c", command]
     started = time.monotonic()

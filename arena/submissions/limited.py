@@ -1,5 +1,5 @@
-"""Run a command under resource limits: ``python -m arena.submissions.limited MEMORY CPU
-FILE_SIZE -- COMMAND [ARGS...]`` sets the address-space limit (bytes), the CPU-time limit
+"""Run a command under resource limits: ``python -I limited.py MEMORY CPU FILE_SIZE --
+COMMAND [ARGS...]`` sets the address-space limit (bytes), the CPU-time limit
 (seconds) and the largest file it may write (bytes), then becomes the command.
 
 Setting the limits in a process of its own, rather than in a ``preexec_fn``, lets a
@@ -16,8 +16,7 @@ import sys
 def main(argv: list[str]) -> None:
     """Apply the limits in `argv` and exec the command after ``--``."""
     if len(argv) < 5 or argv[3] != "--" or not all(a.isdigit() for a in argv[:3]):
-        sys.exit("usage: python -m arena.submissions.limited MEMORY CPU FILE_SIZE -- "
-                 "COMMAND [ARGS...]")
+        sys.exit("usage: python -I limited.py MEMORY CPU FILE_SIZE -- COMMAND [ARGS...]")
     memory, cpu, file_size = (int(a) for a in argv[:3])
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
