@@ -50,10 +50,17 @@ def upload_chunks(archive: bytes, header: admin_pb2.SubmitBotHeader
         yield admin_pb2.SubmitBotChunk(data=archive[start:start + UPLOAD_CHUNK_BYTES])
 
 
+DRAINED_UPLOAD_FACTOR = 4
+"""An upload over the limit is read to its end, and thrown away, up to this many times
+the limit, so that its sender hears why it was refused: a call ended while the client
+is still sending reaches it as a broken stream, not as the server's answer."""
+
+
 async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: int
                       ) -> tuple[admin_pb2.SubmitBotHeader, bytes]:
-    """The header and the archive of a `SubmitBot` upload; `UploadTooLarge` as soon as
-    the header announces, or the chunks bring, more than `limit` bytes."""
+    """The header and the archive of a `SubmitBot` upload; `UploadTooLarge` once the
+    header announces, or the chunks bring, more than `limit` bytes (nothing past the
+    limit is kept)."""
     header: admin_pb2.SubmitBotHeader | None = None
     parts: list[bytes] = []
     received = 0
@@ -62,22 +69,23 @@ async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: in
             if not chunk.HasField("header"):
                 raise RequestError("the first chunk of an upload carries its header")
             header = chunk.header
-            _check_upload_size(header.size, limit)
         received += len(chunk.data)
-        _check_upload_size(received, limit)
+        if max(header.size, received) > limit:
+            parts.clear()
+            if received > DRAINED_UPLOAD_FACTOR * limit:
+                break
+            continue
         parts.append(chunk.data)
     if header is None:
         raise RequestError("an upload with no chunk: send the bot's archive")
-    if received != header.size:
-        raise RequestError(f"the upload stopped after {received:,} of {header.size:,} bytes")
-    return header, b"".join(parts)
-
-
-def _check_upload_size(size: int, limit: int) -> None:
+    size = max(header.size, received)
     if size > limit:
         raise UploadTooLarge(f"the bot's archive is over this server's limit of "
                              f"{limit / 2**20:.1f} MiB ({size / 2**20:.1f} MiB sent or "
                              "announced): leave out what the bot does not need")
+    if received != header.size:
+        raise RequestError(f"the upload stopped after {received:,} of {header.size:,} bytes")
+    return header, b"".join(parts)
 
 
 def version_info(line: VersionLine) -> admin_pb2.BotVersionInfo:
