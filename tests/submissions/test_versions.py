@@ -61,6 +61,8 @@ def test_games_and_ratings_belong_to_the_version_that_played(store: Store) -> No
     add_version(store, "b")
     win(store, "rival", "tiny")
     assert [g.seats for g in store.games()] == [("rival", "tiny@2"), ("tiny@1", "rival")]
+    assert [g.seats for g in store.games(bot="tiny@1")] == [("tiny@1", "rival")]
+    assert len(store.games(bot="tiny")) == 2, "a base name finds every version's games"
     assert {r.bot: r.games for r in store.ratings(pool=POOL)} == {
         "tiny@1": 1, "tiny@2": 1, "rival": 2}
 
