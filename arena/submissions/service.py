@@ -130,13 +130,15 @@ def _manifest(files: BotFiles, path: str, name: str | None) -> Manifest:
 
 def launch_command(version: BotVersion) -> str:
     """The command line a version is started with: its manifest's run command, where a
-    Python bot's leading `python` is arena's own interpreter (which has the SDK)."""
-    run = version.bot.command or ""
-    if version.runtime != Runtime.PYTHON.value:
-        return run
-    words = shlex.split(run)
-    if words and words[0] in PYTHON_WORDS:
+    Python bot's leading `python` is arena's own interpreter (which has the SDK), and a
+    program named by a relative path (`build/bot`) is the one in the version's folder."""
+    words = shlex.split(version.bot.command or "")
+    if not words:
+        return ""
+    if version.runtime == Runtime.PYTHON.value and words[0] in PYTHON_WORDS:
         words[0] = sys.executable
+    elif "/" in words[0] and not words[0].startswith("/"):
+        words[0] = str(Path(version.folder) / words[0])
     return shlex.join(words)
 
 

@@ -4,6 +4,8 @@ version that is not built never plays."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,6 +17,7 @@ from arena.engine.outcome import Outcome, Termination
 from arena.rating import pools
 from arena.record import SeatTermination
 from arena.store import BotKind, BuildStatus, DuplicateName, InvalidInput, Store, UnknownBot
+from arena.submissions import launch_command
 
 RULES = {"target_score": None}
 POOL = pools.rules_pool(RULES, 2)
@@ -116,3 +119,13 @@ def test_a_name_is_either_added_or_submitted(store: Store) -> None:
         store.add_bot("tiny", BotKind.REMOTE)
     with pytest.raises(DuplicateName, match="was added with `arena bot add`"):
         store.check_version_name("rival")
+
+
+def test_a_version_starts_its_own_program_and_a_python_bot_arenas_python(
+        store: Store) -> None:
+    native = store.add_version("nat", "a" * 64, {"name": "nat", "run": "build/bot -v"},
+                               "build/bot -v", "native", "/versions/nat")
+    python = store.add_version("py", "b" * 64, {"name": "py", "run": "python bot.py"},
+                               "python bot.py", "python", "/versions/py")
+    assert launch_command(native) == "/versions/nat/build/bot -v"
+    assert launch_command(python) == shlex.join([sys.executable, "bot.py"])
