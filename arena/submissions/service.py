@@ -52,7 +52,7 @@ class Submissions:
     def __init__(self, store: Store, root: Path, limits: Limits | None = None,
                  build_limits: BuildLimits | None = None) -> None:
         self.store = store
-        self.root = root
+        self.root = root.absolute()  # a version's folder is where its commands run
         self.limits = limits or Limits()
         self.build_limits = build_limits or BuildLimits()
 

@@ -168,3 +168,13 @@ def test_a_safe_archive_is_stored_by_hash_and_unpacked_owner_only(tmp_path: Path
              for path in [tmp_path / "bots", blob, folder, folder / "bot", folder / "lib"]}
     assert modes == {"bots": 0o700, version.sha256: 0o600, folder.name: 0o700, "bot": 0o700,
                      "lib": 0o700}
+
+
+def test_a_versions_folder_is_absolute_beside_a_relative_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = bot_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with Store.open(Path("arena.db")) as store:
+        version = Submissions(store, Path("arena-bots")).submit(pack(folder)).version
+    assert Path(version.folder).is_absolute()
+    assert Path(version.folder).parent == tmp_path / "arena-bots" / "versions"
