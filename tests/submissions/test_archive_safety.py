@@ -9,7 +9,7 @@ import os
 import stat
 import tarfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -142,18 +142,24 @@ REFUSED: dict[str, tuple[Callable[[], bytes], str]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Submissions]:
+    """Submissions to one store, shared by the refused archives: none may write a thing."""
+    root = tmp_path_factory.mktemp("refusing")
+    with Store.open(root / "arena.db") as store:
+        yield Submissions(store, root / "bots",
+                          Limits(max_upload_bytes=MIB, max_unpacked_bytes=2 * MIB))
+
+
 @pytest.mark.parametrize("case", sorted(REFUSED))
-def test_an_unsafe_archive_is_refused_with_nothing_written(tmp_path: Path, case: str) -> None:
+def test_an_unsafe_archive_is_refused_with_nothing_written(refusing: Submissions,
+                                                           case: str) -> None:
     make, message = REFUSED[case]
-    limits = Limits(max_upload_bytes=MIB, max_unpacked_bytes=2 * MIB)
-    archive = make()
-    with Store.open(tmp_path / "arena.db") as store:
-        submissions = Submissions(store, tmp_path / "bots", limits)
-        with pytest.raises(ArchiveError, match=message):
-            submissions.submit(archive)
-        assert store.list_bots(include_removed=True) == []
-        assert store.bot_versions("tiny") == []
-    assert not (tmp_path / "bots").exists()
+    with pytest.raises(ArchiveError, match=message):
+        refusing.submit(make())
+    assert refusing.store.list_bots(include_removed=True) == []
+    assert refusing.store.bot_versions("tiny") == []
+    assert not refusing.root.exists()
 
 
 def test_a_safe_archive_is_stored_by_hash_and_unpacked_owner_only(tmp_path: Path) -> None:
