@@ -186,7 +186,8 @@ def _manifest_in(path: Path, manifest: str) -> str:
     """--manifest as a path inside the bot's folder: as given, or, when it names a file
     of the folder from the current one, relative to the folder."""
     given = Path(manifest)
-    if not path.is_dir() or (path / given).is_file() or not given.is_file():
+    inside = not given.is_absolute() and (path / given).is_file()
+    if not path.is_dir() or inside or not given.is_file():
         return given.as_posix()
     try:
         return given.resolve().relative_to(path.resolve()).as_posix()

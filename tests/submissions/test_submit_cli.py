@@ -56,6 +56,12 @@ def test_a_submitted_folder_is_version_1_and_its_name_is_printed(played: Played)
     assert played.first.stderr.startswith("submitted greedy@1 (sha256 ")
 
 
+def test_a_manifest_named_by_its_path_is_read_from_the_bots_folder(played: Played) -> None:
+    submitted = ok(played.db, "bot", "submit", str(PYTHON_BOTS), "--manifest",
+                   str(PYTHON_BOTS / "counter.arena-bot.toml"))
+    assert submitted.stdout == "counter@1\n"
+
+
 def test_unchanged_files_make_no_new_version(played: Played) -> None:
     assert played.unchanged.stdout == "greedy@1\n"
     assert "unchanged: greedy@1" in played.unchanged.stderr
@@ -140,6 +146,12 @@ def test_a_manifest_error_is_a_clear_message_and_stores_nothing(tmp_path: Path) 
     assert (result.exit_code, result.stderr) == (1, "Error: arena-bot.toml: missing 'run'\n")
     missing = arena(db, "bot", "submit", str(folder), "--manifest", "other.toml")
     assert "no other.toml at the top of the bot's folder" in missing.stderr
+    outside = arena(db, "bot", "submit", str(folder), "--manifest", str(db.parent / "x.toml"))
+    assert f"no {db.parent / 'x.toml'} at the top of the bot's folder" in outside.stderr
+    (tmp_path / "elsewhere.toml").write_text('name = "b"\nrun = "x"\n')
+    elsewhere = arena(db, "bot", "submit", str(folder), "--manifest",
+                      str(tmp_path / "elsewhere.toml"))
+    assert "elsewhere.toml is not in the bot's folder" in elsewhere.stderr
     assert not (tmp_path / "arena-bots").exists()
 
 
