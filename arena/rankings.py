@@ -8,7 +8,8 @@ results and the duplicate-deal figures are read from the same games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from arena import stats
 from arena.rating import DEFAULT_PARAMETERS, fit
@@ -74,9 +75,11 @@ def ranked_games(store: Store, key: str) -> list[stats.RankedGame]:
                              teams=game.teams) for game in store.pool_games(key)]
 
 
-def pool_ranking(store: Store, key: str,
-                 confidence: float = stats.CONFIDENCE) -> PoolRanking:
-    """The leaderboard of the pool `key`."""
+def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *,
+                 all_versions: bool = False) -> PoolRanking:
+    """The leaderboard of the pool `key`. In a rule-set pool a submitted bot shows only
+    its latest version that played there, placed among the lines shown, unless
+    `all_versions`; a tournament's own pool shows its entrants as they were entered."""
     pool = store.pool(key)
     board = stats.leaderboard(ranked_games(store, key), confidence)
     ratings = {r.bot: r for r in store.ratings(pool=key)}
@@ -86,7 +89,38 @@ def pool_ranking(store: Store, key: str,
         place = len(lines) + 1
         lines.append(_unscored_line(ratings[unscored], place, (lines[-1].tier + 1) if lines
                                     else 1))
-    return PoolRanking(pool, tuple(lines), board.separations, board.confidence)
+    ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence)
+    if all_versions or pool.tournament_id is not None:
+        return ranking
+    return latest_versions_only(ranking, store.version_numbers())
+
+
+def latest_versions_only(ranking: PoolRanking,
+                         versions: Mapping[str, tuple[str, int]]) -> PoolRanking:
+    """`ranking` with each submitted bot's latest version alone (`versions`: entrant name
+    → base name and number), places and tiers counted again among the lines kept, and
+    the separations between lines kept."""
+    latest: dict[str, int] = {}
+    for line in ranking.lines:
+        if line.bot in versions:
+            base, number = versions[line.bot]
+            latest[base] = max(number, latest.get(base, 0))
+    kept = [line for line in ranking.lines
+            if line.bot not in versions or latest[versions[line.bot][0]] == versions[line.bot][1]]
+    if len(kept) == len(ranking.lines):
+        return ranking
+    tiers = {tier: index + 1 for index, tier in enumerate(sorted({k.tier for k in kept}))}
+    renumbered = []
+    for line in kept:
+        low = 1 + sum(1 for other in kept if other.place_low < line.place_low)
+        high = sum(1 for other in kept if other.place_low <= line.place_high)
+        renumbered.append(replace(line, place_low=low, place_high=high,
+                                  place=stats.place_text(low, high),
+                                  tier=tiers[line.tier]))
+    shown = {line.bot for line in kept}
+    separations = tuple(s for s in ranking.separations
+                        if s.upper in shown and s.lower in shown)
+    return replace(ranking, lines=tuple(renumbered), separations=separations)
 
 
 def pool_crosstable(store: Store, key: str, confidence: float = stats.CONFIDENCE

@@ -6,9 +6,10 @@ service's, so that its servicer methods stay a line or two each.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena import stats, wire
@@ -16,8 +17,8 @@ from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
-from arena.server.management import Progress
-from arena.store import Bot, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
+from arena.server.management import Progress, VersionLine
+from arena.store import Bot, BotVersion, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
 from arena.tournament.schedule import MAX_GAMES
 from arena.tournament.sequential import SprtPlan, UntilSeparated
 from arena.v1 import admin_pb2
@@ -26,8 +27,91 @@ DEFAULT_WAIT_SECONDS = 30.0
 """How long a run waits for its bots to connect when the request does not say."""
 
 
+UPLOAD_CHUNK_BYTES = 256 * 1024
+"""The size of each chunk of a submitted bot's archive."""
+
+LOG_TAIL_LINES = 5
+"""How many of a build log's last lines a version's listing carries."""
+
+
 class RequestError(ValueError):
     """An admin request's JSON text is not a JSON object; the message says which field."""
+
+
+class UploadTooLarge(ValueError):
+    """An upload went past the server's size limit; the message gives both sizes."""
+
+
+def upload_chunks(archive: bytes, header: admin_pb2.SubmitBotHeader
+                  ) -> Iterator[admin_pb2.SubmitBotChunk]:
+    """`archive` as `SubmitBot` takes it: chunks of `UPLOAD_CHUNK_BYTES`, the header (its
+    size set) on the first."""
+    header.size = len(archive)
+    yield admin_pb2.SubmitBotChunk(header=header, data=archive[:UPLOAD_CHUNK_BYTES])
+    for start in range(UPLOAD_CHUNK_BYTES, len(archive), UPLOAD_CHUNK_BYTES):
+        yield admin_pb2.SubmitBotChunk(data=archive[start:start + UPLOAD_CHUNK_BYTES])
+
+
+DRAINED_UPLOAD_FACTOR = 4
+"""An upload over the limit is read to its end, and thrown away, up to this many times
+the limit, so that its sender hears why it was refused: a call ended while the client
+is still sending reaches it as a broken stream, not as the server's answer."""
+
+
+async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: int
+                      ) -> tuple[admin_pb2.SubmitBotHeader, bytes]:
+    """The header and the archive of a `SubmitBot` upload; `UploadTooLarge` once the
+    header announces, or the chunks bring, more than `limit` bytes (nothing past the
+    limit is kept)."""
+    header: admin_pb2.SubmitBotHeader | None = None
+    parts: list[bytes] = []
+    received = 0
+    async for chunk in chunks:
+        if header is None:
+            if not chunk.HasField("header"):
+                raise RequestError("the first chunk of an upload carries its header")
+            header = chunk.header
+        received += len(chunk.data)
+        if max(header.size, received) > limit:
+            parts.clear()
+            if received > DRAINED_UPLOAD_FACTOR * limit:
+                break
+            continue
+        parts.append(chunk.data)
+    if header is None:
+        raise RequestError("an upload with no chunk: send the bot's archive")
+    size = max(header.size, received)
+    if size > limit:
+        raise UploadTooLarge(f"the bot's archive is over this server's limit of "
+                             f"{limit / 2**20:.1f} MiB ({size / 2**20:.1f} MiB sent or "
+                             "announced): leave out what the bot does not need")
+    if received != header.size:
+        raise RequestError(f"the upload stopped after {received:,} of {header.size:,} bytes")
+    return header, b"".join(parts)
+
+
+def version_info(line: VersionLine) -> admin_pb2.BotVersionInfo:
+    """One line of a bot's versions, as `ListBotVersions` and `SubmitBot` answer it."""
+    entry, rating = line
+    if isinstance(entry, BotVersion):
+        info = admin_pb2.BotVersionInfo(
+            name=entry.name, base_name=entry.base_name, version=entry.number,
+            sha256=entry.sha256, created_at=entry.created_at.isoformat(timespec="seconds"),
+            build_status=entry.build_status.value, run_command=entry.bot.command or "",
+            runtime=entry.runtime, active=entry.bot.active,
+            inherits_from=entry.inherits_from or "",
+            log_tail="\n".join(entry.build_log.strip().splitlines()[-LOG_TAIL_LINES:]))
+    else:
+        # A bot added with a command: the command is its files, and nothing is built.
+        info = admin_pb2.BotVersionInfo(
+            name=entry.name, base_name=entry.name, version=0, build_status="ok",
+            sha256=hashlib.sha256((entry.command or "").encode()).hexdigest(),
+            created_at=entry.created_at.isoformat(timespec="seconds"),
+            run_command=entry.command or "", runtime=entry.kind.value, active=entry.active)
+    if rating is not None:
+        info.pool, info.mu, info.sigma, info.games = (rating.pool, rating.mu, rating.sigma,
+                                                      rating.games)
+    return info
 
 
 def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:

@@ -5,7 +5,8 @@ one named by `--server HOST:PORT`, or the same server started in-process on
 the local database (`./arena.db`, or `ARENA_DB`). `app` holds the command
 group; each module beside it adds the commands of one kind (`serve`, `bots`,
 `tournaments`, `rankings`, `games`, `export`, `report`, `demo`), over
-`context` (reaching the server, errors, Ctrl-C), `inputs` (what a command takes) and `output` (what it prints).
+`context` (reaching the server, errors, Ctrl-C), `inputs` (what a command
+takes) and `output` (what it prints).
 """
 
 from arena.cli import bots, demo, export, games, rankings, report, serve, tournaments

@@ -1,10 +1,11 @@
-"""`arena bot …`: registering, listing and removing bots."""
+"""`arena bot …`: registering, submitting, listing and removing bots."""
 
 from __future__ import annotations
 
 import os
 import shutil
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,11 +29,13 @@ if TYPE_CHECKING:
 
 @main.group()
 def bot() -> None:
-    """Register, list and remove bots.
+    """Register, submit, list and remove bots.
 
     \b
     Example:
-      arena bot add greedy --command "python sample_bots/python/greedy_bot.py"
+      arena bot submit sample_bots/python
+      arena bot versions greedy
+      arena bot add greedy-dev --command "python sample_bots/python/greedy_bot.py"
       arena bot list
     """
 
@@ -119,3 +122,129 @@ def bot_remove(context: Context, name: str) -> None:
         return await session.admin.RemoveBot(admin_pb2.RemoveBotRequest(name=name))
 
     click.echo(f"removed bot {context.run(body).bot.name}")
+
+
+MANIFEST_NAME = "arena-bot.toml"
+"""The manifest a folder is read with unless --manifest names another
+(`arena.submissions.MANIFEST`, not imported here: `--help` loads nothing)."""
+
+
+@bot.command("submit")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--name", default=None,
+              help="The bot's name, instead of the manifest's.")
+@click.option("--manifest", default=MANIFEST_NAME, show_default=True, metavar="FILE",
+              help="The manifest, a file in the bot's folder (or archive).")
+@click.option("--inherit-rating", is_flag=True,
+              help="Start the new version from the latest built version's ratings "
+                   "instead of the default skill.")
+@pass_context
+def bot_submit(context: Context, path: Path, name: str | None, manifest: str,
+               inherit_rating: bool) -> None:
+    """Submit the bot in PATH (a folder, .zip or .tar.gz) as its next version.
+
+    The folder holds an arena-bot.toml manifest (name, run, and optionally
+    build and runtime). Its files are stored by their sha256 and built once;
+    the version is the bot's name and a number (greedy@2), and its games and
+    ratings are its own. Files unchanged since the latest version make no new
+    version. The version's name is printed on stdout.
+
+    \b
+    Example:
+      arena bot submit sample_bots/python
+      arena bot submit sample_bots/python --manifest random.arena-bot.toml
+      arena --server HOST:PORT bot submit my-bot.zip --inherit-rating
+    """
+    from arena.submissions import ArchiveError, pack
+
+    try:
+        archive = pack(path)
+    except (ArchiveError, OSError) as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    header = admin_pb2.SubmitBotHeader(name=name or "", inherit_rating=inherit_rating,
+                                       manifest=_manifest_in(path, manifest))
+
+    async def body(session: Session) -> admin_pb2.SubmitBotResponse:
+        from arena.wire_admin import upload_chunks
+
+        response: admin_pb2.SubmitBotResponse = await session.admin.SubmitBot(
+            upload_chunks(archive, header))
+        return response
+
+    response = context.run(body)
+    version = response.version
+    if not response.created:
+        click.echo(f"unchanged: {version.name} (sha256 {version.sha256[:12]}) is already "
+                   f"the latest version of {version.base_name}", err=True)
+    elif version.build_status == "failed":
+        click.echo(version.log_tail, err=True)
+        raise click.ClickException(
+            f"{version.name}: the build failed, and this version will not play; "
+            f"`arena bot versions {version.base_name} --log {version.version}` shows its log")
+    else:
+        click.echo(f"submitted {version.name} (sha256 {version.sha256[:12]}, build "
+                   f"{version.build_status})", err=True)
+    click.echo(version.name)
+
+
+def _manifest_in(path: Path, manifest: str) -> str:
+    """--manifest as a path inside the bot's folder: as given, or, when it names a file
+    of the folder from the current one, relative to the folder."""
+    given = Path(manifest)
+    inside = not given.is_absolute() and (path / given).is_file()
+    if not path.is_dir() or inside or not given.is_file():
+        return given.as_posix()
+    try:
+        return given.resolve().relative_to(path.resolve()).as_posix()
+    except ValueError:
+        raise click.ClickException(f"--manifest {manifest} is not in the bot's folder "
+                                   f"{path}") from None
+
+
+@bot.command("versions")
+@click.argument("name")
+@click.option("--log", "log_version", type=click.IntRange(min=1), default=None,
+              metavar="N", help="Print the build log of version N instead.")
+@output_format
+@pass_context
+def bot_versions(context: Context, name: str, log_version: int | None, fmt: str) -> None:
+    """List the versions of bot NAME: hash, date, build and rating.
+
+    A version's rating is the one in the rule-set pool of its latest rated
+    game. A bot added with --command is its own only version (version 0),
+    whose files are its command.
+
+    \b
+    Example:
+      arena bot versions greedy
+      arena bot versions greedy --log 2
+    """
+    async def body(session: Session) -> admin_pb2.ListBotVersionsResponse:
+        return await session.admin.ListBotVersions(admin_pb2.ListBotVersionsRequest(
+            name=name, log_version=log_version or 0))
+
+    response = context.run(body, read_only=True)
+    if log_version is not None:
+        click.echo(response.log, nl=not response.log.endswith("\n"))
+        return
+    rows = [_version_row(v, fmt) for v in response.versions]
+    emit(rows, fmt, f"no versions of {name}")
+    failed = [v for v in response.versions if v.build_status == "failed"]
+    if fmt == "table" and failed:
+        for version in failed:
+            click.echo(f"\n{version.name} failed its build; the end of its log "
+                       f"(--log {version.version} for all of it):\n{version.log_tail}")
+
+
+def _version_row(version: admin_pb2.BotVersionInfo, fmt: str) -> dict[str, Any]:
+    rated = bool(version.pool)
+    if fmt != "table":
+        return {"name": version.name, "version": version.version, "sha256": version.sha256,
+                "created": version.created_at, "build": version.build_status,
+                "active": version.active, "inherits_from": version.inherits_from or None,
+                "pool": version.pool or None, "mu": version.mu if rated else None,
+                "sigma": version.sigma if rated else None, "games": version.games}
+    rating = f"{version.mu:.2f} ± {version.sigma:.2f} ({version.games} games)" if rated else "–"
+    return {"version": version.name + ("" if version.active else " (removed)"),
+            "sha256": version.sha256[:12], "created": version.created_at,
+            "build": version.build_status, "rating": rating}

@@ -36,6 +36,8 @@ def pool_options(function: Any) -> Any:
 @main.command()
 @pool_options
 @click.option("--pools", "list_pools", is_flag=True, help="List the rating pools instead.")
+@click.option("--all-versions", is_flag=True,
+              help="Show every version of a submitted bot, not only its latest.")
 @click.option("--fit", is_flag=True,
               help="Fit TrueSkill's beta and draw probability to the pool's games and compare "
                    "them with the pool's own and TrueSkill's defaults on held-out games.")
@@ -48,7 +50,8 @@ def pool_options(function: Any) -> Any:
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, pool: str | None, confidence: float,
-             list_pools: bool, fit: bool, watch: bool, interval: float, fmt: str) -> None:
+             list_pools: bool, all_versions: bool, fit: bool, watch: bool, interval: float,
+             fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -56,6 +59,9 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
     rule-set pool is shown. A bot's score is the share of its opponents it
     placed above (ties count half, 0.5 is average); bots whose difference the
     games cannot establish at the confidence level share a place ("2–3").
+    A submitted bot shows as its latest version that played in a rule-set
+    pool (--all-versions: every version); a tournament's standings show its
+    entrants as entered.
 
     \b
     Example:
@@ -63,6 +69,7 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
       arena rankings --tournament spring --format json
       arena rankings --pools
       arena rankings --tournament spring --watch
+      arena rankings --all-versions
     """
     if watch:
         if list_pools or fit or fmt != "table":
@@ -77,19 +84,24 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
     elif fit:
         emit_fit(context.run(lambda s: _fit(s, tournament, pool), read_only=True), fmt)
     else:
-        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence),
+        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence,
+                                                          all_versions=all_versions),
                                   read_only=True), fmt)
 
 
 async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
-                        confidence: float = 0.95) -> list[admin_pb2.GetRankingsResponse]:
-    """The leaderboards a listing asks for: one pool, or every rule-set pool."""
+                        confidence: float = 0.95, *, all_versions: bool = False
+                        ) -> list[admin_pb2.GetRankingsResponse]:
+    """The leaderboards a listing asks for: one pool, or every rule-set pool (each
+    submitted bot's latest version only, unless `all_versions`)."""
     if tournament or pool:
         return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-            tournament=tournament or "", pool=pool or "", confidence=confidence))]
+            tournament=tournament or "", pool=pool or "", confidence=confidence,
+            all_versions=all_versions))]
     listed = await _pools(session)
     return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-        pool=p.key, confidence=confidence)) for p in listed if not p.tournament]
+        pool=p.key, confidence=confidence, all_versions=all_versions))
+        for p in listed if not p.tournament]
 
 
 async def _pools(session: Session) -> list[admin_pb2.PoolInfo]:

@@ -115,7 +115,8 @@ def _admin_channel(address: str, token: str | None,
                    tls: grpc.ChannelCredentials | None = None) -> grpc.aio.Channel:
     # A channel files each interceptor under one kind of call only.
     interceptors: Any = (None if token is None else
-                         [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token)])
+                         [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token),
+                          _TokenOnUploads(token)])
     options = [("grpc.max_receive_message_length", ADMIN_MAX_RECEIVE_BYTES)]
     if tls is not None:
         return grpc.aio.secure_channel(address, tls, options, interceptors=interceptors)
@@ -125,9 +126,11 @@ def _admin_channel(address: str, token: str | None,
 if TYPE_CHECKING:
     _UnaryUnary = grpc.aio.UnaryUnaryClientInterceptor[Any, Any]
     _UnaryStream = grpc.aio.UnaryStreamClientInterceptor[Any, Any]
+    _StreamUnary = grpc.aio.StreamUnaryClientInterceptor[Any, Any]
 else:  # the runtime classes take no type arguments
     _UnaryUnary = grpc.aio.UnaryUnaryClientInterceptor
     _UnaryStream = grpc.aio.UnaryStreamClientInterceptor
+    _StreamUnary = grpc.aio.StreamUnaryClientInterceptor
 
 
 def _with_token(details: grpc.aio.ClientCallDetails, token: str) -> grpc.aio.ClientCallDetails:
@@ -159,3 +162,16 @@ class _TokenOnStreamingCalls(_UnaryStream):
                                      request: Any) -> Any:
         """Send the call with the token."""
         return await continuation(_with_token(client_call_details, self._token), request)
+
+
+class _TokenOnUploads(_StreamUnary):
+    """Adds ``authorization: Bearer <token>`` to every call sent as a stream (an upload)."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    async def intercept_stream_unary(self, continuation: Any, client_call_details: Any,
+                                     request_iterator: Any) -> Any:
+        """Send the call with the token."""
+        return await continuation(_with_token(client_call_details, self._token),
+                                  request_iterator)

@@ -38,6 +38,7 @@ from arena.store import (
     UnknownPool,
     UnknownTournament,
 )
+from arena.submissions import MANIFEST
 from arena.tournament import ScheduleError
 from arena.v1 import admin_pb2, admin_pb2_grpc
 
@@ -57,6 +58,7 @@ _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
     (ManagementError, grpc.StatusCode.FAILED_PRECONDITION),
     (wire_admin.RequestError, grpc.StatusCode.FAILED_PRECONDITION),
+    (wire_admin.UploadTooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (ValueError, grpc.StatusCode.INVALID_ARGUMENT),
 )
 
@@ -178,6 +180,33 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         bot = await self.management_for("RemoveBot").remove_bot(request.name)
         return admin_pb2.RemoveBotResponse(bot=wire_admin.bot_info(bot))
 
+    @_management_call
+    async def SubmitBot(self, request: AsyncIterator[admin_pb2.SubmitBotChunk],
+                        context: Any) -> admin_pb2.SubmitBotResponse:
+        """Take a bot's archive in chunks, within the size limit, and make it the bot's
+        next version, built (in a worker thread: a build takes a while)."""
+        management = self.management_for("SubmitBot")
+        header, archive = await wire_admin.read_upload(
+            request, management.upload_limits.max_upload_bytes)
+        submitted = await asyncio.to_thread(
+            management.submit_bot, archive, header.manifest or MANIFEST, header.name or None,
+            header.inherit_rating)
+        rating = management.store.latest_rating(submitted.version.name)
+        return admin_pb2.SubmitBotResponse(
+            version=wire_admin.version_info((submitted.version, rating)),
+            created=submitted.created)
+
+    @_management_call
+    async def ListBotVersions(self, request: admin_pb2.ListBotVersionsRequest,
+                              context: Any) -> admin_pb2.ListBotVersionsResponse:
+        """A bot's versions with their builds and ratings (and one build's whole log)."""
+        management = self.management_for("ListBotVersions")
+        response = admin_pb2.ListBotVersionsResponse(versions=[
+            wire_admin.version_info(line) for line in management.bot_versions(request.name)])
+        if request.log_version:
+            response.log = management.build_log(request.name, request.log_version)
+        return response
+
     # --------------------------------------------------------- ranks and games
 
     @_management_call
@@ -185,7 +214,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                           context: Any) -> admin_pb2.GetRankingsResponse:
         """The leaderboard of one pool, with intervals and shared places."""
         management = self.management_for("GetRankings")
-        ranking = management.rankings(request.tournament, request.pool, request.confidence)
+        ranking = management.rankings(request.tournament, request.pool, request.confidence,
+                                      request.all_versions)
         tournament = self._tournament_of(ranking.pool)
         faults = management.tournament_faults(tournament) if tournament else None
         return wire_admin.rankings_response(ranking, tournament, faults)

@@ -37,15 +37,20 @@ from arena.stats.sprt import Sprt, SprtError
 from arena.store import (
     Bot,
     BotKind,
+    BotVersion,
+    BuildStatus,
     GameSummary,
     Pool,
+    Rating,
     ScheduledGame,
     Store,
     StoredGame,
     Tournament,
+    UnknownBot,
     UnknownGame,
     UnknownTournament,
 )
+from arena.submissions import Limits, Submissions, Submitted, launch_command
 from arena.supervisor import BotSupervisor, ManagedBot, ManagedBotError, command_words
 from arena.tournament import (
     PlayedGame,
@@ -108,16 +113,25 @@ class Progress:
     many games ended with each fault (`arena.record.count_faults`)."""
 
 
+VersionLine = tuple[BotVersion | Bot, Rating | None]
+"""One line of a bot's versions: a submitted version (or a bot added with a command, its
+only version), and its rating in the rule-set pool of its latest rated game."""
+
+
 class Management:
     """What the admin service can do, over one store and one running server."""
 
     def __init__(self, store: Store, server: ArenaServer, session_tokens: SessionTokens,
-                 log_dir: Path, server_address: Callable[[], str]) -> None:
+                 log_dir: Path, server_address: Callable[[], str],
+                 bots_dir: Path | None = None) -> None:
         self.store = store
         self.server = server
         self.session_tokens = session_tokens
         self.log_dir = log_dir
         self._server_address = server_address
+        # Beside the logs, as `arena.submissions.bots_dir_for` puts it beside the database.
+        self.submissions = Submissions(
+            store, bots_dir or log_dir.with_name(log_dir.name.removesuffix("-logs") + "-bots"))
         self._supervisor: BotSupervisor | None = None
         self._exits: dict[str, int] = {}
         """The last exit code of each managed bot launched here, once it has exited."""
@@ -140,13 +154,60 @@ class Management:
         return [(bot, bot.name in connected) for bot in self.store.list_bots()]
 
     async def remove_bot(self, name: str) -> Bot:
-        """Remove a bot: its tokens stop working and a managed bot this server runs is
-        stopped; its games and ratings stay."""
+        """Remove a bot (for a submitted bot's base name, its latest built version): its
+        tokens stop working and a managed bot this server runs is stopped; its games and
+        ratings stay."""
         bot = self.store.remove_bot(name)
-        self.session_tokens.revoke(name)
+        self.session_tokens.revoke(bot.name)
         if self._supervisor is not None:
-            await self._supervisor.stop_bot(name)
+            await self._supervisor.stop_bot(bot.name)
         return bot
+
+    @property
+    def upload_limits(self) -> Limits:
+        """What a submitted archive may hold."""
+        return self.submissions.limits
+
+    def submit_bot(self, archive: bytes, manifest: str, name: str | None,
+                   inherit_rating: bool) -> Submitted:
+        """Make the bot in `archive` its next version and build it (see
+        `Submissions.submit`); blocks for the build."""
+        return self.submissions.submit(archive, manifest=manifest, name=name,
+                                       inherit_rating=inherit_rating)
+
+    def bot_versions(self, name: str) -> list[VersionLine]:
+        """The versions of bot `name` (a base name, or one version's name), oldest first,
+        each with its latest rating; a bot added with a command is its own only version."""
+        version = self.store.bot_version(name)
+        base = name if version is None else version.base_name
+        versions = self.store.bot_versions(base)
+        if versions:
+            return [(v, self.store.latest_rating(v.name)) for v in versions]
+        bot = self.store.bot(name)
+        return [(bot, self.store.latest_rating(bot.name))]
+
+    def build_log(self, name: str, number: int) -> str:
+        """The stored build log of version `number` of bot `name`."""
+        for line, _ in self.bot_versions(name):
+            if isinstance(line, BotVersion) and line.number == number:
+                return line.build_log or "(no build: the manifest has no build command)\n"
+        raise UnknownBot(f"bot {name} has no version {number} with a build "
+                         f"(`arena bot versions {name}` lists them)")
+
+    def entrants(self, names: Sequence[str]) -> list[str]:
+        """The entrant each of `names` stands for (a base name: its latest built version);
+        `ManagementError` for a version that is not built, which never plays."""
+        entrants = []
+        for name in names:
+            bot = self.store.bot(name)
+            version = self.store.bot_version(bot.name)
+            if version is not None and version.build_status is not BuildStatus.OK:
+                raise ManagementError(
+                    f"bot {bot.name} cannot play: its build {version.build_status.value}"
+                    f" (`arena bot versions {version.base_name} --log {version.number}` "
+                    "shows why)")
+            entrants.append(bot.name)
+        return entrants
 
     # -------------------------------------------------------------- rankings
 
@@ -155,10 +216,13 @@ class Management:
         return self.store.pool_key(tournament or None, pool or None)
 
     def rankings(self, tournament: str | None = None, pool: str | None = None,
-                 confidence: float = stats.CONFIDENCE) -> PoolRanking:
+                 confidence: float = stats.CONFIDENCE, all_versions: bool = False
+                 ) -> PoolRanking:
         """The leaderboard of one pool: a tournament's own, a pool by key, or else that of
-        the latest rated game."""
-        return pool_ranking(self.store, self.pool_key(tournament, pool), _confidence(confidence))
+        the latest rated game; each submitted bot's latest version only, unless
+        `all_versions`."""
+        return pool_ranking(self.store, self.pool_key(tournament, pool), _confidence(confidence),
+                            all_versions=all_versions)
 
     def pools(self) -> list[Pool]:
         """Every rating pool with a rated game."""
@@ -244,8 +308,11 @@ class Management:
             self.server.crash_check = self._crashed
         assert bot.command is not None
         token = self.session_tokens.mint(bot.name)
+        version = self.store.bot_version(bot.name)
+        command, cwd = ((bot.command, None) if version is None
+                        else (launch_command(version), Path(version.folder)))
         try:
-            await self._supervisor.start(ManagedBot(bot.name, bot.command, token))
+            await self._supervisor.start(ManagedBot(bot.name, command, token, cwd))
         except ManagedBotError as exc:
             raise ManagementError(str(exc)) from None
 
@@ -291,8 +358,7 @@ class Management:
             raise ManagementError(f"a match plays 1 to {MAX_GAMES:,} games, got {games:,}")
         if len(bots) < 2:
             raise ManagementError(f"a match needs at least 2 bots, got {len(bots)}")
-        for bot in bots:
-            self.store.bot(bot)
+        bots = self.entrants(bots)
         settings = {
             "format": "round_robin", "table_size": len(bots),
             "deals_per_table": -(-games // len(bots)), "seed": seed,
@@ -310,9 +376,7 @@ class Management:
         """Create a tournament and its whole schedule, so it can be checked before play."""
         tournament_settings = TournamentSettings.from_dict(settings)
         bot_policy(tournament_settings)
-        for bot in bots:
-            self.store.bot(bot)
-        return create_tournament(self.store, name, tournament_settings, list(bots))
+        return create_tournament(self.store, name, tournament_settings, self.entrants(bots))
 
     async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
                              progress: ProgressListener | None = None,

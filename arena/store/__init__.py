@@ -10,7 +10,7 @@ the `schema_migrations` table.
 The package is split by kind: `errors`, `records` (the values handed out), `values`
 (what is accepted), `schema` (migrations), `codec` (columns and row decoders),
 `database` (the connection and transactions) and one part of `Store` for each kind
-of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`).
+of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`, `versions`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from arena.store.records import (
     MIN_SEATS,
     Bot,
     BotKind,
+    BotVersion,
+    BuildStatus,
     GameStatus,
     GameSummary,
     Pool,
@@ -56,11 +58,14 @@ from arena.store.schedules import ScheduleRecords
 from arena.store.schema import MIGRATIONS, Migration
 from arena.store.tournaments import TournamentRecords
 from arena.store.values import NAME, hash_token
+from arena.store.versions import VersionRecords
 
 __all__ = [
     "AlreadyRecorded",
     "Bot",
     "BotKind",
+    "BotVersion",
+    "BuildStatus",
     "CLAIM_STALE_AFTER",
     "DamagedDatabase",
     "DuplicateName",
@@ -97,7 +102,8 @@ __all__ = [
 ]
 
 
-class Store(BotRecords, TournamentRecords, ScheduleRecords, GameRecords, RatingRecords):
+class Store(BotRecords, TournamentRecords, ScheduleRecords, GameRecords, RatingRecords,
+            VersionRecords):
     """The arena database. Open with `Store.open(path)`; use as a context manager.
 
     Safe to call from any thread, one call at a time: a lock serialises access

@@ -47,6 +47,11 @@ class BotRecords(Database):
         with self._transaction() as conn:
             if self._find_bot(conn, name) is not None:
                 raise DuplicateName(f"a bot named {name!r} already exists")
+            if self._versioned and conn.execute(
+                    "SELECT 1 FROM bot_versions WHERE base_name = ?", (name,)
+            ).fetchone() is not None:
+                raise DuplicateName(f"{name!r} names submitted versions ({name}@1, ...); "
+                                    "give the bot another name")
             cursor = conn.execute(
                 "INSERT INTO bots (name, kind, command, token_hash, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",

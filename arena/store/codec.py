@@ -18,6 +18,8 @@ from arena.store.records import (
     CLAIM_STALE_AFTER,
     Bot,
     BotKind,
+    BotVersion,
+    BuildStatus,
     GameStatus,
     GameSummary,
     RunClaim,
@@ -78,6 +80,25 @@ def _bot(row: sqlite3.Row) -> Bot:
         created_at=datetime.fromisoformat(row["created_at"]),
         removed_at=None if removed is None else datetime.fromisoformat(removed),
     )
+
+
+_VERSION_SELECT = (
+    "SELECT b.*, v.base_name, v.version, v.sha256, v.manifest, v.runtime, v.folder,"
+    " v.build_status, v.build_log, v.created_at AS version_created_at,"
+    " p.name AS inherits_from_name FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+    " LEFT JOIN bots p ON p.id = v.inherits_from"
+)
+"""A submitted version with its entrant row and the name of the version it inherits from."""
+
+
+@_decoding("bot version")
+def _bot_version(row: sqlite3.Row) -> BotVersion:
+    return BotVersion(
+        bot=_bot(row), base_name=row["base_name"], number=row["version"],
+        sha256=row["sha256"], manifest=json.loads(row["manifest"]), runtime=row["runtime"],
+        folder=row["folder"], build_status=BuildStatus(row["build_status"]),
+        build_log=row["build_log"], inherits_from=row["inherits_from_name"],
+        created_at=datetime.fromisoformat(row["version_created_at"]))
 
 
 _TOURNAMENT_SELECT = (

@@ -67,6 +67,11 @@ class Database:
         except BaseException:
             self._conn.close()
             raise
+        # Whether the schema has submitted versions (migration 5): a store opened with
+        # fewer migrations works as it did before them.
+        self._versioned = self._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bot_versions'"
+        ).fetchone() is not None
 
     def _prepare(self, path: str | PathLike[str], migrations: Sequence[Migration], *,
                  read_only: bool, file_read_only: bool) -> None:
@@ -210,19 +215,34 @@ class Database:
         with self._lock:
             return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
 
-    @staticmethod
-    def _find_bot(conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
+    def _find_bot(self, conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
+        """The active bot named `name`; for the base name of submitted versions, its
+        latest built version."""
         row: sqlite3.Row | None = conn.execute(
             "SELECT * FROM bots WHERE name = ? AND removed_at IS NULL", (name,)
         ).fetchone()
+        if row is None and "@" not in name and self._versioned:
+            row = conn.execute(
+                "SELECT b.* FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+                " WHERE v.base_name = ? AND b.removed_at IS NULL AND v.build_status = 'ok'"
+                " ORDER BY v.version DESC LIMIT 1", (name,)).fetchone()
         return row
 
     def _active_bot_ids(self, conn: sqlite3.Connection, names: Sequence[str]) -> list[int]:
+        """The ids of the active bots `names`; a submitted version that is not built
+        (its build failed, or is still running) cannot play, and is refused."""
         ids = []
         for name in names:
             row = self._find_bot(conn, name)
             if row is None:
                 raise UnknownBot(f"no bot named {name!r}")
+            status = None if not self._versioned else conn.execute(
+                "SELECT build_status FROM bot_versions WHERE bot_id = ?", (row["id"],)
+            ).fetchone()
+            if status is not None and status[0] != "ok":
+                raise InvalidInput(f"bot {row['name']} cannot play: its build "
+                                   f"{'failed' if status[0] == 'failed' else 'is not done'}"
+                                   f" (`arena bot versions {name.split('@')[0]}` shows it)")
             ids.append(int(row["id"]))
         return ids
 

@@ -90,7 +90,7 @@ class GameRecords(Database):
                 )
             if rated:
                 rate_game_in_its_pools(conn, game_id, tournament_id, rules, bot_ids, outcome,
-                                       teams)
+                                       teams, inherit=self._versioned)
             return self._summaries(conn, "WHERE g.id = ?", (game_id,))[0]
 
     def _game_participants(
@@ -205,7 +205,8 @@ class GameRecords(Database):
         bot: str | None = None,
         limit: int | None = None,
     ) -> list[GameSummary]:
-        """Finished games, newest first, optionally of one tournament and/or one bot."""
+        """Finished games, newest first, optionally of one tournament and/or one bot (the
+        base name of a submitted bot: any of its versions)."""
         clauses: list[str] = []
         params: list[Any] = []
         with self._lock:
@@ -213,9 +214,11 @@ class GameRecords(Database):
                 clauses.append("g.tournament_id = ?")
                 params.append(self._tournament_id(self._conn, tournament))
             if bot is not None:
+                versions = (" OR b.id IN (SELECT bot_id FROM bot_versions WHERE base_name = ?)"
+                            if self._versioned else "")
                 clauses.append("g.id IN (SELECT s.game_id FROM game_seats s"
-                               " JOIN bots b ON b.id = s.bot_id WHERE b.name = ?)")
-                params.append(bot)
+                               f" JOIN bots b ON b.id = s.bot_id WHERE b.name = ?{versions})")
+                params.extend([bot, bot] if versions else [bot])
             where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
             where += " ORDER BY g.id DESC"
             if limit is not None:

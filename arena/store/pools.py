@@ -84,11 +84,13 @@ def ensure_pool(conn: sqlite3.Connection, key: str, description: str,
 
 def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.RatingParameters,
                  game_id: int, bot_ids: Sequence[int], outcome: Outcome,
-                 teams: Sequence[Sequence[int]] | None) -> None:
+                 teams: Sequence[Sequence[int]] | None, *, inherit: bool = True) -> None:
     """Rate one stored game in one pool: skills, counts and history, after the pool's
-    earlier games."""
+    earlier games. A bot's first game in the pool starts from the default skill, or,
+    for a version submitted with `--inherit-rating` (and `inherit`), from the skill its
+    predecessor has in the pool then."""
     start = parameters.initial_skill
-    before = {bot: _skill(conn, pool_id, bot, start) for bot in bot_ids}
+    before = {bot: _skill(conn, pool_id, bot, start, inherit) for bot in bot_ids}
     try:
         after = rating.rate_game(before, bot_ids, outcome.ranks, teams, parameters=parameters)
     except rating.RatingError as exc:
@@ -106,16 +108,23 @@ def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.Rati
 def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
                            tournament_id: int | None, rules: Mapping[str, Any],
                            bot_ids: Sequence[int], outcome: Outcome,
-                           teams: Sequence[Sequence[int]] | None) -> None:
-    """Rate a stored game in every pool it belongs to."""
+                           teams: Sequence[Sequence[int]] | None, *,
+                           inherit: bool = True) -> None:
+    """Rate a stored game in every pool it belongs to (`inherit`: see `rate_in_pool`)."""
     for key, description, pool_tournament in pool_keys(conn, tournament_id, rules,
                                                         len(bot_ids)):
         pool_id, parameters = ensure_pool(conn, key, description, pool_tournament,
                                           len(bot_ids))
-        rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams)
+        rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams,
+                     inherit=inherit)
 
 
-def rebuild_all_pools(conn: sqlite3.Connection) -> None:
+def rebuild_pools_before_versions(conn: sqlite3.Connection) -> None:
+    """`rebuild_all_pools` for a schema without submitted versions (migration 4)."""
+    rebuild_all_pools(conn, inherit=False)
+
+
+def rebuild_all_pools(conn: sqlite3.Connection, *, inherit: bool = True) -> None:
     """Rate every rated game again, in the order it was recorded, into fresh pools."""
     for table in ("pool_rating_history", "pool_ratings", "pool_games", "pools"):
         conn.execute(f"DELETE FROM {table}")
@@ -130,13 +139,18 @@ def rebuild_all_pools(conn: sqlite3.Connection) -> None:
                           ranks=tuple(s[2] for s in seats), hands_played=game[5])
         teams = None if game[3] is None else json.loads(game[3])
         rate_game_in_its_pools(conn, game[0], game[1], json.loads(game[2]),
-                               [s[0] for s in seats], outcome, teams)
+                               [s[0] for s in seats], outcome, teams, inherit=inherit)
 
 
 def _skill(conn: sqlite3.Connection, pool_id: int, bot_id: int,
-           start: rating.Skill) -> rating.Skill:
+           start: rating.Skill, inherit: bool) -> rating.Skill:
     row = conn.execute("SELECT mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id = ?",
                        (pool_id, bot_id)).fetchone()
+    if row is None and inherit:
+        row = conn.execute(
+            "SELECT r.mu, r.sigma FROM bot_versions v JOIN pool_ratings r"
+            " ON r.bot_id = v.inherits_from AND r.pool_id = ? WHERE v.bot_id = ?",
+            (pool_id, bot_id)).fetchone()
     return start if row is None else rating.Skill(row[0], row[1])
 
 

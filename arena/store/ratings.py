@@ -115,7 +115,15 @@ class RatingRecords(Database):
         parameters = self.pool(key).parameters
         skills: dict[str, rating.Skill] = {}
         counts: dict[str, list[int]] = {}
+        with self._lock:
+            inherits = {} if not self._versioned else {
+                str(row[0]): str(row[1]) for row in self._conn.execute(
+                    "SELECT b.name, p.name FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+                    " JOIN bots p ON p.id = v.inherits_from")}
         for game in self.pool_games(key):
+            for bot in game.seats:
+                if bot not in skills and inherits.get(bot) in skills:
+                    skills[bot] = skills[inherits[bot]]
             after = rating.rate_game(skills, game.seats, game.ranks, game.teams,
                                      parameters=parameters)
             skills.update(after)

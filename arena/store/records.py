@@ -60,6 +60,47 @@ class Bot:
         return self.removed_at is None
 
 
+class BuildStatus(StrEnum):
+    """Where a submitted version's build stands; only a built version plays."""
+
+    BUILDING = "building"
+    OK = "ok"
+    """Built (or nothing to build): the version can play."""
+    FAILED = "failed"
+    """The build failed or ran out of time: the version never plays."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotVersion:
+    """A submitted version of a bot: an entrant of its own (named `base@number`, so its
+    games and ratings are its own) made from files with the hash `sha256`."""
+
+    bot: Bot
+    base_name: str
+    number: int
+    sha256: str
+    manifest: dict[str, Any]
+    runtime: str
+    folder: str
+    """Where its files are unpacked, and where its commands run."""
+    build_status: BuildStatus
+    build_log: str
+    inherits_from: str | None
+    """The version whose ratings it started from (`--inherit-rating`), if any."""
+    created_at: datetime
+
+    @property
+    def name(self) -> str:
+        """Its entrant name, `base@number`."""
+        return self.bot.name
+
+    @property
+    def build_command(self) -> str | None:
+        """The manifest's build command, if it has one."""
+        build = self.manifest.get("build")
+        return None if build is None else str(build)
+
+
 @dataclass(frozen=True, slots=True)
 class Tournament:
     """A tournament: its settings and rule set as stored (plain JSON values)."""

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.store.pools import POOL_TABLES, rebuild_all_pools
+from arena.store.pools import POOL_TABLES, rebuild_pools_before_versions
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +133,28 @@ MIGRATIONS: tuple[Migration, ...] = (
         4,
         "ratings live in pools: each tournament, and each rule set and table size",
         (*POOL_TABLES, "DROP TABLE rating_history", "DROP TABLE ratings"),
-        rebuild=rebuild_all_pools,
+        rebuild=rebuild_pools_before_versions,
+    ),
+    Migration(
+        5,
+        "submitted bots: each version an entrant of its own, with its files and build",
+        (
+            """CREATE TABLE bot_versions (
+                bot_id INTEGER PRIMARY KEY REFERENCES bots (id),
+                base_name TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                manifest TEXT NOT NULL,
+                runtime TEXT NOT NULL,
+                folder TEXT NOT NULL,
+                build_status TEXT NOT NULL
+                    CHECK (build_status IN ('building', 'ok', 'failed')),
+                build_log TEXT NOT NULL,
+                inherits_from INTEGER REFERENCES bots (id),
+                created_at TEXT NOT NULL,
+                UNIQUE (base_name, version)
+            )""",
+        ),
     ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -252,14 +252,16 @@ class SprtSettings(_message.Message):
     def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class GetRankingsRequest(_message.Message):
-    __slots__ = ("tournament", "pool", "confidence")
+    __slots__ = ("tournament", "pool", "confidence", "all_versions")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     POOL_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    ALL_VERSIONS_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     pool: str
     confidence: float
-    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., confidence: _Optional[float] = ...) -> None: ...
+    all_versions: bool
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., confidence: _Optional[float] = ..., all_versions: _Optional[bool] = ...) -> None: ...
 
 class PoolInfo(_message.Message):
     __slots__ = ("key", "description", "games", "tournament", "beta", "tau", "draw_probability")
@@ -652,3 +654,81 @@ class ExportedGame(_message.Message):
     round: int
     table: int
     def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., record_json: _Optional[str] = ..., game_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ...) -> None: ...
+
+class SubmitBotHeader(_message.Message):
+    __slots__ = ("name", "manifest", "inherit_rating", "size")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MANIFEST_FIELD_NUMBER: _ClassVar[int]
+    INHERIT_RATING_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    manifest: str
+    inherit_rating: bool
+    size: int
+    def __init__(self, name: _Optional[str] = ..., manifest: _Optional[str] = ..., inherit_rating: _Optional[bool] = ..., size: _Optional[int] = ...) -> None: ...
+
+class SubmitBotChunk(_message.Message):
+    __slots__ = ("header", "data")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    header: SubmitBotHeader
+    data: bytes
+    def __init__(self, header: _Optional[_Union[SubmitBotHeader, _Mapping]] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class BotVersionInfo(_message.Message):
+    __slots__ = ("name", "base_name", "version", "sha256", "created_at", "build_status", "log_tail", "run_command", "runtime", "active", "inherits_from", "pool", "mu", "sigma", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BASE_NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    BUILD_STATUS_FIELD_NUMBER: _ClassVar[int]
+    LOG_TAIL_FIELD_NUMBER: _ClassVar[int]
+    RUN_COMMAND_FIELD_NUMBER: _ClassVar[int]
+    RUNTIME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    INHERITS_FROM_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    base_name: str
+    version: int
+    sha256: str
+    created_at: str
+    build_status: str
+    log_tail: str
+    run_command: str
+    runtime: str
+    active: bool
+    inherits_from: str
+    pool: str
+    mu: float
+    sigma: float
+    games: int
+    def __init__(self, name: _Optional[str] = ..., base_name: _Optional[str] = ..., version: _Optional[int] = ..., sha256: _Optional[str] = ..., created_at: _Optional[str] = ..., build_status: _Optional[str] = ..., log_tail: _Optional[str] = ..., run_command: _Optional[str] = ..., runtime: _Optional[str] = ..., active: _Optional[bool] = ..., inherits_from: _Optional[str] = ..., pool: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
+
+class SubmitBotResponse(_message.Message):
+    __slots__ = ("version", "created")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    version: BotVersionInfo
+    created: bool
+    def __init__(self, version: _Optional[_Union[BotVersionInfo, _Mapping]] = ..., created: _Optional[bool] = ...) -> None: ...
+
+class ListBotVersionsRequest(_message.Message):
+    __slots__ = ("name", "log_version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LOG_VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    log_version: int
+    def __init__(self, name: _Optional[str] = ..., log_version: _Optional[int] = ...) -> None: ...
+
+class ListBotVersionsResponse(_message.Message):
+    __slots__ = ("versions", "log")
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    LOG_FIELD_NUMBER: _ClassVar[int]
+    versions: _containers.RepeatedCompositeFieldContainer[BotVersionInfo]
+    log: str
+    def __init__(self, versions: _Optional[_Iterable[_Union[BotVersionInfo, _Mapping]]] = ..., log: _Optional[str] = ...) -> None: ...

@@ -129,6 +129,16 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.ExportedGame.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/arena.v1.ArenaAdmin/SubmitBot',
+                request_serializer=arena_dot_v1_dot_admin__pb2.SubmitBotChunk.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.SubmitBotResponse.FromString,
+                _registered_method=True)
+        self.ListBotVersions = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListBotVersions',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaAdminServicer:
@@ -262,6 +272,20 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitBot(self, request_iterator, context):
+        """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+        carries the header), checked, stored, built and made its next version.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBotVersions(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -359,6 +383,16 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.ExportTournament,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.ExportedGame.SerializeToString,
+            ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.SubmitBotChunk.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.SubmitBotResponse.SerializeToString,
+            ),
+            'ListBotVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBotVersions,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -874,6 +908,60 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/ExportTournament',
             arena_dot_v1_dot_admin__pb2.ExportTournamentRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.ExportedGame.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/arena.v1.ArenaAdmin/SubmitBot',
+            arena_dot_v1_dot_admin__pb2.SubmitBotChunk.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.SubmitBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBotVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListBotVersions',
+            arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

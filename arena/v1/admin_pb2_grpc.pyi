@@ -66,6 +66,11 @@ class ArenaAdminStub:
     GetGame: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]
     ExportTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.ExportTournamentRequest, _admin_pb2.ExportedGame]
     """Every stored game of a tournament, in schedule order, each with its game record."""
+    SubmitBot: _grpc.StreamUnaryMultiCallable[_admin_pb2.SubmitBotChunk, _admin_pb2.SubmitBotResponse]
+    """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+    carries the header), checked, stored, built and made its next version.
+    """
+    ListBotVersions: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -105,6 +110,11 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     GetGame: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGameRequest, _admin_pb2.GetGameResponse]  # type: ignore[assignment]
     ExportTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.ExportTournamentRequest, _admin_pb2.ExportedGame]  # type: ignore[assignment]
     """Every stored game of a tournament, in schedule order, each with its game record."""
+    SubmitBot: _aio.StreamUnaryMultiCallable[_admin_pb2.SubmitBotChunk, _admin_pb2.SubmitBotResponse]  # type: ignore[assignment]
+    """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+    carries the header), checked, stored, built and made its next version.
+    """
+    ListBotVersions: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -255,5 +265,22 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.ExportedGame], _abc.AsyncIterator[_admin_pb2.ExportedGame]]:
         """Every stored game of a tournament, in schedule order, each with its game record."""
+
+    @_abc_1.abstractmethod
+    def SubmitBot(
+        self,
+        request_iterator: _MaybeAsyncIterator[_admin_pb2.SubmitBotChunk],
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.SubmitBotResponse, _abc.Awaitable[_admin_pb2.SubmitBotResponse]]:
+        """Submitted bots: the archive of a bot's folder, uploaded in chunks (the first
+        carries the header), checked, stored, built and made its next version.
+        """
+
+    @_abc_1.abstractmethod
+    def ListBotVersions(
+        self,
+        request: _admin_pb2.ListBotVersionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListBotVersionsResponse, _abc.Awaitable[_admin_pb2.ListBotVersionsResponse]]: ...
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -22,7 +22,11 @@ const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const PROTOS = path.resolve(__dirname, '..', '..', 'protos');
+// A submitted copy has the .proto files its build copied beside it; the repository's
+// sits two folders below them.
+const BESIDE = path.join(__dirname, 'protos');
+const PROTOS = fs.existsSync(path.join(BESIDE, 'arena'))
+  ? BESIDE : path.resolve(__dirname, '..', '..', 'protos');
 const definition = protoLoader.loadSync(path.join(PROTOS, 'arena', 'v1', 'bot.proto'), {
   includeDirs: [PROTOS],
   keepCase: true,

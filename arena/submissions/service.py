@@ -1,0 +1,144 @@
+"""Submitting a bot: checking its files and manifest, storing them content-addressed,
+unpacking them for a new version, and building it once.
+
+Files live in one folder beside the database (`bots_dir_for`), readable by
+its owner only: `blobs/SHA256` holds each distinct set of files as its
+canonical tar, and `versions/` one folder per version, where its build and
+its bot run.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.store import BotVersion, BuildStatus, Store
+from arena.submissions.archive import BotFiles, Limits, read_archive, unpack
+from arena.submissions.build import BuildLimits, run_build
+from arena.submissions.manifest import MANIFEST, Manifest, ManifestError, Runtime, parse_manifest
+
+PYTHON_WORDS = frozenset({"python", "python3"})
+"""The leading words a `runtime = "python"` command's interpreter is named by."""
+
+
+def bots_dir_for(db_path: Path) -> Path:
+    """Where submitted bots' files go for a database: a folder beside it."""
+    return db_path.parent / f"{db_path.stem}-bots"
+
+
+def protos_dir() -> Path | None:
+    """arena's .proto files, which a build may compile (`ARENA_PROTOS`), if installed."""
+    candidate = Path(__file__).resolve().parents[2] / "protos"
+    return candidate if (candidate / "arena" / "v1").is_dir() else None
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """The outcome of a submission: the version, and whether it is new (False: the same
+    files and manifest as the bot's latest version, which is returned instead)."""
+
+    version: BotVersion
+    created: bool
+
+
+class Submissions:
+    """Creates versions of submitted bots in `store`, with their files under `root`."""
+
+    def __init__(self, store: Store, root: Path, limits: Limits | None = None,
+                 build_limits: BuildLimits | None = None) -> None:
+        self.store = store
+        self.root = root.absolute()  # a version's folder is where its commands run
+        self.limits = limits or Limits()
+        self.build_limits = build_limits or BuildLimits()
+
+    def submit(self, archive: bytes, *, manifest: str = MANIFEST, name: str | None = None,
+               inherit_rating: bool = False) -> Submitted:
+        """Check `archive` and its `manifest` (a path inside it), and unless nothing
+        changed since the bot's latest version, store it as the next version and build
+        it. Raises `ArchiveError` or `ManifestError` before anything is written."""
+        files = read_archive(archive, self.limits)
+        checked = _manifest(files, manifest, name)
+        self.store.check_version_name(checked.name)
+        sha256 = files.sha256()
+        latest = self.store.latest_version(checked.name)
+        if (latest is not None and latest.sha256 == sha256
+                and latest.manifest == checked.to_dict()
+                and latest.build_status is not BuildStatus.BUILDING):
+            return Submitted(latest, created=False)
+        self._keep_blob(files, sha256)
+        folder = self._unpack(files, checked.name, sha256)
+        try:
+            version = self.store.add_version(
+                checked.name, sha256, checked.to_dict(), checked.run, checked.runtime.value,
+                str(folder), inherit_rating=inherit_rating)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        if checked.build is not None:
+            version = self.build(version)
+        return Submitted(version, created=True)
+
+    def build(self, version: BotVersion) -> BotVersion:
+        """Run `version`'s build command in its folder and record how it ended."""
+        assert version.build_command is not None
+        extra = {"ARENA_BOT_NAME": version.name}
+        protos = protos_dir()
+        if protos is not None:
+            extra["ARENA_PROTOS"] = str(protos)
+        result = run_build(version.build_command, Path(version.folder), self.build_limits,
+                           extra)
+        return self.store.finish_build(version.name, result.ok, result.log)
+
+    def _keep_blob(self, files: BotFiles, sha256: str) -> None:
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        blobs = self.root / "blobs"
+        blobs.mkdir(mode=0o700, exist_ok=True)
+        target = blobs / sha256
+        if target.exists():
+            return
+        partial = blobs / f".{sha256}.{secrets.token_hex(4)}"
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(files.canonical_tar())
+        os.replace(partial, target)
+
+    def _unpack(self, files: BotFiles, base_name: str, sha256: str) -> Path:
+        versions = self.root / "versions"
+        versions.mkdir(mode=0o700, exist_ok=True)
+        folder = versions / f"{base_name}-{sha256[:12]}-{secrets.token_hex(4)}"
+        unpack(files, folder)
+        return folder
+
+
+def _manifest(files: BotFiles, path: str, name: str | None) -> Manifest:
+    text = files.read(path)
+    if text is None:
+        raise ManifestError(f"no {path} at the top of the bot's folder (a manifest names "
+                            "the bot and the command that runs it; see `arena bot submit "
+                            "--help`)")
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ManifestError(f"{path}: not UTF-8 text") from None
+    return parse_manifest(decoded, path, name=name)
+
+
+def launch_command(version: BotVersion) -> str:
+    """The command line a version is started with: its manifest's run command, where a
+    Python bot's leading `python` is arena's own interpreter (which has the SDK), and a
+    program named by a relative path (`build/bot`) is the one in the version's folder."""
+    words = shlex.split(version.bot.command or "")
+    if not words:
+        return ""
+    if version.runtime == Runtime.PYTHON.value and words[0] in PYTHON_WORDS:
+        words[0] = sys.executable
+    elif "/" in words[0] and not words[0].startswith("/"):
+        words[0] = str(Path(version.folder) / words[0])
+    return shlex.join(words)
+
+
