@@ -75,7 +75,7 @@ def test_the_schedule_names_the_version_of_each_seat_the_base_name_the_latest(
         played: Played) -> None:
     schedule = json.loads(ok(played.db, "tournament", "schedule", "cup", "--format",
                              "json").stdout)
-    assert {bot for game in schedule for bot in game["seats"].split()} == {
+    assert {bot for game in schedule for bot in game["seats"]} == {
         "greedy@1", "greedy@2", "random@1"}
 
 
@@ -110,10 +110,10 @@ def test_a_tournaments_standings_show_its_entrants_as_entered(played: Played) ->
 
 def test_games_and_replays_name_the_version_that_played(played: Played) -> None:
     games = json.loads(ok(played.db, "games", "--format", "json").stdout)
-    assert {bot for game in games for bot in game["seats"].split()} == {
+    assert {bot for game in games for bot in game["seats"]} == {
         "greedy@1", "greedy@2", "random@1"}
-    replay = ok(played.db, "replay", str(games[0]["game"])).stdout
-    assert all(bot in replay for bot in games[0]["seats"].split())
+    replay = ok(played.db, "replay", str(games[0]["id"])).stdout
+    assert all(bot in replay for bot in games[0]["seats"])
 
 
 def test_a_failed_build_never_plays_and_its_log_is_shown(tmp_path: Path) -> None:
