@@ -240,7 +240,7 @@ def _version_row(version: admin_pb2.BotVersionInfo, fmt: str) -> dict[str, Any]:
     rated = bool(version.pool)
     if fmt != "table":
         return {"name": version.name, "version": version.version, "sha256": version.sha256,
-                "created": version.created_at, "build": version.build_status,
+                "created_at": version.created_at, "build_status": version.build_status,
                 "active": version.active, "inherits_from": version.inherits_from or None,
                 "pool": version.pool or None, "mu": version.mu if rated else None,
                 "sigma": version.sigma if rated else None, "games": version.games}

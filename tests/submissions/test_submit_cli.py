@@ -81,7 +81,7 @@ def test_the_schedule_names_the_version_of_each_seat_the_base_name_the_latest(
 
 def test_bot_versions_lists_both_with_hash_date_build_and_rating(played: Played) -> None:
     listed = versions(played.db, "greedy")
-    assert [(v["name"], v["version"], v["build"]) for v in listed] == [
+    assert [(v["name"], v["version"], v["build_status"]) for v in listed] == [
         ("greedy@1", 1, "ok"), ("greedy@2", 2, "ok")]
     assert listed[0]["sha256"] != listed[1]["sha256"]
     assert all(v["games"] == 4 and isinstance(v["mu"], float) for v in listed)
@@ -127,7 +127,7 @@ def test_a_failed_build_never_plays_and_its_log_is_shown(tmp_path: Path) -> None
     assert "broken@1: the build failed, and this version will not play" in submitted.stderr
     log = ok(db, "bot", "versions", "broken", "--log", "1").stdout
     assert log.startswith("compiling bot.c\n") and "failed with exit code 3" in log
-    assert versions(db, "broken")[0]["build"] == "failed"
+    assert versions(db, "broken")[0]["build_status"] == "failed"
     assert "broken@1 failed its build" in ok(db, "bot", "versions", "broken").stdout
     ok(db, "bot", "add", "other", "--command", bot_command("random"))
     refused = arena(db, "tournament", "create", "cup", "broken@1", "other")
@@ -159,7 +159,7 @@ def test_a_bot_added_with_a_command_is_its_own_only_version(tmp_path: Path) -> N
     db = tmp_path / "arena.db"
     ok(db, "bot", "add", "dev", "--command", bot_command("greedy"))
     listed = versions(db, "dev")
-    assert [(v["name"], v["version"], v["build"]) for v in listed] == [("dev", 0, "ok")]
+    assert [(v["name"], v["version"], v["build_status"]) for v in listed] == [("dev", 0, "ok")]
     folder = tmp_path / "greedy"
     shutil.copytree(PYTHON_BOTS, folder, ignore=shutil.ignore_patterns("__pycache__"))
     refused = arena(db, "bot", "submit", str(folder), "--name", "dev")
