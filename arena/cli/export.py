@@ -62,11 +62,21 @@ def export_header(info: admin_pb2.TournamentInfo) -> dict[str, Any]:
             "created_at": info.created_at}
 
 
+def version_of(entrant: str) -> dict[str, Any]:
+    """The base name and version number of an entrant: `greedy@2` is version 2 of greedy;
+    a bot added with a command (no `@NUMBER`) is version 0 of itself."""
+    base, _, number = entrant.rpartition("@")
+    if base and number.isdigit():
+        return {"base_name": base, "version": int(number)}
+    return {"base_name": entrant, "version": 0}
+
+
 def export_game(game: admin_pb2.ExportedGame) -> dict[str, Any]:
     """One stored game of an export: where it sits in the schedule, each seat's bot and
     result, and the game record it replays from."""
     summary = game.summary
-    seats = [{"seat": seat, "bot": bot, "score": score, "rank": rank, "termination": ending}
+    seats = [{"seat": seat, "bot": bot, **version_of(bot), "score": score, "rank": rank,
+              "termination": ending}
              for seat, (bot, score, rank, ending) in enumerate(zip(
                  summary.seats, summary.scores, summary.ranks, summary.seat_terminations,
                  strict=True))]

@@ -116,6 +116,14 @@ def test_games_and_replays_name_the_version_that_played(played: Played) -> None:
     assert all(bot in replay for bot in games[0]["seats"])
 
 
+def test_an_export_names_each_seats_base_name_and_version(played: Played) -> None:
+    lines = [json.loads(line) for line in ok(played.db, "export", "cup").stdout.splitlines()]
+    seats = {(seat["bot"], seat["base_name"], seat["version"])
+             for line in lines[1:] for seat in line["game"]["seats"]}
+    assert seats == {("greedy@1", "greedy", 1), ("greedy@2", "greedy", 2),
+                     ("random@1", "random", 1)}
+
+
 def test_a_failed_build_never_plays_and_its_log_is_shown(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     folder = tmp_path / "broken"
