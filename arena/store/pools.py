@@ -11,13 +11,13 @@ stores it, and a migration can rebuild every pool from the stored games.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import rating
 from arena.engine.outcome import Outcome, Termination
 from arena.rating import pools as rating_pools
+from arena.store.backend import Connection
 from arena.store.errors import InvalidInput
 
 POOL_TABLES = (
@@ -55,7 +55,7 @@ POOL_TABLES = (
 """The tables of migration 4."""
 
 
-def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mapping[str, Any],
+def pool_keys(conn: Connection, tournament_id: int | None, rules: Mapping[str, Any],
               seats: int) -> list[tuple[str, str, int | None]]:
     """(key, description, tournament id) of each pool a game belongs to."""
     keys: list[tuple[str, str, int | None]] = [
@@ -69,20 +69,21 @@ def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mappin
     return keys
 
 
-def ensure_pool(conn: sqlite3.Connection, key: str, description: str,
+def ensure_pool(conn: Connection, key: str, description: str,
                 tournament_id: int | None, seats: int) -> tuple[int, rating.RatingParameters]:
     """The pool's id and parameters, creating it (under `pool_parameters(seats)`) if new."""
     row = conn.execute("SELECT id, parameters FROM pools WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return int(row[0]), rating.RatingParameters.from_dict(json.loads(row[1]))
     parameters = rating_pools.pool_parameters(seats)
-    cursor = conn.execute(
-        "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)",
-        (key, description, tournament_id, json.dumps(parameters.to_dict())))
-    return int(cursor.lastrowid or 0), parameters
+    row = conn.execute(
+        "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)"
+        " RETURNING id", (key, description, tournament_id, json.dumps(parameters.to_dict()))
+    ).fetchone()
+    return int(row[0]), parameters
 
 
-def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.RatingParameters,
+def rate_in_pool(conn: Connection, pool_id: int, parameters: rating.RatingParameters,
                  game_id: int, bot_ids: Sequence[int], outcome: Outcome,
                  teams: Sequence[Sequence[int]] | None) -> None:
     """Rate one stored game in one pool: skills, counts and history, after the pool's
@@ -103,7 +104,7 @@ def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.Rati
             " VALUES (?, ?, ?, ?, ?)", (pool_id, game_id, bot, skill.mu, skill.sigma))
 
 
-def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
+def rate_game_in_its_pools(conn: Connection, game_id: int,
                            tournament_id: int | None, rules: Mapping[str, Any],
                            bot_ids: Sequence[int], outcome: Outcome,
                            teams: Sequence[Sequence[int]] | None) -> None:
@@ -115,7 +116,7 @@ def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
         rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams)
 
 
-def rebuild_all_pools(conn: sqlite3.Connection) -> None:
+def rebuild_all_pools(conn: Connection) -> None:
     """Rate every rated game again, in the order it was recorded, into fresh pools."""
     for table in ("pool_rating_history", "pool_ratings", "pool_games", "pools"):
         conn.execute(f"DELETE FROM {table}")
@@ -133,14 +134,14 @@ def rebuild_all_pools(conn: sqlite3.Connection) -> None:
                                [s[0] for s in seats], outcome, teams)
 
 
-def _skill(conn: sqlite3.Connection, pool_id: int, bot_id: int,
+def _skill(conn: Connection, pool_id: int, bot_id: int,
            start: rating.Skill) -> rating.Skill:
     row = conn.execute("SELECT mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id = ?",
                        (pool_id, bot_id)).fetchone()
     return start if row is None else rating.Skill(row[0], row[1])
 
 
-def _save(conn: sqlite3.Connection, pool_id: int, bot_id: int, skill: rating.Skill,
+def _save(conn: Connection, pool_id: int, bot_id: int, skill: rating.Skill,
           won: int, points: int) -> None:
     updated = conn.execute(
         "UPDATE pool_ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
