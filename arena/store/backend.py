@@ -54,6 +54,9 @@ class Cursor(Protocol):
     def fetchall(self) -> list[Any]:
         """Every remaining row."""
 
+    def fetchmany(self, size: int = ..., /) -> list[Any]:
+        """Up to `size` more rows."""
+
     def __iter__(self) -> Iterator[Any]:
         """The remaining rows, one by one."""
 
@@ -140,6 +143,11 @@ class Backend(ABC):
     def begin(self, conn: Connection) -> None:
         """Begin a write transaction that no other writer interleaves with."""
 
+    @abstractmethod
+    def begin_snapshot(self, conn: Connection) -> None:
+        """Begin a transaction that only reads, and reads the database as it was at its
+        first statement, whatever is committed meanwhile."""
+
     def ddl(self, statement: str) -> str:
         """A migration's statement, written for SQLite, in this backend's dialect."""
         return statement
@@ -156,6 +164,10 @@ class Backend(ABC):
         """Whether a connection still holds the lock of the run claim `token`; True where
         the backend has no such locks (SQLite: the claim's pid and heartbeat tell)."""
         return True
+
+    @abstractmethod
+    def referenced_tables(self, conn: Connection, table: str) -> set[str]:
+        """The tables `table`'s foreign keys refer to."""
 
     @abstractmethod
     def reset_ids(self, conn: Connection, table: str) -> None:

@@ -145,6 +145,17 @@ class Database:
                 raise
             self._conn.execute("COMMIT")
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[Connection]:
+        """A transaction that only reads, and sees the database as it was when it began."""
+        with self._lock:
+            self._backend.begin_snapshot(self._conn)
+            try:
+                yield self._conn
+            finally:
+                with suppress(*self._backend.errors):
+                    self._conn.execute("ROLLBACK")
+
     def _check_schema(self, migrations: Sequence[Migration], read_only: bool) -> None:
         """Refuse, without writing, a database that is not arena's or is newer than
         `migrations` know; with `read_only`, also one that holds nothing yet."""

@@ -40,6 +40,10 @@ class SQLiteBackend(Backend):
     def drop_claim(self, conn: Connection, token: str) -> None:
         """Nothing: an SQLite claim holds no lock."""
 
+    def referenced_tables(self, conn: Connection, table: str) -> set[str]:
+        return {str(row["table"]) for row in conn.execute(
+            "SELECT * FROM pragma_foreign_key_list(?)", (table,))}
+
     def reset_ids(self, conn: Connection, table: str) -> None:
         """Nothing: SQLite numbers a new row after the highest id."""
 
@@ -59,6 +63,9 @@ class SQLiteBackend(Backend):
         if file_read_only or not isinstance(exc, sqlite3.OperationalError):
             return None
         return _not_writable(target)
+
+    def begin_snapshot(self, conn: Connection) -> None:
+        conn.execute("BEGIN")  # in WAL mode, a read transaction reads one snapshot
 
     @staticmethod
     def journal_mode(conn: Connection) -> str:
