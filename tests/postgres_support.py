@@ -66,8 +66,11 @@ class PostgresCluster:
     """A running PostgreSQL cluster in a temporary folder; `fresh_database` hands out
     empty databases on it."""
 
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, *, durable: bool = False) -> None:
         self.binaries = binaries
+        self.durable = durable
+        """Keep PostgreSQL's default durability (every commit flushed to disk); without
+        it, as the tests need none, nothing is flushed."""
         self.user = "postgres" if os.geteuid() == 0 else None
         self.folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
         self.port = free_port()
@@ -84,8 +87,9 @@ class PostgresCluster:
         self._run("initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--no-locale", "--no-sync")
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder}"
-                   " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
                    " -c max_connections=200")
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(data), "-l", str(self.folder / "server.log"), "-w",
                   "-t", "60", "-o", options, "start")
 
