@@ -9,6 +9,26 @@ write transaction begins (SQLite's `BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` under
 transaction-scoped advisory lock, so writers queue as they do on SQLite), the types
 of a migration's columns, how to list a database's tables, and the session locks
 that make a killed run's claim lapse at once on PostgreSQL.
+
+SQL written for the store runs on both when it keeps to these rules:
+
+- placeholders are `?`; new ids come from `INSERT ... RETURNING id` (never
+  `lastrowid`); upserts are `INSERT ... ON CONFLICT (...) DO NOTHING | DO UPDATE
+  SET c = excluded.c` (never `INSERT OR IGNORE/REPLACE`);
+- a migration's columns are `INTEGER`, `REAL`, `TEXT` or `BLOB`, every column typed,
+  `id INTEGER PRIMARY KEY` for a generated id; a statement only SQLite can run goes
+  in the migration's `postgres` statements as well;
+- only standard functions (`COALESCE`, `CASE`, aggregates): no `IFNULL`, `json_*`,
+  `datetime()`, `GROUP_CONCAT`, `PRAGMA` or `sqlite_master` (`Backend.tables`); JSON is
+  `TEXT`, decoded in Python; a flag is an `INTEGER` 0/1, passed as `int(flag)`, and
+  never summed as a comparison (`SUM(CASE WHEN ... THEN 1 ELSE 0 END)`);
+- strings in single quotes; every selected column either grouped or aggregated;
+  parameters of their column's type (PostgreSQL does not compare `TEXT` to a number);
+  never `IN ()` with an empty list; text ordered in Python where the order matters (a
+  database's collation may differ);
+- a statement that fails ends its transaction on PostgreSQL: catch
+  `Backend.integrity_errors` (not `sqlite3.IntegrityError`) only to leave the
+  transaction with a store error, and check first where a write may conflict.
 """
 
 from __future__ import annotations

@@ -35,10 +35,11 @@ _TYPES = (
                                                " PRIMARY KEY"),
     (re.compile(r"\bINTEGER\b"), "BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+    (re.compile(r"\bBLOB\b"), "BYTEA"),
 )
 """SQLite column types in PostgreSQL's words: an `id INTEGER PRIMARY KEY` is numbered by
 the database (yet takes the ids a copy brings), SQLite's 64-bit INTEGER and REAL are
-BIGINT and DOUBLE PRECISION."""
+BIGINT and DOUBLE PRECISION, and a BLOB is BYTEA."""
 
 
 class PostgresBackend(Backend):
