@@ -90,6 +90,9 @@ class Connection(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
         """Run one statement once for each set of parameters."""
 
+    def close(self) -> None:
+        """Close the connection."""
+
 
 def is_postgres(target: Target) -> bool:
     """Whether `target` names a PostgreSQL database (a `postgresql://` URL)."""

@@ -118,7 +118,7 @@ class Database:
 
     def _close_connection(self) -> None:
         self._held_claims.clear()
-        self._conn.close()  # type: ignore[attr-defined]
+        self._conn.close()
 
     def __enter__(self) -> Self:
         return self

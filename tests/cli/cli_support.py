@@ -91,7 +91,7 @@ def query(db: Path | str, sql: str, *params: Any) -> list[Any]:
         try:
             return connection.execute(sql, params).fetchall()
         finally:
-            connection.close()  # type: ignore[attr-defined]
+            connection.close()
     with closing(read_only(db)) as connection:
         return connection.execute(sql, params).fetchall()
 
