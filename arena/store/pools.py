@@ -88,20 +88,26 @@ def rate_in_pool(conn: Connection, pool_id: int, parameters: rating.RatingParame
                  teams: Sequence[Sequence[int]] | None) -> None:
     """Rate one stored game in one pool: skills, counts and history, after the pool's
     earlier games."""
-    start = parameters.initial_skill
-    before = {bot: _skill(conn, pool_id, bot, start) for bot in bot_ids}
+    before = _skills(conn, pool_id, bot_ids, parameters.initial_skill)
     try:
         after = rating.rate_game(before, bot_ids, outcome.ranks, teams, parameters=parameters)
     except rating.RatingError as exc:
         raise InvalidInput(f"game can't be rated: {exc}") from None
     conn.execute("INSERT INTO pool_games (pool_id, game_id) VALUES (?, ?)", (pool_id, game_id))
-    for bot, skill in after.items():
-        seat = list(bot_ids).index(bot)
-        won = int(outcome.ranks[seat] == 0)
-        _save(conn, pool_id, bot, skill, won, outcome.scores[seat])
-        conn.execute(
-            "INSERT INTO pool_rating_history (pool_id, game_id, bot_id, mu, sigma)"
-            " VALUES (?, ?, ?, ?, ?)", (pool_id, game_id, bot, skill.mu, skill.sigma))
+    seats = {bot: list(bot_ids).index(bot) for bot in after}
+    # One statement for all seats, not one per seat: on PostgreSQL each is a round trip.
+    conn.executemany(
+        "INSERT INTO pool_ratings (pool_id, bot_id, mu, sigma, games, wins, points)"
+        " VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (pool_id, bot_id) DO UPDATE"
+        " SET mu = excluded.mu, sigma = excluded.sigma, games = pool_ratings.games + 1,"
+        " wins = pool_ratings.wins + excluded.wins,"
+        " points = pool_ratings.points + excluded.points",
+        [(pool_id, bot, skill.mu, skill.sigma, int(outcome.ranks[seats[bot]] == 0),
+          outcome.scores[seats[bot]]) for bot, skill in after.items()])
+    conn.executemany(
+        "INSERT INTO pool_rating_history (pool_id, game_id, bot_id, mu, sigma)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(pool_id, game_id, bot, skill.mu, skill.sigma) for bot, skill in after.items()])
 
 
 def rate_game_in_its_pools(conn: Connection, game_id: int,
@@ -134,20 +140,11 @@ def rebuild_all_pools(conn: Connection) -> None:
                                [s[0] for s in seats], outcome, teams)
 
 
-def _skill(conn: Connection, pool_id: int, bot_id: int,
-           start: rating.Skill) -> rating.Skill:
-    row = conn.execute("SELECT mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id = ?",
-                       (pool_id, bot_id)).fetchone()
-    return start if row is None else rating.Skill(row[0], row[1])
-
-
-def _save(conn: Connection, pool_id: int, bot_id: int, skill: rating.Skill,
-          won: int, points: int) -> None:
-    updated = conn.execute(
-        "UPDATE pool_ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
-        " points = points + ? WHERE pool_id = ? AND bot_id = ?",
-        (skill.mu, skill.sigma, won, points, pool_id, bot_id))
-    if updated.rowcount == 0:
-        conn.execute(
-            "INSERT INTO pool_ratings (pool_id, bot_id, mu, sigma, games, wins, points)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?)", (pool_id, bot_id, skill.mu, skill.sigma, won, points))
+def _skills(conn: Connection, pool_id: int, bot_ids: Sequence[int],
+            start: rating.Skill) -> dict[int, rating.Skill]:
+    """Each bot's current skill in the pool (`start` for a bot new to it)."""
+    rows = conn.execute(
+        f"SELECT bot_id, mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id IN"
+        f" ({','.join('?' * len(bot_ids))})", (pool_id, *bot_ids)).fetchall()
+    known = {int(row[0]): rating.Skill(row[1], row[2]) for row in rows}
+    return {bot: known.get(bot, start) for bot in bot_ids}
