@@ -17,7 +17,12 @@ from arena.cli.context import (
 
 @main.group()
 def db() -> None:
-    """The database itself: copy a history into another one."""
+    """The database itself: copy a history into another one.
+
+    \b
+    Example:
+      arena db copy arena.db postgresql://arena@db.example.org/arena
+    """
 
 
 @db.command("copy")
