@@ -1,4 +1,5 @@
-"""`arena db copy`: a history moves from an SQLite file into PostgreSQL and reads the same."""
+"""A PostgreSQL store from the command line: `--db` or `ARENA_DB` names it, and `arena db
+copy` moves an SQLite history into it, which then reads the same."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from arena.store import Store
-from tests.cli.cli_support import arena, ok
+from tests.cli.cli_support import arena, invoke, ok
 from tests.store.test_store import add_remote_bots, record, tournament_with_one_game
+from tests.support import free_port
 
 
 def _history(path: Path) -> None:
@@ -59,3 +61,24 @@ def test_copying_a_file_that_does_not_exist_is_refused(tmp_path: Path,
     result = arena(tmp_path / "x.db", "db", "copy", str(tmp_path / "missing.db"), postgres_url)
     assert (result.exit_code, result.output.strip()) == (
         1, f"Error: no database at {tmp_path / 'missing.db'}")
+
+
+def test_arena_db_naming_a_postgresql_url_selects_postgresql(
+        postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    added = invoke("bot", "add", "far-away", env={"ARENA_DB": _with_password(postgres_url)})
+    assert added.exit_code == 0, added.output
+    with Store.open(postgres_url) as store:
+        assert [bot.name for bot in store.list_bots()] == ["far-away"]
+    assert not (tmp_path / "arena.db").exists()
+
+
+def test_a_postgresql_server_that_cannot_be_reached_is_named_without_its_password(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    url = f"postgresql://arena:hush-hush@127.0.0.1:{free_port()}/arena"
+    result = invoke("bot", "list", env={"ARENA_DB": url})
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot use the database postgresql://arena:***@"
+                                    "127.0.0.1:"), result.output
+    assert "hush-hush" not in result.output
