@@ -6,6 +6,8 @@ import pytest
 
 from tests.support import IN_CI
 
+pytest_plugins = ("tests.postgres_support",)
+
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]

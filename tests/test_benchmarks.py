@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import pytest
 
-from benchmarks import chaos, engine, protocol, schedule, tournament
+from arena.store import Store
+from benchmarks import chaos, engine, protocol, recording, schedule, tournament
+from tests.postgres_support import SHARED_DATABASE, PostgresCluster
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -93,3 +96,20 @@ def test_chaos_benchmark_smoke() -> None:
 
     flooded = chaos.memory(100)
     assert 0 < flooded.peak_mb < 100
+
+
+def test_recording_ceiling_records_every_game_and_rates_it(store_target: Path | str) -> None:
+    assert recording.recording_ceiling(store_target, 6) > 0
+    with Store.open(store_target) as store:
+        assert store.schedule_progress("ceiling") == (6, 6)
+        assert {r.games for r in store.ratings("ceiling")} == {6}
+
+
+def test_recording_benchmark_puts_sqlite_and_postgresql_side_by_side(
+        postgres_cluster: PostgresCluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(recording.POSTGRES_VARIABLE, postgres_cluster.url(SHARED_DATABASE))
+    postgres_cluster.fresh_database()  # makes the shared database if no test has yet
+    rows = recording.run(repeats=1, scale=0.01)
+    assert [str(row["store"]).split()[0] for row in rows] == ["SQLite", "PostgreSQL,",
+                                                              "PostgreSQL,"]
+    _assert_positive(rows, "games", "record_game games/s", "ms/game")

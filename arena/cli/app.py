@@ -9,6 +9,7 @@ import click
 
 from arena.cli.context import (
     Context,
+    DatabaseOption,
 )
 from arena.cli.inputs import (
     DEFAULT_DB,
@@ -20,11 +21,12 @@ from arena.cli.inputs import (
 @click.version_option(package_name="arena")
 @click.option("--server", metavar="HOST:PORT", default=None,
               help="Talk to a running `arena serve` instead of starting one in-process.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--db", type=DatabaseOption(),
               default=lambda: os.environ.get("ARENA_DB", DEFAULT_DB),
-              show_default="./arena.db or ARENA_DB", help="SQLite database (in-process only).")
+              show_default="./arena.db or ARENA_DB",
+              help="SQLite file, or postgresql://USER@HOST/DB (in-process only).")
 @click.pass_context
-def main(ctx: click.Context, server: str | None, db: Path) -> None:
+def main(ctx: click.Context, server: str | None, db: Path | str) -> None:
     """arena: UNO bots in any language, battling over gRPC.
 
     \b

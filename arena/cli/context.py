@@ -21,12 +21,54 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+class DatabaseOption(click.ParamType):  # type: ignore[type-arg]
+    """`--db`: an SQLite file (a `Path`), or a `postgresql://` URL (kept as a `str`)."""
+
+    name = "database"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Path | str:
+        """The file's path, or the URL as given; a folder is refused."""
+        from arena.store.backend import is_postgres
+
+        if isinstance(value, Path):
+            return value
+        text = str(value)
+        if is_postgres(text):
+            return text
+        if Path(text).is_dir():
+            self.fail(f"{text} is a folder, not a database file", param, ctx)
+        return Path(text)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        """How `--help` names the value."""
+        return "FILE|URL"
+
+
 class Context:
     """Options shared by every command: where the server and the database are."""
 
-    def __init__(self, server: str | None, db: Path) -> None:
+    def __init__(self, server: str | None, db: Path | str) -> None:
         self.server = server
         self.db = db
+        """An SQLite file, or a `postgresql://` URL (which may hold a password: print
+        `db_name` instead)."""
+
+    @property
+    def db_name(self) -> str:
+        """The database, fit to print: a URL without its password."""
+        from arena.store.backend import describe
+
+        return describe(self.db)
+
+    @property
+    def db_files(self) -> Path:
+        """The path the files kept with the database are named after (its admin token,
+        its bots' logs): the file itself, or for PostgreSQL the database's name in the
+        current folder."""
+        from arena.store.backend import side_path
+
+        return side_path(self.db)
 
     def run(self, body: Callable[[Session], Awaitable[T]], *, read_only: bool = False) -> T:
         """Open an admin session and run `body` in it; gRPC errors, and a database that
@@ -44,7 +86,7 @@ class Context:
 
         try:
             tls = tls_from_env() if self.server else None
-            token = find_admin_token(self.db) if self.server else None
+            token = find_admin_token(self.db_files) if self.server else None
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         trust = None if tls is None else _tls_trust(os.environ)
@@ -62,7 +104,7 @@ class Context:
                 f"{exc}: `arena bot add` creates one; --db or ARENA_DB names another"
             ) from None
         except (sqlite3.Error, StoreError) as exc:
-            raise click.ClickException(f"cannot use the database {self.db}: {exc}") from None
+            raise click.ClickException(f"cannot use the database {self.db_name}: {exc}") from None
 
 
 def _tls_trust(environ: Mapping[str, str]) -> str:

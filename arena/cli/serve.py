@@ -67,9 +67,10 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     try:
         store = Store.open(context.db)
     except (sqlite3.Error, StoreError) as exc:
-        raise click.ClickException(f"cannot use the database {context.db}: {exc}") from None
+        raise click.ClickException(f"cannot use the database {context.db_name}: {exc}"
+                                   ) from None
     try:
-        admin_token, token_file = issue_admin_token(context.db)
+        admin_token, token_file = issue_admin_token(context.db_files)
     except AdminTokenError as exc:
         store.close()
         raise click.ClickException(str(exc)) from None
@@ -80,12 +81,12 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     def ready(server: Any) -> None:
         where = f"in {token_file}" if token_file else f"from {ADMIN_TOKEN_VARIABLE}"
         secured = " over TLS" if tls else ""
-        click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db}, "
+        click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db_name}, "
                    f"admin token {where}); Ctrl-C stops", err=True)
 
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
-            store, log_dir_for(context.db), admin_token=admin_token, tls=tls)))
+            store, log_dir_for(context.db_files), admin_token=admin_token, tls=tls)))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

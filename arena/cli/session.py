@@ -24,6 +24,7 @@ from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.server.assembly import build_server, log_dir_for
 from arena.store import Store
+from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
 
 
@@ -36,13 +37,14 @@ class Session:
 
 
 @contextlib.asynccontextmanager
-async def admin_session(server_address: str | None, db_path: Path,
+async def admin_session(server_address: str | None, db_path: Path | str,
                         admin_token: str | None = None,
                         tls: grpc.ChannelCredentials | None = None, *,
                         read_only: bool = False) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
-    `tls`, if given), or an in-process server on `db_path` (under an admin token of its
-    own). With `read_only`, the in-process server's database is opened only to be read
+    `tls`, if given), or an in-process server on `db_path`, a file or a `postgresql://`
+    URL (under an admin token of its own). With `read_only`, the in-process server's
+    database is opened only to be read
     (`Store.open(read_only=True)`): a missing one is not created, and one in a
     read-only folder can still be read."""
     if server_address:
@@ -51,7 +53,7 @@ async def admin_session(server_address: str | None, db_path: Path,
         return
     store = Store.open(db_path, read_only=read_only)
     own_token = secrets.token_urlsafe(24)
-    server = build_server(store, log_dir_for(db_path), admin_token=own_token)
+    server = build_server(store, log_dir_for(side_path(db_path)), admin_token=own_token)
     stopping = _CtrlCHeldOff()
     # A start cut short by Ctrl-C would leave a server running that `stop` does not know
     # of yet: it goes on, shielded, until it can be stopped.

@@ -1,4 +1,6 @@
-"""The SQLite store: bots, tournaments, their schedules, finished games and ratings.
+"""The store: bots, tournaments, their schedules, finished games and ratings, in an
+SQLite file (the default) or a PostgreSQL database (`Store.open` of a `postgresql://`
+URL; `backend` says what differs, and the rules SQL keeps to so it runs on both).
 
 One `Store` owns one connection. Every write is one transaction, and
 `record_game` writes a finished game, marks its scheduled game done and
@@ -9,8 +11,10 @@ the `schema_migrations` table.
 
 The package is split by kind: `errors`, `records` (the values handed out), `values`
 (what is accepted), `schema` (migrations), `codec` (columns and row decoders),
-`database` (the connection and transactions) and one part of `Store` for each kind
-of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`, `versions`).
+`database` (the connection and transactions), `backend` with `sqlite_backend` and
+`postgres_backend`, `transfer` (copying a history between databases) and one part of
+`Store` for each kind of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`,
+`versions`).
 """
 
 from __future__ import annotations
@@ -104,7 +108,7 @@ __all__ = [
 
 class Store(BotRecords, TournamentRecords, ScheduleRecords, GameRecords, RatingRecords,
             VersionRecords):
-    """The arena database. Open with `Store.open(path)`; use as a context manager.
+    """The arena database. Open with `Store.open(path_or_url)`; use as a context manager.
 
     Safe to call from any thread, one call at a time: a lock serialises access
     to the single connection.

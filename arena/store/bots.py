@@ -52,12 +52,11 @@ class BotRecords(Database):
             ).fetchone() is not None:
                 raise DuplicateName(f"{name!r} names submitted versions ({name}@1, ...); "
                                     "give the bot another name")
-            cursor = conn.execute(
+            row = conn.execute(
                 "INSERT INTO bots (name, kind, command, token_hash, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?) RETURNING *",
                 (name, kind.value, command, hash_token(token), _now()),
-            )
-            row = conn.execute("SELECT * FROM bots WHERE id = ?", (cursor.lastrowid,)).fetchone()
+            ).fetchone()
         return _bot(row), token
 
     def bot(self, name: str) -> Bot:
@@ -83,8 +82,9 @@ class BotRecords(Database):
         if not include_removed:
             query += " WHERE removed_at IS NULL"
         with self._lock:
-            rows = self._conn.execute(query + " ORDER BY name, id").fetchall()
-        return [_bot(row) for row in rows]
+            rows = self._conn.execute(query).fetchall()
+        # Sorted here, not by the database, whose collation may order names otherwise.
+        return sorted((_bot(row) for row in rows), key=lambda bot: (bot.name, bot.id))
 
     def remove_bot(self, name: str) -> Bot:
         """Retire a bot: its token stops working and its name becomes free.

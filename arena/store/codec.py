@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
+from arena.store.backend import Row
 from arena.store.errors import (
     DamagedDatabase,
     InvalidInput,
@@ -70,7 +70,7 @@ def _teams_tuple(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...]
 
 
 @_decoding("bot")
-def _bot(row: sqlite3.Row) -> Bot:
+def _bot(row: Row) -> Bot:
     removed = row["removed_at"]
     return Bot(
         id=row["id"],
@@ -92,7 +92,7 @@ _VERSION_SELECT = (
 
 
 @_decoding("bot version")
-def _bot_version(row: sqlite3.Row) -> BotVersion:
+def _bot_version(row: Row) -> BotVersion:
     return BotVersion(
         bot=_bot(row), base_name=row["base_name"], number=row["version"],
         sha256=row["sha256"], manifest=json.loads(row["manifest"]), runtime=row["runtime"],
@@ -108,10 +108,15 @@ _TOURNAMENT_SELECT = (
 """A tournament with the claim of the run playing it, if any (for its live status)."""
 
 
+ClaimAlive = Callable[[str], bool]
+"""Whether the connection of the run whose claim has this token is still there (on
+PostgreSQL; on SQLite always True, and the claim's pid and heartbeat tell)."""
+
+
 @_decoding("tournament")
-def _tournament(row: sqlite3.Row) -> Tournament:
+def _tournament(row: Row, alive: ClaimAlive) -> Tournament:
     status = TournamentStatus(row["status"])
-    claim = None if row["token"] is None else _live_claim(row, datetime.now(UTC))
+    claim = None if row["token"] is None else _live_claim(row, datetime.now(UTC), alive)
     if status is TournamentStatus.RUNNING and claim is None:
         status = TournamentStatus.STOPPED  # the run that set it was killed
     return Tournament(
@@ -126,19 +131,21 @@ def _tournament(row: sqlite3.Row) -> Tournament:
     )
 
 
-def _live_claim(row: sqlite3.Row, now: datetime,
+def _live_claim(row: Row, now: datetime, alive: ClaimAlive,
                 stale_after: float = CLAIM_STALE_AFTER) -> RunClaim | None:
-    """The claim in `row` if it still holds; None if it lapsed or cannot be read (a
-    damaged claim holds nothing)."""
+    """The claim in `row` if it still holds; None if it lapsed, its run's connection is
+    gone, or it cannot be read (a damaged claim holds nothing)."""
     try:
         claim = _run_claim(row)
-        return None if claim.lapsed(now, stale_after) else claim
+        if claim.lapsed(now, stale_after) or not alive(claim.token):
+            return None
+        return claim
     except (DamagedDatabase, TypeError, OverflowError):
         return None
 
 
 @_decoding("tournament run")
-def _run_claim(row: sqlite3.Row) -> RunClaim:
+def _run_claim(row: Row) -> RunClaim:
     return RunClaim(
         tournament_id=row["tournament_id"],
         token=row["token"],
@@ -154,7 +161,7 @@ def _teams_from_json(text: str | None) -> tuple[tuple[int, ...], ...] | None:
 
 
 @_decoding("scheduled game")
-def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame:
+def _scheduled_game(row: Row, names: Mapping[int, str]) -> ScheduledGame:
     bot_ids = tuple(int(bot) for bot in json.loads(row["bot_ids"]))
     return ScheduledGame(
         id=row["id"],
@@ -172,7 +179,7 @@ def _scheduled_game(row: sqlite3.Row, names: Mapping[int, str]) -> ScheduledGame
 
 
 @_decoding("game log")
-def _with_logs(summary: GameSummary, logs: sqlite3.Row) -> StoredGame:
+def _with_logs(summary: GameSummary, logs: Row) -> StoredGame:
     fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
     return StoredGame(
         **fields,

@@ -53,3 +53,12 @@ class EntrantRemoved(StoreError):
 
 class TournamentBusy(StoreError):
     """Another run, in this process or another, is playing the tournament's games."""
+
+
+class DatabaseError(StoreError):
+    """The database server could not be reached, or refused a statement (PostgreSQL;
+    SQLite's own errors are `sqlite3.Error`s)."""
+
+
+class ConstraintViolation(DatabaseError):
+    """A statement broke one of the schema's constraints (PostgreSQL)."""

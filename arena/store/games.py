@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from arena.engine.outcome import Outcome, Termination
 from arena.record import SeatTermination
+from arena.store.backend import Connection, Row
 from arena.store.codec import (
     _decoding,
     _json,
@@ -95,7 +95,7 @@ class GameRecords(Database):
 
     def _game_participants(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         scheduled_game_id: int | None,
         seats: Sequence[str],
         seed: int,
@@ -128,7 +128,7 @@ class GameRecords(Database):
 
     @staticmethod
     def _insert_game(
-        conn: sqlite3.Connection,
+        conn: Connection,
         tournament_id: int | None,
         rules: Mapping[str, Any],
         seed: int,
@@ -141,21 +141,21 @@ class GameRecords(Database):
         finished_at: datetime,
         forfeited_seat: int | None,
     ) -> int:
-        cursor = conn.execute(
+        row = conn.execute(
             "INSERT INTO games (tournament_id, rules, seed, teams, termination, hands_played,"
             " rated, events, actions, started_at, finished_at, forfeited_seat)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (tournament_id, _json(dict(rules)), seed,
              None if teams is None else _json(_teams_tuple(teams)),
              Termination(outcome.termination).value, outcome.hands_played, int(rated),
              _json([dict(event) for event in events]), _json(list(actions)),
              _timestamp(started_at), _timestamp(finished_at), forfeited_seat),
-        )
-        return int(cursor.lastrowid or 0)
+        ).fetchone()
+        return int(row[0])
 
     @staticmethod
     def _insert_seats(
-        conn: sqlite3.Connection,
+        conn: Connection,
         game_id: int,
         bot_ids: Sequence[int],
         outcome: Outcome,
@@ -227,7 +227,7 @@ class GameRecords(Database):
             return self._summaries(self._conn, where, tuple(params))
 
     def _summaries(
-        self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...]
+        self, conn: Connection, where: str, params: tuple[Any, ...]
     ) -> list[GameSummary]:
         rows = conn.execute(
             "SELECT g.id, g.tournament_id, g.rules, g.seed, g.teams, g.termination,"
@@ -240,7 +240,7 @@ class GameRecords(Database):
 
     @staticmethod
     @_decoding("game")
-    def _summary(conn: sqlite3.Connection, row: sqlite3.Row) -> GameSummary:
+    def _summary(conn: Connection, row: Row) -> GameSummary:
         seats = conn.execute(
             "SELECT b.name, s.score, s.rank, s.termination FROM game_seats s"
             " JOIN bots b ON b.id = s.bot_id WHERE s.game_id = ? ORDER BY s.seat",

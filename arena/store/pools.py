@@ -11,13 +11,13 @@ stores it, and a migration can rebuild every pool from the stored games.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import rating
 from arena.engine.outcome import Outcome, Termination
 from arena.rating import pools as rating_pools
+from arena.store.backend import Connection
 from arena.store.errors import InvalidInput
 
 POOL_TABLES = (
@@ -55,7 +55,7 @@ POOL_TABLES = (
 """The tables of migration 4."""
 
 
-def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mapping[str, Any],
+def pool_keys(conn: Connection, tournament_id: int | None, rules: Mapping[str, Any],
               seats: int) -> list[tuple[str, str, int | None]]:
     """(key, description, tournament id) of each pool a game belongs to."""
     keys: list[tuple[str, str, int | None]] = [
@@ -69,43 +69,50 @@ def pool_keys(conn: sqlite3.Connection, tournament_id: int | None, rules: Mappin
     return keys
 
 
-def ensure_pool(conn: sqlite3.Connection, key: str, description: str,
+def ensure_pool(conn: Connection, key: str, description: str,
                 tournament_id: int | None, seats: int) -> tuple[int, rating.RatingParameters]:
     """The pool's id and parameters, creating it (under `pool_parameters(seats)`) if new."""
     row = conn.execute("SELECT id, parameters FROM pools WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return int(row[0]), rating.RatingParameters.from_dict(json.loads(row[1]))
     parameters = rating_pools.pool_parameters(seats)
-    cursor = conn.execute(
-        "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)",
-        (key, description, tournament_id, json.dumps(parameters.to_dict())))
-    return int(cursor.lastrowid or 0), parameters
+    row = conn.execute(
+        "INSERT INTO pools (key, description, tournament_id, parameters) VALUES (?, ?, ?, ?)"
+        " RETURNING id", (key, description, tournament_id, json.dumps(parameters.to_dict()))
+    ).fetchone()
+    return int(row[0]), parameters
 
 
-def rate_in_pool(conn: sqlite3.Connection, pool_id: int, parameters: rating.RatingParameters,
+def rate_in_pool(conn: Connection, pool_id: int, parameters: rating.RatingParameters,
                  game_id: int, bot_ids: Sequence[int], outcome: Outcome,
                  teams: Sequence[Sequence[int]] | None, *, inherit: bool = True) -> None:
     """Rate one stored game in one pool: skills, counts and history, after the pool's
     earlier games. A bot's first game in the pool starts from the default skill, or,
     for a version submitted with `--inherit-rating` (and `inherit`), from the skill its
     predecessor has in the pool then."""
-    start = parameters.initial_skill
-    before = {bot: _skill(conn, pool_id, bot, start, inherit) for bot in bot_ids}
+    before = _skills(conn, pool_id, bot_ids, parameters.initial_skill, inherit)
     try:
         after = rating.rate_game(before, bot_ids, outcome.ranks, teams, parameters=parameters)
     except rating.RatingError as exc:
         raise InvalidInput(f"game can't be rated: {exc}") from None
     conn.execute("INSERT INTO pool_games (pool_id, game_id) VALUES (?, ?)", (pool_id, game_id))
-    for bot, skill in after.items():
-        seat = list(bot_ids).index(bot)
-        won = int(outcome.ranks[seat] == 0)
-        _save(conn, pool_id, bot, skill, won, outcome.scores[seat])
-        conn.execute(
-            "INSERT INTO pool_rating_history (pool_id, game_id, bot_id, mu, sigma)"
-            " VALUES (?, ?, ?, ?, ?)", (pool_id, game_id, bot, skill.mu, skill.sigma))
+    seats = {bot: list(bot_ids).index(bot) for bot in after}
+    # One statement for all seats, not one per seat: on PostgreSQL each is a round trip.
+    conn.executemany(
+        "INSERT INTO pool_ratings (pool_id, bot_id, mu, sigma, games, wins, points)"
+        " VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (pool_id, bot_id) DO UPDATE"
+        " SET mu = excluded.mu, sigma = excluded.sigma, games = pool_ratings.games + 1,"
+        " wins = pool_ratings.wins + excluded.wins,"
+        " points = pool_ratings.points + excluded.points",
+        [(pool_id, bot, skill.mu, skill.sigma, int(outcome.ranks[seats[bot]] == 0),
+          outcome.scores[seats[bot]]) for bot, skill in after.items()])
+    conn.executemany(
+        "INSERT INTO pool_rating_history (pool_id, game_id, bot_id, mu, sigma)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(pool_id, game_id, bot, skill.mu, skill.sigma) for bot, skill in after.items()])
 
 
-def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
+def rate_game_in_its_pools(conn: Connection, game_id: int,
                            tournament_id: int | None, rules: Mapping[str, Any],
                            bot_ids: Sequence[int], outcome: Outcome,
                            teams: Sequence[Sequence[int]] | None, *,
@@ -119,12 +126,12 @@ def rate_game_in_its_pools(conn: sqlite3.Connection, game_id: int,
                      inherit=inherit)
 
 
-def rebuild_pools_before_versions(conn: sqlite3.Connection) -> None:
+def rebuild_pools_before_versions(conn: Connection) -> None:
     """`rebuild_all_pools` for a schema without submitted versions (migration 4)."""
     rebuild_all_pools(conn, inherit=False)
 
 
-def rebuild_all_pools(conn: sqlite3.Connection, *, inherit: bool = True) -> None:
+def rebuild_all_pools(conn: Connection, *, inherit: bool = True) -> None:
     """Rate every rated game again, in the order it was recorded, into fresh pools."""
     for table in ("pool_rating_history", "pool_ratings", "pool_games", "pools"):
         conn.execute(f"DELETE FROM {table}")
@@ -142,25 +149,20 @@ def rebuild_all_pools(conn: sqlite3.Connection, *, inherit: bool = True) -> None
                                [s[0] for s in seats], outcome, teams, inherit=inherit)
 
 
-def _skill(conn: sqlite3.Connection, pool_id: int, bot_id: int,
-           start: rating.Skill, inherit: bool) -> rating.Skill:
-    row = conn.execute("SELECT mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id = ?",
-                       (pool_id, bot_id)).fetchone()
-    if row is None and inherit:
-        row = conn.execute(
-            "SELECT r.mu, r.sigma FROM bot_versions v JOIN pool_ratings r"
-            " ON r.bot_id = v.inherits_from AND r.pool_id = ? WHERE v.bot_id = ?",
-            (pool_id, bot_id)).fetchone()
-    return start if row is None else rating.Skill(row[0], row[1])
-
-
-def _save(conn: sqlite3.Connection, pool_id: int, bot_id: int, skill: rating.Skill,
-          won: int, points: int) -> None:
-    updated = conn.execute(
-        "UPDATE pool_ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?,"
-        " points = points + ? WHERE pool_id = ? AND bot_id = ?",
-        (skill.mu, skill.sigma, won, points, pool_id, bot_id))
-    if updated.rowcount == 0:
-        conn.execute(
-            "INSERT INTO pool_ratings (pool_id, bot_id, mu, sigma, games, wins, points)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?)", (pool_id, bot_id, skill.mu, skill.sigma, won, points))
+def _skills(conn: Connection, pool_id: int, bot_ids: Sequence[int],
+            start: rating.Skill, inherit: bool) -> dict[int, rating.Skill]:
+    """Each bot's current skill in the pool; for a bot new to it, its predecessor's there
+    if it was submitted with `--inherit-rating` (and `inherit`), else `start`."""
+    marks = ",".join("?" * len(bot_ids))
+    rows = conn.execute(
+        f"SELECT bot_id, mu, sigma FROM pool_ratings WHERE pool_id = ? AND bot_id IN ({marks})",
+        (pool_id, *bot_ids)).fetchall()
+    known = {int(row[0]): rating.Skill(row[1], row[2]) for row in rows}
+    new = [bot for bot in bot_ids if bot not in known]
+    if new and inherit:
+        inherited = conn.execute(
+            "SELECT v.bot_id, r.mu, r.sigma FROM bot_versions v JOIN pool_ratings r"
+            " ON r.bot_id = v.inherits_from AND r.pool_id = ?"
+            f" WHERE v.bot_id IN ({','.join('?' * len(new))})", (pool_id, *new)).fetchall()
+        known.update({int(row[0]): rating.Skill(row[1], row[2]) for row in inherited})
+    return {bot: known.get(bot, start) for bot in bot_ids}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from arena import rating
 from arena.rating import pools as rating_pools
+from arena.store.backend import Connection, Row
 from arena.store.codec import _teams_from_json
 from arena.store.database import Database
 from arena.store.errors import StoreError, UnknownBot
@@ -104,7 +104,7 @@ class RatingRecords(Database):
                 " JOIN bots b ON b.id = s.bot_id JOIN pool_games pg ON pg.game_id = s.game_id"
                 " WHERE pg.pool_id = ? AND s.game_id > ? ORDER BY s.game_id, s.seat",
                 (pool_id, after)).fetchall()
-        by_game: dict[int, list[sqlite3.Row]] = {}
+        by_game: dict[int, list[Row]] = {}
         for seat in seats:
             by_game.setdefault(seat["game_id"], []).append(seat)
         return [_pool_game(game, by_game.get(game["id"], [])) for game in games]
@@ -137,7 +137,7 @@ class RatingRecords(Database):
             Rating(bot=bot, pool=key, mu=skill.mu, sigma=skill.sigma, games=counts[bot][0],
                    wins=counts[bot][1], points=counts[bot][2]) for bot, skill in skills.items())
 
-    def _pool_by_key(self, conn: sqlite3.Connection, key: str) -> Pool:
+    def _pool_by_key(self, conn: Connection, key: str) -> Pool:
         with self._lock:
             row = conn.execute(
                 "SELECT p.*, (SELECT COUNT(*) FROM pool_games g WHERE g.pool_id = p.id) AS games"
@@ -147,21 +147,21 @@ class RatingRecords(Database):
                               "a tournament's is `tournament:NAME`)")
         return _pool(row)
 
-    def _pool_id(self, conn: sqlite3.Connection, key: str) -> int:
+    def _pool_id(self, conn: Connection, key: str) -> int:
         row = conn.execute("SELECT id FROM pools WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise UnknownPool(f"no rating pool {key!r}")
         return int(row[0])
 
 
-def _pool(row: sqlite3.Row) -> Pool:
+def _pool(row: Row) -> Pool:
     return Pool(key=row["key"], description=row["description"],
                 tournament_id=row["tournament_id"],
                 parameters=rating.RatingParameters.from_dict(json.loads(row["parameters"])),
                 games=row["games"])
 
 
-def _pool_game(game: sqlite3.Row, seats: list[sqlite3.Row]) -> PoolGame:
+def _pool_game(game: Row, seats: list[Row]) -> PoolGame:
     block: tuple[int | str, ...] = (
         ("game", game["id"]) if game["round"] is None
         else (game["tournament_id"], game["round"], game["table_number"], game["seed"]))

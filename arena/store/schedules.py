@@ -58,7 +58,7 @@ class ScheduleRecords(Database):
 
     def tournament_bots(self, tournament: str | int) -> list[str]:
         """The names of the bots in `tournament`'s schedule, sorted."""
-        return self._scheduled_bot_names(tournament, "")
+        return self._scheduled_bot_names(tournament, pending_only=False, removed_only=False)
 
     def removed_entrants(self, tournament: str | int) -> list[str]:
         """Names of the bots in `tournament`'s pending games that have been removed since.
@@ -66,28 +66,34 @@ class ScheduleRecords(Database):
         Those games cannot be played: a bot added again under the same name is a
         different bot, and the games stay credited to the one scheduled.
         """
-        return self._scheduled_bot_names(
-            tournament, " AND sg.status = 'pending' AND b.removed_at IS NOT NULL")
+        return self._scheduled_bot_names(tournament, pending_only=True, removed_only=True)
 
-    def _scheduled_bot_names(self, tournament: str | int, condition: str) -> list[str]:
-        """Sorted names of the bots in `tournament`'s scheduled games that meet `condition`
-        (SQL on `sg`, the scheduled game, and `b`, the bot; empty for all)."""
+    def _scheduled_bot_names(self, tournament: str | int, *, pending_only: bool,
+                             removed_only: bool) -> list[str]:
+        """Sorted names of the bots in `tournament`'s scheduled games (its pending ones
+        only, and only bots removed since, when asked)."""
+        query = "SELECT DISTINCT bot_ids FROM scheduled_games WHERE tournament_id = ?"
+        if pending_only:
+            query += " AND status = 'pending'"
         with self._lock:
             tournament_id = self._tournament_id(self._conn, tournament)
+            lists = self._conn.execute(query, (tournament_id,)).fetchall()
+            wanted = sorted({int(bot) for row in lists for bot in json.loads(row[0])})
+            if not wanted:
+                return []
             rows = self._conn.execute(
-                "SELECT DISTINCT b.name FROM scheduled_games sg, json_each(sg.bot_ids) j"
-                " JOIN bots b ON b.id = j.value WHERE sg.tournament_id = ?" + condition
-                + " ORDER BY b.name",
-                (tournament_id,),
+                f"SELECT DISTINCT name FROM bots WHERE id IN ({','.join('?' * len(wanted))})"
+                + (" AND removed_at IS NOT NULL" if removed_only else ""),
+                wanted,
             ).fetchall()
-        return [str(row["name"]) for row in rows]
+        return sorted(str(row["name"]) for row in rows)
 
     def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
         """(games done, games scheduled) for a tournament."""
         with self._lock:
             tournament_id = self._tournament_id(self._conn, tournament)
             row = self._conn.execute(
-                "SELECT COALESCE(SUM(status = 'done'), 0), COUNT(*)"
+                "SELECT COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0), COUNT(*)"
                 " FROM scheduled_games WHERE tournament_id = ?",
                 (tournament_id,),
             ).fetchone()

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from arena.store.backend import Connection
 from arena.store.pools import POOL_TABLES, rebuild_pools_before_versions
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered schema change: its statements, then its `rebuild` of data derived
-    from what is stored (if any), run in a single transaction."""
+    from what is stored (if any), run in a single transaction.
+
+    The statements are SQLite's, and PostgreSQL runs them with its own column types
+    (`Backend.ddl`). Only where SQLite's SQL has no portable form does a migration
+    give `postgres`, the statements PostgreSQL runs instead.
+    """
 
     version: int
     description: str
     statements: tuple[str, ...]
-    rebuild: Callable[[sqlite3.Connection], None] | None = None
+    rebuild: Callable[[Connection], None] | None = None
+    postgres: tuple[str, ...] | None = None
+
+    def statements_for(self, backend: str) -> tuple[str, ...]:
+        """The statements `backend` ('sqlite' or 'postgresql') runs."""
+        if backend == "postgresql" and self.postgres is not None:
+            return self.postgres
+        return self.statements
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -94,7 +106,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 wins INTEGER NOT NULL,
                 points INTEGER NOT NULL
             )""",
-            "CREATE UNIQUE INDEX ratings_scope ON ratings (bot_id, IFNULL(tournament_id, 0))",
+            "CREATE UNIQUE INDEX ratings_scope ON ratings (bot_id, COALESCE(tournament_id, 0))",
             """CREATE TABLE rating_history (
                 game_id INTEGER NOT NULL REFERENCES games (id),
                 bot_id INTEGER NOT NULL REFERENCES bots (id),
@@ -128,6 +140,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                     actions = json_remove(actions, '$[#-1]')
                 WHERE json_type(actions, '$[#-1].forfeit') = 'integer'""",
         ),
+        # A PostgreSQL store starts at this version or later: it holds no marker to move.
+        postgres=("ALTER TABLE games ADD COLUMN forfeited_seat INTEGER",),
     ),
     Migration(
         4,

@@ -9,8 +9,10 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from arena.store.backend import Connection, Row
 from arena.store.codec import (
     _TOURNAMENT_SELECT,
+    ClaimAlive,
     _json,
     _live_claim,
     _now,
@@ -54,26 +56,26 @@ class TournamentRecords(Database):
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise DuplicateName(f"a tournament named {name!r} already exists")
-            cursor = conn.execute(
+            tournament_id = int(conn.execute(
                 "INSERT INTO tournaments (name, format, settings, rules, status, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (name, format, _json(dict(settings)), _json(dict(rules)),
                  TournamentStatus.CREATED.value, _now()),
-            )
-            tournament_id = int(cursor.lastrowid or 0)
+            ).fetchone()[0])
             self._insert_scheduled(conn, tournament_id, games)
-            return _tournament(self._tournament_row(conn, tournament_id))
+            return self._tournament_value(conn, self._tournament_row(conn, tournament_id))
 
     def tournament(self, tournament: str | int) -> Tournament:
         """The tournament with this name (str) or id (int)."""
         with self._lock:
-            return _tournament(self._tournament_row(self._conn, tournament))
+            return self._tournament_value(self._conn,
+                                          self._tournament_row(self._conn, tournament))
 
     def list_tournaments(self) -> list[Tournament]:
         """Every tournament, oldest first."""
         with self._lock:
             rows = self._conn.execute(f"{_TOURNAMENT_SELECT} ORDER BY t.id").fetchall()
-        return [_tournament(row) for row in rows]
+            return [self._tournament_value(self._conn, row) for row in rows]
 
     def set_tournament_status(
         self, tournament: str | int, status: TournamentStatus | str
@@ -89,7 +91,7 @@ class TournamentRecords(Database):
             conn.execute(
                 "UPDATE tournaments SET status = ? WHERE id = ?", (status.value, tournament_id)
             )
-            return _tournament(self._tournament_row(conn, tournament_id))
+            return self._tournament_value(conn, self._tournament_row(conn, tournament_id))
 
     def claim_run(self, tournament: str | int, *,
                   stale_after: float = CLAIM_STALE_AFTER) -> RunClaim:
@@ -97,14 +99,16 @@ class TournamentRecords(Database):
 
         Raises `TournamentBusy` while another run's claim holds, whether that
         run is in this process or another one on the same database. A claim
-        left by a run that is gone (see `RunClaim.lapsed`) is taken over.
+        left by a run that is gone (see `RunClaim.lapsed`; on PostgreSQL, also one
+        whose connection has ended) is taken over.
         """
         with self._transaction() as conn:
             tournament_id = self._tournament_id(conn, tournament)
             row = conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
                                (tournament_id,)).fetchone()
             now = datetime.now(UTC)
-            if row is not None and (holder := _live_claim(row, now, stale_after)) is not None:
+            if row is not None and (holder := _live_claim(
+                    row, now, self._claim_alive(conn), stale_after)) is not None:
                 raise TournamentBusy(
                     f"tournament {self._tournament_row(conn, tournament_id)['name']!r} is "
                     f"already being run by {holder.describe()}; a run that was killed is "
@@ -113,10 +117,13 @@ class TournamentRecords(Database):
             claim = RunClaim(tournament_id, secrets.token_hex(8), socket.gethostname(),
                              os.getpid(), now, now)
             conn.execute(
-                "INSERT OR REPLACE INTO tournament_runs (tournament_id, token, host, pid,"
-                " claimed_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tournament_runs (tournament_id, token, host, pid, claimed_at,"
+                " heartbeat_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO UPDATE"
+                " SET token = excluded.token, host = excluded.host, pid = excluded.pid,"
+                " claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at",
                 (tournament_id, claim.token, claim.host, claim.pid, _timestamp(now),
                  _timestamp(now)))
+            self._hold_claim(conn, claim.token)
         return claim
 
     def refresh_run(self, claim: RunClaim) -> bool:
@@ -132,6 +139,21 @@ class TournamentRecords(Database):
         with self._transaction() as conn:
             conn.execute("DELETE FROM tournament_runs WHERE tournament_id = ? AND token = ?",
                          (claim.tournament_id, claim.token))
+            if claim.token in self._held_claims:
+                self._held_claims.discard(claim.token)
+                self._backend.drop_claim(conn, claim.token)
+
+    def _hold_claim(self, conn: Connection, token: str) -> None:
+        """Hold the backend's lock of the claim `token` for as long as this connection
+        lives (on PostgreSQL: it lapses the moment this process or its connection dies)."""
+        self._backend.hold_claim(conn, token)
+        self._held_claims.add(token)
+
+    def _claim_alive(self, conn: Connection) -> ClaimAlive:
+        return lambda token: self._backend.claim_alive(conn, token)
+
+    def _tournament_value(self, conn: Connection, row: Row) -> Tournament:
+        return _tournament(row, self._claim_alive(conn))
 
     def run_claim(self, tournament: str | int) -> RunClaim | None:
         """The claim on `tournament` as stored (it may have lapsed), or None."""

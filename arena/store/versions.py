@@ -4,10 +4,10 @@ hash, manifest, folder and build."""
 from __future__ import annotations
 
 import secrets
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from arena.store.backend import Connection, Row
 from arena.store.codec import (
     _VERSION_SELECT,
     _bot_version,
@@ -47,7 +47,7 @@ class VersionRecords(Database):
             self._check_base_free(self._conn, base_name)
 
     @staticmethod
-    def _check_base_free(conn: sqlite3.Connection, base_name: str) -> None:
+    def _check_base_free(conn: Connection, base_name: str) -> None:
         row = conn.execute(
             "SELECT 1 FROM bots b WHERE b.name = ? AND b.removed_at IS NULL AND NOT EXISTS"
             " (SELECT 1 FROM bot_versions v WHERE v.bot_id = b.id)", (base_name,)).fetchone()
@@ -72,20 +72,20 @@ class VersionRecords(Database):
             parent = (self._latest_row(conn, base_name, built_only=True)
                       if inherit_rating else None)
             token = secrets.token_urlsafe(32)  # a managed bot gets session tokens instead
-            cursor = conn.execute(
+            bot_id = int(conn.execute(
                 "INSERT INTO bots (name, kind, command, token_hash, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (f"{base_name}@{number}", BotKind.MANAGED.value, run, hash_token(token),
-                 _now()))
+                 _now())).fetchone()[0])
             status = BuildStatus.OK if manifest.get("build") is None else BuildStatus.BUILDING
             conn.execute(
                 "INSERT INTO bot_versions (bot_id, base_name, version, sha256, manifest,"
                 " runtime, folder, build_status, build_log, inherits_from, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (cursor.lastrowid, base_name, number, sha256, _json(dict(manifest)), runtime,
+                (bot_id, base_name, number, sha256, _json(dict(manifest)), runtime,
                  folder, status.value, "", None if parent is None else parent["id"], _now()))
             row = conn.execute(f"{_VERSION_SELECT} WHERE v.bot_id = ?",
-                               (cursor.lastrowid,)).fetchone()
+                               (bot_id,)).fetchone()
         return _bot_version(row)
 
     def finish_build(self, name: str, ok: bool, log: str) -> BotVersion:
@@ -121,17 +121,17 @@ class VersionRecords(Database):
         return None if row is None else _bot_version(row)
 
     @staticmethod
-    def _latest_row(conn: sqlite3.Connection, base_name: str, *,
-                    built_only: bool) -> sqlite3.Row | None:
+    def _latest_row(conn: Connection, base_name: str, *,
+                    built_only: bool) -> Row | None:
         built = f" AND v.build_status = '{BuildStatus.OK.value}'" if built_only else ""
-        row: sqlite3.Row | None = conn.execute(
+        row: Row | None = conn.execute(
             f"{_VERSION_SELECT} WHERE v.base_name = ? AND b.removed_at IS NULL{built}"
             " ORDER BY v.version DESC LIMIT 1", (base_name,)).fetchone()
         return row
 
     @staticmethod
-    def _version_row(conn: sqlite3.Connection, name: str) -> sqlite3.Row:
-        row: sqlite3.Row | None = conn.execute(
+    def _version_row(conn: Connection, name: str) -> Row:
+        row: Row | None = conn.execute(
             f"{_VERSION_SELECT} WHERE b.name = ? ORDER BY b.id DESC LIMIT 1",
             (name,)).fetchone()
         if row is None:

@@ -49,19 +49,19 @@ def invoke(*args: str, env: Mapping[str, str | None] | None = None) -> Result:
     return CliRunner(env=dict(env or {})).invoke(main, list(args), catch_exceptions=False)
 
 
-def arena(db: Path, *args: str, env: Mapping[str, str | None] | None = None) -> Result:
+def arena(db: Path | str, *args: str, env: Mapping[str, str | None] | None = None) -> Result:
     """Run `arena --db DB ARGS` through click's CliRunner."""
     return invoke("--db", str(db), *args, env=env)
 
 
-def ok(db: Path, *args: str) -> Result:
+def ok(db: Path | str, *args: str) -> Result:
     """Like `arena`, and the command must succeed."""
     result = arena(db, *args)
     assert result.exit_code == 0, (args, result.output)
     return result
 
 
-def add_bots(db: Path, bots: Mapping[str, str]) -> dict[str, str]:
+def add_bots(db: Path | str, bots: Mapping[str, str]) -> dict[str, str]:
     """Register managed sample bots (name → script); return name → token."""
     return {name: ok(db, "bot", "add", name, "--command", bot_command(script)).stdout.strip()
             for name, script in bots.items()}
@@ -80,13 +80,31 @@ def read_only(db: Path) -> sqlite3.Connection:
     return connection
 
 
-def query(db: Path, sql: str, *params: Any) -> list[sqlite3.Row]:
-    """Rows of one read-only query."""
+def query(db: Path | str, sql: str, *params: Any) -> list[Any]:
+    """Rows of one read-only query (`?` placeholders) on an SQLite file or a PostgreSQL
+    URL, read by column name or position."""
+    if isinstance(db, str):
+        from arena.store.backend import Connection
+        from arena.store.postgres_backend import PostgresBackend
+
+        connection: Connection = PostgresBackend().connect(db, read_only=True)[0]
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
     with closing(read_only(db)) as connection:
         return connection.execute(sql, params).fetchall()
 
 
-def assert_recorded_once(db: Path, tournament: str, total: int) -> None:
+def arena_env(env: Mapping[str, str], db: Path | str) -> dict[str, str]:
+    """`env` for an `arena` process on `db`, run from anywhere: the worktree's arena
+    comes first on its path (a PostgreSQL store keeps its admin token and bots' logs
+    in the current folder, so such tests run from their tmp_path)."""
+    return dict(env, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),
+                                                              env.get("PYTHONPATH")])))
+
+
+def assert_recorded_once(db: Path | str, tournament: str, total: int) -> None:
     """Each of the `total` games scheduled for `tournament` is done and recorded exactly
     once, linked to its schedule entry and played with the scheduled seed."""
     scheduled = query(db, "SELECT s.* FROM scheduled_games s JOIN tournaments t "

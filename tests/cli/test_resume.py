@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -26,6 +27,8 @@ from tests.cli.cli_support import (
     BOTS,
     ONE_HAND,
     add_bots,
+    arena,
+    arena_env,
     assert_recorded_once,
     has_open,
     is_launcher,
@@ -41,27 +44,42 @@ from tests.support import free_port, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
+DB = TypeVar("DB", Path, str)
+
 DEALS = 12
 TOTAL = DEALS * 3  # one table of three, played in its three seat rotations
 
 
-def _done(db: Path) -> int:
-    if not db.exists():
+def _done(db: Path | str) -> int:
+    if isinstance(db, Path) and not db.exists():
         return 0
     rows = query(db, "SELECT count(*) AS n FROM scheduled_games s JOIN tournaments t "
                      "ON t.id = s.tournament_id WHERE t.name = 'long' AND s.status = 'done'")
     return int(rows[0]["n"])
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A database with three managed sample bots and tournament 'long' of TOTAL single hands."""
-    db = tmp_path / "arena.db"
+def _with_long_tournament(db: DB, folder: Path) -> DB:
+    """`db` with three managed sample bots and tournament 'long' of TOTAL single hands."""
     add_bots(db, BOTS)
-    settings = write_json(tmp_path / "settings.json", {"rules": ONE_HAND, "concurrency": 2})
+    settings = write_json(folder / "settings.json", {"rules": ONE_HAND, "concurrency": 2})
     ok(db, "tournament", "create", "long", *BOTS, "--table-size", "3", "--deals", str(DEALS),
        "--settings", str(settings))
     return db
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """An SQLite database with the sample bots and tournament 'long' (see above)."""
+    return _with_long_tournament(tmp_path / "arena.db", tmp_path)
+
+
+@pytest.fixture
+def db_on_each_backend(store_target: Path | str, tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """`db`, once on SQLite and once on PostgreSQL (run from tmp_path, where a
+    PostgreSQL store keeps its bots' logs)."""
+    monkeypatch.chdir(tmp_path)
+    return _with_long_tournament(store_target, tmp_path)
 
 
 def _default_sigint() -> None:
@@ -76,7 +94,7 @@ def _start_run(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
                             start_new_session=True, preexec_fn=_default_sigint)
 
 
-def _wait_for_first_game(db: Path, cli: subprocess.Popen[bytes]) -> None:
+def _wait_for_first_game(db: Path | str, cli: subprocess.Popen[bytes]) -> None:
     wait_until(lambda: _done(db) >= 1 or cli.poll() is not None, timeout=30,
                what="the first recorded game", interval=0.005)
     assert cli.poll() is None, "the run ended before it could be interrupted"
@@ -99,7 +117,7 @@ def _interrupt(cli: subprocess.Popen[bytes], ready: Callable[[], None], times: i
     return err.decode()
 
 
-def _resume_and_check_every_game_recorded_once(db: Path) -> None:
+def _resume_and_check_every_game_recorded_once(db: Path | str) -> None:
     """Run 'long' again to its end; every scheduled game is then recorded exactly once."""
     [(_, rows)] = leaderboard_tables(ok(db, "tournament", "run", "long").stdout)
     assert {row["bot"]: row["games"] for row in rows} == {bot: str(TOTAL) for bot in BOTS}
@@ -129,10 +147,12 @@ def _resume_and_check_every_game_recorded_once(db: Path) -> None:
     assert len(history) == 2 * TOTAL * 3, "each seat rated once in each of its two pools"
 
 
-def test_a_killed_tournament_resumes_and_records_every_game_exactly_once(db: Path) -> None:
-    with marked_env(f"kill-{os.getpid()}-{db.parent.name}") as env:
+def test_a_killed_tournament_resumes_and_records_every_game_exactly_once(
+        db_on_each_backend: Path | str, tmp_path: Path) -> None:
+    db = db_on_each_backend
+    with marked_env(f"kill-{os.getpid()}-{tmp_path.name}") as env:
         marker = env["ARENA_TEST_MARK"]
-        cli = _start_run(["--db", str(db)], env)
+        cli = _start_run(["--db", str(db)], arena_env(env, db))
         try:
             _wait_for_first_game(db, cli)
         finally:
@@ -249,3 +269,19 @@ def test_ctrl_c_during_a_match_says_its_games_are_kept(tmp_path: Path) -> None:
     assert stderr.endswith(MATCH_KEPT), stderr
     [match] = query(db, "SELECT name, status FROM tournaments")
     assert match["name"].startswith("match-") and match["status"] == "stopped"
+
+
+def test_a_second_driver_of_a_running_tournament_is_refused(
+        db_on_each_backend: Path | str, tmp_path: Path) -> None:
+    db = db_on_each_backend
+    with marked_env(f"second-{os.getpid()}-{tmp_path.name}") as env:
+        cli = _start_run(["--db", str(db)], arena_env(env, db))
+        try:
+            _wait_for_first_game(db, cli)
+            second = arena(db, "tournament", "run", "long")
+            assert cli.poll() is None, "the first driver plays on"
+        finally:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.communicate()
+    assert second.exit_code == 1, second.output
+    assert f"'long' is already being run by process {cli.pid} on " in second.output

@@ -59,8 +59,8 @@ class Entry:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
+def store(store_target: Path | str) -> Iterator[Store]:
+    with Store.open(store_target) as opened:
         yield opened
 
 
@@ -247,7 +247,7 @@ def test_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
 
 
 def test_foreign_keys_are_enforced(store: Store) -> None:
-    with pytest.raises(sqlite3.IntegrityError), store._transaction() as conn:
+    with pytest.raises(store._backend.integrity_errors), store._transaction() as conn:
         conn.execute("INSERT INTO game_seats VALUES (999, 0, 999, 0, 0, 'normal')")
 
 
@@ -258,7 +258,8 @@ def test_add_bot_returns_a_token_and_stores_only_its_hash(store: Store, tmp_path
     bot, token = store.add_bot("alpha", BotKind.REMOTE)
     assert bot.name == "alpha" and bot.kind is BotKind.REMOTE and bot.active
     assert len(token) >= 32
-    dump = "\n".join(store._conn.iterdump())
+    dump = "\n".join(str(tuple(row)) for table in store._backend.tables(store._conn)
+                     for row in store._conn.execute(f"SELECT * FROM {table}"))
     assert token not in dump
     assert hash_token(token) in dump
 
@@ -449,11 +450,11 @@ def test_claim_without_heartbeats_lapses_and_is_taken_over(store: Store) -> None
 
 
 def test_claim_of_a_process_that_exited_on_this_host_is_taken_over(
-        store: Store, tmp_path: Path) -> None:
+        store: Store, store_target: Path | str) -> None:
     store.create_tournament("cup", "round_robin", {}, {})
     script = ("import sys; from arena.store import Store; "
               "Store.open(sys.argv[1]).claim_run('cup')")
-    subprocess.run([sys.executable, "-c", script, str(tmp_path / "arena.db")], check=True)
+    subprocess.run([sys.executable, "-c", script, str(store_target)], check=True)
     gone = store.run_claim("cup")
     assert gone is not None and gone.pid != os.getpid()
     assert store.claim_run("cup").pid == os.getpid()
@@ -469,7 +470,7 @@ def test_tournament_reads_running_only_while_a_run_holds_it(store: Store) -> Non
 
 
 @pytest.mark.parametrize("change", ["heartbeat_at = '2026-01-01T00:00:00'",
-                                    "heartbeat_at = 'soon'", "pid = 99999999999999999999"])
+                                    "heartbeat_at = 'soon'", "pid = 99999999999999999"])
 def test_a_damaged_claim_holds_nothing(store: Store, change: str) -> None:
     store.create_tournament("cup", "round_robin", {}, {})
     store.claim_run("cup")

@@ -89,8 +89,8 @@ class FakeTable:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
+def store(store_target: Path | str) -> Iterator[Store]:
+    with Store.open(store_target) as opened:
         for bot in BOTS:
             opened.add_bot(bot, BotKind.REMOTE)
         yield opened
@@ -328,12 +328,12 @@ def test_second_run_of_a_tournament_in_play_is_refused(store: Store) -> None:
 
 
 def test_run_in_another_process_holds_the_tournament_until_that_process_dies(
-        store: Store, tmp_path: Path) -> None:
+        store: Store, store_target: Path | str) -> None:
     tournament = new_tournament(store)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from arena.store import Store; "
-         "Store.open(sys.argv[1]).claim_run('cup'); print('claimed', flush=True); "
-         "time.sleep(120)", str(tmp_path / "arena.db")],
+         "store = Store.open(sys.argv[1]); store.claim_run('cup'); print('claimed', flush=True); "
+         "time.sleep(120)", str(store_target)],
         stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "claimed\n"

@@ -43,8 +43,8 @@ class SkilledTable:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
+def store(store_target: Path | str) -> Iterator[Store]:
+    with Store.open(store_target) as opened:
         for bot in ("ann", "bob", "cat", "twin"):
             opened.add_bot(bot, BotKind.REMOTE)
         yield opened
