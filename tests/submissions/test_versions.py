@@ -25,8 +25,9 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
+def store(store_target: Path | str) -> Iterator[Store]:
+    """A store on each backend (SQLite file, PostgreSQL schema) with a remote rival."""
+    with Store.open(store_target) as opened:
         opened.add_bot("rival", BotKind.REMOTE)
         yield opened
 
