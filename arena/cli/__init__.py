@@ -8,7 +8,7 @@ group; each module beside it adds the commands of one kind (`serve`, `bots`,
 Ctrl-C), `inputs` (what a command takes) and `output` (what it prints).
 """
 
-from arena.cli import bots, demo, games, rankings, serve, tournaments
+from arena.cli import bots, demo, doctor, games, rankings, serve, tournaments
 from arena.cli.app import main
 
-__all__ = ["bots", "demo", "games", "main", "rankings", "serve", "tournaments"]
+__all__ = ["bots", "demo", "doctor", "games", "main", "rankings", "serve", "tournaments"]

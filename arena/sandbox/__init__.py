@@ -19,6 +19,7 @@ from arena.sandbox.api import (
 )
 from arena.sandbox.limits import Limits
 from arena.sandbox.plan import SandboxError
+from arena.sandbox.report import describe
 
-__all__ = ["Limits", "SandboxError", "SandboxStatus", "command_paths", "popen_kwargs",
+__all__ = ["Limits", "SandboxError", "SandboxStatus", "command_paths", "describe", "popen_kwargs",
            "program_path", "sandbox_env", "sdk_paths", "status", "wrap"]
