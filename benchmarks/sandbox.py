@@ -25,7 +25,7 @@ from benchmarks.tournament import BOTS, RANDOM_BOT, TABLES
 
 UNSANDBOXED = BotIsolation(sandbox="off")
 STARTS = 5
-"""Bot starts per repeat for the start-up figure."""
+"""Bot starts per repeat for the start-up figure (at full scale)."""
 
 
 async def _start_ms(management: Management, isolation: BotIsolation, name: str) -> float:
@@ -59,7 +59,7 @@ async def _games_per_s(isolation: BotIsolation, games: int, seed: int) -> float:
     return rate.games_per_s
 
 
-async def _start_up(repeats: int) -> dict[str, list[float]]:
+async def _start_up(starts: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"sandboxed": [], "unsandboxed": []}
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
@@ -67,7 +67,7 @@ async def _start_up(repeats: int) -> dict[str, list[float]]:
         server = build_server(store, Path(tmp) / "logs", holder.append)
         await server.start("127.0.0.1", 0)
         try:
-            for index in range(repeats * STARTS):
+            for index in range(starts):
                 for label, isolation in (("sandboxed", SANDBOXED), ("unsandboxed", UNSANDBOXED)):
                     times[label].append(await _start_ms(holder[0], isolation,
                                                         f"{label}-{index}"))
@@ -82,7 +82,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     found = status()
     if not found.available:
         return [{"sandbox": f"none ({found.reason})"}]
-    starts = asyncio.run(_start_up(repeats))
+    starts = asyncio.run(_start_up(max(1, round(repeats * STARTS * scale))))
     games = max(8, int(200 * scale))
     rates: dict[str, list[float]] = {"sandboxed": [], "unsandboxed": []}
     for seed in range(repeats):

@@ -6,7 +6,9 @@ import importlib.util
 
 import pytest
 
-from benchmarks import chaos, engine, protocol, schedule, tournament
+from arena.sandbox import status
+from benchmarks import chaos, engine, protocol, sandbox, schedule, tournament
+from tests.support import in_ci
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -57,6 +59,15 @@ def test_tournament_benchmark() -> None:
     rows = tournament.run(repeats=1, scale=0.01)
     _assert_positive(rows, "bound decisions/s", "tournament decisions/s", "tournament games/s",
                      "vs bound")
+
+
+def test_sandbox_benchmark() -> None:
+    rows = sandbox.run(repeats=1, scale=0.01)
+    if not status().available and not in_ci():
+        assert str(rows[0]["sandbox"]).startswith("none (")
+        return
+    _assert_positive(rows, "ms to Hello sandboxed", "ms to Hello unsandboxed",
+                     "games/s sandboxed", "games/s unsandboxed", "sandboxed vs not")
 
 
 def test_percentile() -> None:

@@ -44,7 +44,8 @@ class SandboxError(RuntimeError):
 class Mount:
     """One step of the sandbox's file system: `kind` is ``ro`` or ``rw`` (bind `source`
     at `dest`), ``symlink`` (a link at `dest` to `source`), ``dir`` (an empty folder),
-    ``hide-file`` or ``hide-dir`` (cover `dest` with an empty file or folder)."""
+    ``hide-file`` (cover `dest` with /dev/null, which cannot be opened there: binds
+    are nodev) or ``hide-dir`` (cover `dest` with an empty folder no one may enter)."""
 
     kind: str
     dest: str
