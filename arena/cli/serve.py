@@ -49,8 +49,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
 
     With --tls-cert and --tls-key the port is served over TLS (bots and
     commands then set ARENA_TLS_CA to a file of the certificates to trust, or
-    ARENA_TLS=1 for the system's); the bots serve launches itself use a
-    plaintext port on 127.0.0.1.
+    ARENA_TLS=1 for the system's); the bots serve launches itself connect
+    through the server's Unix socket, in plaintext.
 
     Managed bots run in a sandbox when the machine has one (`arena doctor` says
     which). Served on an address other than loopback, for others, they must:

@@ -23,7 +23,7 @@ class Limits:
     """
 
     memory_bytes: int = 2048 * MIB
-    processes: int = 128
+    processes: int = 256
     open_files: int = 256
     output_bytes: int = 64 * MIB
     tmp_bytes: int = 64 * MIB

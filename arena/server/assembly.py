@@ -4,6 +4,7 @@ the bots it launches, and the admin service with management over that store."""
 from __future__ import annotations
 
 import functools
+import glob
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -32,6 +33,19 @@ def log_dir_for(db_path: Path) -> Path:
     return db_path.parent / f"{db_path.stem}-logs"
 
 
+def _beside_logs(log_dir: Path) -> list[Path]:
+    """The files named like the database whose logs `log_dir` holds (`log_dir_for`): the
+    database, its journals, its admin token — hidden from bots even when no one names
+    them."""
+    if not log_dir.name.endswith("-logs"):
+        return []
+    stem = log_dir.name.removesuffix("-logs")
+    named = list(log_dir.parent.glob(f"{glob.escape(stem)}.*"))
+    journals = [path.with_name(path.name + suffix) for path in named
+                for suffix in ("-wal", "-shm", "-journal")]
+    return [*named, *journals, log_dir.parent / f"{stem}.admin-token"]
+
+
 def build_server(store: Store, log_dir: Path,
                  on_management: Callable[[Management], None] | None = None, *,
                  admin_token: str | None = None, tls: ServerTls | None = None,
@@ -47,7 +61,7 @@ def build_server(store: Store, log_dir: Path,
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
-                             (*isolation.hidden_paths, *hidden_paths))
+                             (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
     management = Management(store, server, tokens, log_dir, lambda: server.bot_address,
                             isolation=isolation)
     server.admin_servicer = functools.partial(AdminService, management=management)

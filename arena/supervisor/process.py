@@ -17,6 +17,7 @@ import os
 import shlex
 import shutil
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -225,6 +226,8 @@ class BotSupervisor:
             raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
         argv = [program, *argv[1:]]
         shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        if status().mode == "root":
+            _check_readable_by_others(bot.name, [program, *shown])
         socket = self.server_address.removeprefix("unix:")
         try:
             wrapped = wrap(argv, workdir=cwd, read_only_paths=shown,
@@ -255,6 +258,22 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _check_readable_by_others(name: str, paths: list[str]) -> None:
+    """`ManagedBotError` for a path a root arena's sandboxed bot, which runs as a uid of
+    its own, could not read (a folder it could not enter, a program it could not run)."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise ManagedBotError(f"bot {name}: cannot show it {path}: {exc}") from None
+        needed = 0o005 if stat.S_ISDIR(mode) else 0o004
+        if mode & needed != needed:
+            raise ManagedBotError(
+                f"bot {name}: {path} is not readable by other users (mode "
+                f"{stat.S_IMODE(mode):04o}), and a root arena runs sandboxed bots as a user "
+                f"of their own: make it readable (chmod o+rX) or run arena as another user")
 
 
 def _open_log(path: Path) -> BinaryIO:

@@ -81,3 +81,20 @@ def test_which_addresses_are_loopback() -> None:
 def test_a_refusal_is_a_click_error(no_sandbox: None) -> None:
     with pytest.raises(click.ClickException, match="cannot be sandboxed here"):
         bot_isolation("10.0.0.1", unsafe_bots=False)
+
+
+def test_a_database_and_its_token_beside_a_bots_files_are_hidden_from_it(tmp_path: Path
+                                                                         ) -> None:
+    from arena.server.assembly import build_server
+    from arena.server.management import Management
+    from arena.store import Store
+
+    store = Store.open(tmp_path / "arena.db")
+    try:
+        (tmp_path / "arena.admin-token").write_text("secret")
+        holder: list[Management] = []
+        build_server(store, tmp_path / "arena-logs", holder.append)
+        hidden = {path.name for path in holder[0].isolation.hidden_paths}
+    finally:
+        store.close()
+    assert {"arena.db", "arena.db-wal", "arena.db-shm", "arena.admin-token"} <= hidden

@@ -127,3 +127,18 @@ def test_a_sandboxed_bot_is_given_the_socket_inside_and_no_more_of_the_environme
     log = (tmp_path / "logs" / "echo.log").read_text()
     assert f"unix:{SOCKET_INSIDE} True" in log
     assert "ARENA_ADMIN_TOKEN" not in log and "ARENA_TOKEN" in log
+
+
+def test_a_root_arena_refuses_in_plain_words_a_bot_others_cannot_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import SandboxStatus
+    from arena.supervisor import process
+
+    monkeypatch.setattr(process, "status", lambda: SandboxStatus(True, "root", "as root"))
+    folder = tmp_path / "private"
+    folder.mkdir(mode=0o700)
+    (folder / "bot.py").write_text("")
+    supervisor = BotSupervisor(f"unix:{tmp_path / 's.sock'}", tmp_path / "logs",
+                               isolation=BotIsolation("required"))
+    with pytest.raises(ManagedBotError, match=r"not readable by other users \(mode 0700\)"):
+        asyncio.run(supervisor.start(ManagedBot("b", f"{sys.executable} {folder}/bot.py", "t")))
