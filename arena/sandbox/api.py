@@ -117,7 +117,8 @@ def wrap(argv: Sequence[str], *, workdir: str | Path,
     nothing else of the machine (no home, no repository, no database) is there. It
     has a private ``/tmp`` of `limits.tmp_bytes`, no network unless `network`, and
     its own PID namespace; it dies with the process that started it. Under a root
-    arena the command runs as the uid `key` names (its own: give each bot its own key).
+    arena the command runs as the uid `key` names (its own: give each bot its own key;
+    `sandbox_uid(key)` says which, to chown a writable folder to it).
     `argv[0]` should be an absolute path: PATH inside is `BASE_PATH`.
     Raises `SandboxError` when bubblewrap is not installed or a path cannot be shown.
     """
