@@ -17,9 +17,11 @@ class Limits:
     process's file descriptors (RLIMIT_NOFILE); `output_bytes` how much its output file
     (a bot's log) may grow during this run (RLIMIT_FSIZE, counted from the log's size at
     the start); `tmp_bytes` the private ``/tmp``. CPU: decisions are bounded by their
-    deadlines, so a process only gets `cpu_seconds` of CPU time in all (RLIMIT_CPU:
-    SIGXCPU, then SIGKILL a few seconds later) and runs at niceness `nice`, so a bot
-    that burns CPU between decisions is throttled behind the server and then killed.
+    deadlines, so a process only gets a budget of `cpu_seconds` of CPU time in all
+    (RLIMIT_CPU: SIGXCPU, then SIGKILL a few seconds later): a bot that burns CPU
+    between decisions is killed when it has spent it (and restarted as a crashed bot
+    is). It runs at niceness `nice` (0 by default: a higher one puts bots behind the
+    server, and behind everything else on a busy machine).
     """
 
     memory_bytes: int = 2048 * MIB
