@@ -8,7 +8,7 @@ import sys
 
 from tabulate import tabulate
 
-PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording")
+PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording", "sandbox")
 
 
 def main(argv: list[str] | None = None) -> int:

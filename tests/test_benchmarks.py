@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.sandbox import status
 from arena.store import Store
-from benchmarks import chaos, engine, protocol, recording, schedule, tournament
+from benchmarks import chaos, engine, protocol, recording, sandbox, schedule, tournament
 from tests.postgres_support import SHARED_DATABASE, PostgresCluster
+from tests.support import in_ci
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -60,6 +62,15 @@ def test_tournament_benchmark() -> None:
     rows = tournament.run(repeats=1, scale=0.01)
     _assert_positive(rows, "bound decisions/s", "tournament decisions/s", "tournament games/s",
                      "vs bound")
+
+
+def test_sandbox_benchmark() -> None:
+    rows = sandbox.run(repeats=1, scale=0.01)
+    if not status().available and not in_ci():
+        assert str(rows[0]["sandbox"]).startswith("none (")
+        return
+    _assert_positive(rows, "ms to Hello sandboxed", "ms to Hello unsandboxed",
+                     "games/s sandboxed", "games/s unsandboxed", "sandboxed vs not")
 
 
 def test_percentile() -> None:

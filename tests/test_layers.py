@@ -113,8 +113,16 @@ def test_the_statistics_import_only_the_standard_library() -> None:
 
 @pytest.mark.parametrize("module", _modules_of("arena.supervisor"))
 def test_bot_supervision_knows_nothing_of_the_rules(module: str) -> None:
-    arena_parts = {name for name in _arena_imports(module) if not _in(name, "arena.supervisor")}
+    arena_parts = {name for name in _arena_imports(module)
+                   if not _in(name, "arena.supervisor", "arena.sandbox")}
     assert not arena_parts, f"{module} imports {sorted(arena_parts)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.sandbox"))
+def test_the_sandbox_imports_only_the_standard_library_and_itself(module: str) -> None:
+    outside = {name for name in imports_of(module)
+               if name.split(".")[0] not in STDLIB and not _in(name, "arena.sandbox")}
+    assert not outside, f"{module} imports {sorted(outside)}"
 
 
 @pytest.mark.parametrize("module", sorted(set(MODULES) - set(_modules_of("arena.cli"))))

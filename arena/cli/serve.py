@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import errno
+import ipaddress
 import socket
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +19,9 @@ from arena.cli.context import (
     pass_context,
 )
 
+if TYPE_CHECKING:
+    from arena.supervisor import BotIsolation
+
 # --------------------------------------------------------------------- serve
 
 @main.command()
@@ -27,9 +31,14 @@ from arena.cli.context import (
               help="Serve over TLS with this PEM certificate chain (needs --tls-key).")
 @click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PEM private key of --tls-cert.")
+@click.option("--unsafe-bots", is_flag=True,
+              help="On an address other than loopback, launch managed bots even when they "
+                   "cannot be sandboxed here.")
+@click.option("--check-sandbox", is_flag=True,
+              help="Say which isolation managed bots would get here, and exit.")
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
-          tls_key: Path | None) -> None:
+          tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -40,8 +49,12 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
 
     With --tls-cert and --tls-key the port is served over TLS (bots and
     commands then set ARENA_TLS_CA to a file of the certificates to trust, or
-    ARENA_TLS=1 for the system's); the bots serve launches itself use a
-    plaintext port on 127.0.0.1.
+    ARENA_TLS=1 for the system's); the bots serve launches itself connect
+    through the server's Unix socket, in plaintext.
+
+    Managed bots run in a sandbox when the machine has one (`arena doctor` says
+    which). Served on an address other than loopback, for others, they must:
+    serve refuses to start if they cannot be, unless given --unsafe-bots.
 
     \b
     Example:
@@ -49,8 +62,9 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     """
     import asyncio
 
+    from arena.sandbox import describe, status
     from arena.server.app import serve as serve_forever
-    from arena.server.assembly import build_server, log_dir_for
+    from arena.server.assembly import build_server, log_dir_for, private_paths
     from arena.server.auth import ADMIN_TOKEN_VARIABLE, AdminTokenError, issue_admin_token
     from arena.server.tls import ServerTls, TlsError
     from arena.store import Store, StoreError
@@ -63,6 +77,11 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     except TlsError as exc:
         raise click.ClickException(str(exc)) from None
 
+    if check_sandbox:
+        for line in describe(status()):
+            click.echo(line)
+        return
+    isolation = bot_isolation(host, unsafe_bots)
     check_port_free(host, port)
     try:
         store = Store.open(context.db)
@@ -86,11 +105,41 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
 
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
-            store, log_dir_for(context.db_files), admin_token=admin_token, tls=tls)))
+            store, log_dir_for(context.db_files), admin_token=admin_token, tls=tls,
+            isolation=isolation, hidden_paths=private_paths(context.db_files))))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is reachable from this machine only (localhost, 127.0.0.0/8, ::1)."""
+    if host.strip().lower() in ("localhost", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bot_isolation(host: str, unsafe_bots: bool) -> BotIsolation:
+    """How a server on `host` isolates its managed bots: in a sandbox when there is one;
+    on an address others reach, a sandbox is required — without one, serving is refused
+    (a `ClickException` saying why) unless `unsafe_bots`."""
+    from arena.sandbox import status
+    from arena.server.assembly import SANDBOXED
+    from arena.supervisor import BotIsolation as Isolation
+
+    if is_loopback(host) or unsafe_bots:
+        return SANDBOXED
+    found = status()
+    if not found.available:
+        raise click.ClickException(
+            f"refusing to serve on {host}, an address others can reach: managed bots "
+            f"cannot be sandboxed here ({found.reason}); install bubblewrap, serve on "
+            f"127.0.0.1, or pass --unsafe-bots to run them unsandboxed")
+    return Isolation("required", SANDBOXED.limits, SANDBOXED.hidden_paths)
 
 
 def check_port_free(host: str, port: int) -> None:

@@ -4,15 +4,28 @@ the bots it launches, and the admin service with management over that store."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import glob
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from arena.server.admin import AdminService
+from arena.server.auth import admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
 from arena.server.management import Management
 from arena.server.server import ArenaServer
 from arena.server.tls import ServerTls
 from arena.store import Store
+from arena.supervisor import BotIsolation
+
+SANDBOXED = BotIsolation(sandbox="auto")
+"""Managed bots run in a sandbox when this machine has one (the default)."""
+
+
+def private_paths(db_path: Path) -> tuple[Path, ...]:
+    """What of a database's no bot may see: its file, its journals and its admin token."""
+    return (db_path, db_path.with_name(db_path.name + "-wal"),
+            db_path.with_name(db_path.name + "-shm"), db_path.with_name(db_path.name + "-journal"),
+            admin_token_path(db_path), log_dir_for(db_path))
 
 
 def log_dir_for(db_path: Path) -> Path:
@@ -20,17 +33,37 @@ def log_dir_for(db_path: Path) -> Path:
     return db_path.parent / f"{db_path.stem}-logs"
 
 
+def _beside_logs(log_dir: Path) -> list[Path]:
+    """The files named like the database whose logs `log_dir` holds (`log_dir_for`): the
+    database, its journals, its admin token — hidden from bots even when no one names
+    them."""
+    if not log_dir.name.endswith("-logs"):
+        return []
+    stem = log_dir.name.removesuffix("-logs")
+    named = list(log_dir.parent.glob(f"{glob.escape(stem)}.*"))
+    journals = [path.with_name(path.name + suffix) for path in named
+                for suffix in ("-wal", "-shm", "-journal")]
+    return [*named, *journals, log_dir.parent / f"{stem}.admin-token"]
+
+
 def build_server(store: Store, log_dir: Path,
                  on_management: Callable[[Management], None] | None = None, *,
-                 admin_token: str | None = None, tls: ServerTls | None = None) -> ArenaServer:
+                 admin_token: str | None = None, tls: ServerTls | None = None,
+                 isolation: BotIsolation = SANDBOXED,
+                 hidden_paths: Sequence[Path] = ()) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the management admin service
     (open to holders of `admin_token` only, when one is given), served over `tls` if
-    given; the bots it launches connect to its plaintext loopback port."""
+    given. The bots it launches are isolated as `isolation` says (by default in a
+    sandbox when the machine has one), never shown `hidden_paths` (see `private_paths`)
+    nor their logs, and connect to the server's Unix socket (its plaintext loopback port
+    where it has none)."""
     tokens = SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls)
-    management = Management(store, server, tokens, log_dir,
-                            lambda: f"127.0.0.1:{server.local_port}")
+    isolation = BotIsolation(isolation.sandbox, isolation.limits,
+                             (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
+    management = Management(store, server, tokens, log_dir, lambda: server.bot_address,
+                            isolation=isolation)
     server.admin_servicer = functools.partial(AdminService, management=management)
     server.on_stop = management.stop_bots
     if on_management is not None:

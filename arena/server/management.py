@@ -51,7 +51,13 @@ from arena.store import (
     UnknownTournament,
 )
 from arena.submissions import Limits, Submissions, Submitted, launch_command
-from arena.supervisor import BotSupervisor, ManagedBot, ManagedBotError, command_words
+from arena.supervisor import (
+    BotIsolation,
+    BotSupervisor,
+    ManagedBot,
+    ManagedBotError,
+    command_words,
+)
 from arena.tournament import (
     PlayedGame,
     RunHold,
@@ -122,9 +128,11 @@ class Management:
     """What the admin service can do, over one store and one running server."""
 
     def __init__(self, store: Store, server: ArenaServer, session_tokens: SessionTokens,
-                 log_dir: Path, server_address: Callable[[], str],
-                 bots_dir: Path | None = None) -> None:
+                 log_dir: Path, server_address: Callable[[], str], *,
+                 bots_dir: Path | None = None, isolation: BotIsolation | None = None) -> None:
         self.store = store
+        self.isolation = isolation or BotIsolation()
+        """How the managed bots launched here are isolated (see `BotIsolation`)."""
         self.server = server
         self.session_tokens = session_tokens
         self.log_dir = log_dir
@@ -304,7 +312,8 @@ class Management:
     async def _launch(self, bot: Bot) -> None:
         if self._supervisor is None:
             self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
-                                             on_exit=self._bot_exited)
+                                             on_exit=self._bot_exited,
+                                             isolation=self.isolation)
             self.server.crash_check = self._crashed
         assert bot.command is not None
         token = self.session_tokens.mint(bot.name)

@@ -7,9 +7,13 @@ with bot names; every game comes back as a `GameResult`.
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import tempfile
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -61,8 +65,11 @@ class ArenaServer:
     With `admin_token`, every call to the admin service must carry it as
     ``authorization: Bearer <token>`` metadata; without, the admin service is
     open to anyone who can reach the port. With `tls`, the port is served over
-    TLS, and `local_port` is a plaintext one on 127.0.0.1. A bot connection whose
-    unread messages pass `max_outbox` messages or `max_outbox_bytes` bytes is closed.
+    TLS, and `local_port` is a plaintext one on 127.0.0.1. With `unix_socket` (the
+    default) it also listens on a Unix domain socket, `unix_path`, in a private folder
+    (owner-only), authenticated exactly as the ports are: sandboxed bots, which have no
+    network, reach it there. A bot connection whose unread messages pass `max_outbox`
+    messages or `max_outbox_bytes` bytes is closed.
     """
 
     def __init__(self, authenticator: Authenticator, *,
@@ -71,8 +78,11 @@ class ArenaServer:
                  hello_timeout: float = 10.0,
                  max_outbox: int = MAX_OUTBOX, max_outbox_bytes: int = MAX_OUTBOX_BYTES,
                  keep_finished: int = 64,
-                 admin_token: str | None = None, tls: ServerTls | None = None) -> None:
+                 admin_token: str | None = None, tls: ServerTls | None = None,
+                 unix_socket: bool = True) -> None:
         self._authenticator = authenticator
+        self._unix_socket = unix_socket
+        self._unix_folder: str | None = None
         self._tls = tls
         self._admin_guard = (None if admin_token is None
                              else AdminGuard(admin_token, [admin.SERVICE_NAME]))
@@ -93,6 +103,8 @@ class ArenaServer:
         self.local_port: int | None = None
         """A plaintext port on 127.0.0.1 for bots and sessions on this machine: `port`
         itself without TLS, a second port with it."""
+        self.unix_path: Path | None = None
+        """The Unix domain socket `start` listens on too (plaintext), if any."""
         self.admin_servicer: AdminFactory = admin.AdminService
         """Builds the `ArenaAdmin` servicer at `start` from (connections, tables,
         find_table); replace it before `start` to serve the management calls."""
@@ -144,11 +156,34 @@ class ArenaServer:
         if bound == 0 or local == 0:
             raise OSError(f"cannot listen on {host}:{port}")
         self._server = server  # so that `stop` reaches it even if starting is cut short
+        unix_path = self._listen_on_unix_socket(server)
         await server.start()
+        if unix_path is not None:
+            # Who may connect is decided by the owner-only folder; a sandbox that is
+            # shown the socket alone, as another user, must be able to connect to it.
+            os.chmod(unix_path, 0o777)
+            self.unix_path = unix_path
         for name in ("", *services):
             await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
         self.port, self.local_port = bound, local
         return bound
+
+    @property
+    def bot_address(self) -> str:
+        """The address for the bots arena launches on this machine: ``unix:PATH`` of
+        `unix_path` when the server has one, else ``127.0.0.1:PORT`` of `local_port`."""
+        if self.unix_path is not None:
+            return f"unix:{self.unix_path}"
+        return f"127.0.0.1:{self.local_port}"
+
+    def _listen_on_unix_socket(self, server: grpc.aio.Server) -> Path | None:
+        if not self._unix_socket or not hasattr(os, "geteuid"):
+            return None
+        self._unix_folder = tempfile.mkdtemp(prefix="arena-")
+        path = Path(self._unix_folder) / "bots.sock"
+        if server.add_insecure_port(f"unix:{path}") == 0:
+            raise OSError(f"cannot listen on the Unix socket {path}")
+        return path
 
     async def stop(self, grace: float | None = 1.0) -> None:
         """Abort the games in play, say goodbye to every bot, and stop within `grace` seconds."""
@@ -168,6 +203,9 @@ class ArenaServer:
             connection.finish()
         await server.stop(grace)
         self._server = None
+        if self._unix_folder is not None:
+            shutil.rmtree(self._unix_folder, ignore_errors=True)
+            self._unix_folder = self.unix_path = None
 
     async def wait_for_termination(self) -> None:
         """Wait until the server has stopped."""

@@ -1,7 +1,9 @@
 """Managed bots: commands arena launches, watches and restarts.
 
 Each bot runs as a subprocess with `ARENA_SERVER` and `ARENA_TOKEN` in its
-environment, its stdout and stderr appended to a log file of its own. When a
+environment, its stdout and stderr appended to a log file of its own; with a
+`BotIsolation` that asks for it, inside a sandbox (`arena.sandbox`) that shows it
+only the system, the SDK, its own files and the server's Unix socket. When a
 process exits while the supervisor is running, it is started again after a
 short back-off, up to a limit of restarts; `on_exit` hears of every exit so the
 server can record a crash for the games that bot was playing.
@@ -15,12 +17,24 @@ import os
 import shlex
 import shutil
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
+
+from arena.sandbox import (
+    Limits,
+    SandboxError,
+    command_paths,
+    popen_kwargs,
+    program_path,
+    sdk_paths,
+    status,
+    wrap,
+)
 
 ExitListener = Callable[[str, int], None]
 
@@ -44,14 +58,35 @@ def command_words(name: str, command: str) -> list[str]:
     return argv
 
 
+SOCKET_INSIDE = "/run/arena/arena.sock"
+"""Where a sandboxed bot finds its match server's Unix socket."""
+
+SandboxUse = Literal["off", "auto", "required"]
+
+
+@dataclass(frozen=True)
+class BotIsolation:
+    """How managed bots are isolated: `sandbox` ``off`` (plain processes), ``auto`` (in a
+    sandbox when this machine has one) or ``required`` (a bot that cannot be sandboxed
+    is not started); the sandbox's `limits`; and `hidden_paths` (the database, token
+    files) covered up should a bot's folder hold them. A bot's log folder is never shown."""
+
+    sandbox: SandboxUse = "off"
+    limits: Limits = field(default_factory=Limits)
+    hidden_paths: tuple[Path, ...] = ()
+
+
 @dataclass(frozen=True)
 class ManagedBot:
-    """What it takes to launch one bot: its name, command line, token and working folder."""
+    """What it takes to launch one bot: its name, command line, token and working folder;
+    `files`, the folders a sandboxed bot is shown read-only besides what its command line
+    names (a submitted version's files, say)."""
 
     name: str
     command: str
     token: str
     cwd: Path | None = None
+    files: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -67,8 +102,10 @@ class BotSupervisor:
     """Starts managed bots against one server address and keeps them running."""
 
     def __init__(self, server_address: str, log_dir: Path, *, max_restarts: int = 5,
-                 backoff: float = 0.5, on_exit: ExitListener | None = None) -> None:
+                 backoff: float = 0.5, on_exit: ExitListener | None = None,
+                 isolation: BotIsolation | None = None) -> None:
         self.server_address = server_address
+        self.isolation = isolation or BotIsolation()
         self.log_dir = log_dir
         self.max_restarts = max_restarts
         self.backoff = backoff
@@ -138,16 +175,32 @@ class BotSupervisor:
                 with contextlib.suppress(asyncio.CancelledError):
                     await running.watcher
 
+    def sandboxed(self) -> bool:
+        """Whether the bots started now run in a sandbox; `ManagedBotError` when one is
+        required and this machine has none."""
+        if self.isolation.sandbox == "off":
+            return False
+        found = status()
+        if not found.available and self.isolation.sandbox == "required":
+            raise ManagedBotError(f"managed bots must run in a sandbox here, and none is "
+                                  f"available: {found.reason}")
+        return found.available
+
     async def _launch(self, running: _Running) -> None:
         bot = running.bot
-        env = dict(os.environ, ARENA_SERVER=self.server_address, ARENA_TOKEN=bot.token,
-                   ARENA_BOT_NAME=bot.name, PYTHONUNBUFFERED="1")
         self.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         argv = command_words(bot.name, bot.command)
-        if shutil.which(argv[0], path=env.get("PATH")) is None:
-            raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
+        env = {"ARENA_SERVER": self.server_address, "ARENA_TOKEN": bot.token,
+               "ARENA_BOT_NAME": bot.name, "PYTHONUNBUFFERED": "1"}
+        if self.sandboxed():
+            argv, env, how = self._sandboxed_command(bot, argv, env)
+        else:
+            env = dict(os.environ, **env)
+            if shutil.which(argv[0], path=env.get("PATH")) is None:
+                raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
+            how = "start"
         with _open_log(self.log_path(bot.name)) as log:
-            log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} start: {bot.command}\n"
+            log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {how}: {bot.command}\n"
                       .encode())
             log.flush()
             try:
@@ -159,6 +212,35 @@ class BotSupervisor:
                 )
             except OSError as exc:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
+
+    def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str]
+                           ) -> tuple[list[str], dict[str, str], str]:
+        """The launcher's command, environment and log word for `bot` in a sandbox."""
+        if not self.server_address.startswith("unix:"):
+            raise ManagedBotError(f"bot {bot.name}: a sandboxed bot has no network and "
+                                  f"reaches its server through a Unix socket; the server "
+                                  f"address {self.server_address} is not one")
+        cwd = str(bot.cwd or Path.cwd())
+        program = program_path(argv[0], cwd=cwd, path=os.environ.get("PATH"))
+        if program is None:
+            raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
+        argv = [program, *argv[1:]]
+        shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        if status().mode == "root":
+            _check_readable_by_others(bot.name, [program, *shown])
+        socket = self.server_address.removeprefix("unix:")
+        try:
+            wrapped = wrap(argv, workdir=cwd, read_only_paths=shown,
+                           hidden_paths=[*map(str, self.isolation.hidden_paths),
+                                         str(self.log_dir)],
+                           sockets={socket: SOCKET_INSIDE}, limits=self.isolation.limits,
+                           key=f"{os.getpid()}/{bot.name}")
+        except SandboxError as exc:
+            raise ManagedBotError(f"bot {bot.name}: cannot sandbox it: {exc}") from None
+        inside = dict(env, ARENA_SERVER=f"unix:{SOCKET_INSIDE}",
+                      PYTHONPATH=str(Path(sdk_paths()[0]).parent))
+        outside = popen_kwargs(inside)["env"]
+        return wrapped, outside, "start (sandboxed)"
 
     async def _watch(self, running: _Running) -> None:
         while True:
@@ -176,6 +258,22 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _check_readable_by_others(name: str, paths: list[str]) -> None:
+    """`ManagedBotError` for a path a root arena's sandboxed bot, which runs as a uid of
+    its own, could not read (a folder it could not enter, a program it could not run)."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise ManagedBotError(f"bot {name}: cannot show it {path}: {exc}") from None
+        needed = 0o005 if stat.S_ISDIR(mode) else 0o004
+        if mode & needed != needed:
+            raise ManagedBotError(
+                f"bot {name}: {path} is not readable by other users (mode "
+                f"{stat.S_IMODE(mode):04o}), and a root arena runs sandboxed bots as a user "
+                f"of their own: make it readable (chmod o+rX) or run arena as another user")
 
 
 def _open_log(path: Path) -> BinaryIO:

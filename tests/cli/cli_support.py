@@ -140,6 +140,27 @@ def processes_marked(marker: str) -> list[int]:
     return found
 
 
+def sample_bot_processes(*scripts: str) -> list[int]:
+    """Pids of live sample-bot processes (`greedy`, `random`, …) of this tree: the bots
+    themselves, not their launchers nor a sandbox's init (Linux /proc)."""
+    paths = [str(PYTHON_BOTS / f"{script}_bot.py").encode() for script in scripts]
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        nspid = next((line.split()[1:] for line in status.splitlines()
+                      if line.startswith("NSpid:")), [])
+        sandbox_init = len(nspid) > 1 and nspid[-1] == "1"
+        if len(words) > 1 and words[1] in paths and not sandbox_init:
+            found.append(int(entry.name))
+    return found
+
+
 def is_launcher(pid: int) -> bool:
     """Whether process `pid` is the launcher a managed bot runs under (Linux /proc):
     each managed bot is two processes, `arena.supervisor.launch` and the bot's command."""

@@ -90,6 +90,7 @@ def test_waiting_for_a_remote_bot_says_how_it_connects_and_points_at_no_logs(db:
 
 
 def test_waiting_for_a_managed_bot_points_at_its_logs(db: Path, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # a root arena's sandboxed bot runs as another user: it must read
     script = tmp_path / "silent.sh"
     script.write_text("#!/bin/sh\nsleep 30\n")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)

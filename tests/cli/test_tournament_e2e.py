@@ -44,13 +44,13 @@ from tests.cli.cli_support import (
     assert_recorded_once,
     bot_command,
     invoke,
-    is_launcher,
     leaderboard_tables,
     marked_env,
     ok,
     processes_marked,
     query,
     read_only,
+    sample_bot_processes,
     serving,
     wait_for_line,
     write_json,
@@ -597,8 +597,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
             [("greedy", True), ("rnd", True)], "managed bots stay up with the server"
         games = json.loads(invoke(*remote, "games", "--format", "json").stdout)
         assert len(games) == 2
-        bots = [pid for pid in processes_marked(f"serve-{port}")
-                if pid != server.pid and not is_launcher(pid)]
+        bots = sample_bot_processes("greedy", "random")  # sandboxed: no marker inside
         assert len(bots) == 2, "two managed bot processes"
 
         started = time.monotonic()
@@ -606,6 +605,7 @@ def test_serve_answers_remote_commands_and_stops_on_sigterm(tmp_path: Path) -> N
         assert server.wait(timeout=10) == 0
         assert time.monotonic() - started < 5
         assert processes_marked(f"serve-{port}") == [], "the server stopped its bots"
+        assert sample_bot_processes("greedy", "random") == [], "the server stopped its bots"
     assert len(query(db, "SELECT id FROM games")) == 2, "the games are in the server's database"
 
 
@@ -663,6 +663,7 @@ if __name__ == "__main__":
 
 def test_a_bot_that_crashes_forfeits_and_the_forfeit_replays(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
+    tmp_path.chmod(0o755)  # a root arena's sandboxed bot runs as another user: it must read
     crasher = tmp_path / "crashing_bot.py"
     crasher.write_text(CRASHING_BOT)
     ok(db, "bot", "add", "crasher", "--command", f"{shlex.quote(sys.executable)} {crasher}")
