@@ -139,7 +139,8 @@ class Management:
         self._server_address = server_address
         # Beside the logs, as `arena.submissions.bots_dir_for` puts it beside the database.
         self.submissions = Submissions(
-            store, bots_dir or log_dir.with_name(log_dir.name.removesuffix("-logs") + "-bots"))
+            store, bots_dir or log_dir.with_name(log_dir.name.removesuffix("-logs") + "-bots"),
+            sandbox=self.isolation.sandbox)
         self._supervisor: BotSupervisor | None = None
         self._exits: dict[str, int] = {}
         """The last exit code of each managed bot launched here, once it has exited."""

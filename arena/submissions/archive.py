@@ -329,14 +329,20 @@ def _without_top_folder(files: list[BotFile]) -> list[BotFile]:
 # ------------------------------------------------------------------ writing
 
 def unpack(files: BotFiles, destination: Path) -> None:
-    """Write `files` into the new folder `destination`, readable by its owner only."""
-    destination.mkdir(mode=0o700, parents=True)
+    """Write `files` into the new folder `destination`, readable (not writable) by other
+    users: a root arena's sandboxed bot runs as a uid of its own and is shown only its
+    own folder. The folders above it keep everyone else out."""
+    destination.mkdir(parents=True)
+    os.chmod(destination, 0o755)
     for file in files.files:
         target = destination / file.path
-        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for folder in reversed(target.parents):
+            if folder.is_relative_to(destination) and not folder.exists():
+                folder.mkdir()
+                os.chmod(folder, 0o755)
         if file.link is not None:
             continue
-        mode = 0o700 if file.executable else 0o600
+        mode = 0o755 if file.executable else 0o644
         descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         with os.fdopen(descriptor, "wb") as out:
             out.write(file.data)

@@ -3,9 +3,16 @@
 `run_build` is the one place a build command is started. It runs the command
 with ``/bin/sh -c`` in the version's folder, with a clean environment (no
 token, no server address, no database), under a wall-clock time limit and
-resource limits (address space, CPU time, file size; see
-`arena.submissions.limited`), in a process group of its own that is killed
-whole when the time is up. Its output is kept as the build's log.
+resource limits (address space, CPU time, file size), in a process group of
+its own that is killed whole when the time is up. Its output is kept as the
+build's log.
+
+Sandboxed (`sandbox` ``auto`` where this machine has one, or ``required``), the
+build runs in the same bubblewrap sandbox as play (`arena.sandbox.wrap`) with no
+network: it sees the system, arena's Python and SDK and the protocol files
+read-only, and only its own folder writable; under a root arena, as a uid of its
+own that owns the folder for the build's length. Unsandboxed (``off``), the limits
+are set by `arena.submissions.limited`.
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Literal
+
+from arena.sandbox import Limits, SandboxError, command_paths, sandbox_uid, sdk_paths, status, wrap
 
 MIB = 1024 * 1024
 
@@ -32,6 +41,13 @@ standard library, whatever the build's folder and whichever arena is installed."
 
 LOG_TAIL_BYTES = 64 * 1024
 """How much of a build's output is kept: its end."""
+
+BuildSandbox = Literal["off", "auto", "required"]
+"""Whether builds run sandboxed: never, where this machine can, or always (refused where it
+cannot), as managed bots are (`arena.supervisor.BotIsolation.sandbox`)."""
+
+BUILD_PROCESSES = 512
+"""Processes and threads a sandboxed build may run at once (a compiler starts many)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +87,73 @@ def build_environment(folder: Path, extra: Mapping[str, str] | None = None) -> d
 
 
 def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
-              env: Mapping[str, str] | None = None) -> BuildResult:
-    """Run the build `command` in `folder` (see the module) and say how it ended."""
+              env: Mapping[str, str] | None = None,
+              sandbox: BuildSandbox = "off") -> BuildResult:
+    """Run the build `command` in `folder` (see the module) and say how it ended. Raises
+    `SandboxError` when `sandbox` is ``required`` and this machine has none."""
+    found = status()
+    if sandbox == "required" and not found.available:
+        raise SandboxError(f"builds must be sandboxed, and {found.reason}")
+    if sandbox != "off" and found.available:
+        key = f"build/{folder.name}"
+        owner = _lend(folder, sandbox_uid(key)) if found.mode == "root" else None
+        try:
+            inside = {**build_environment(folder, env),
+                      "PATH": os.pathsep.join([str(Path(sys.executable).parent), DEFAULT_PATH])}
+            return _run(_sandboxed(command, folder, limits, key), inside, command, folder,
+                        limits)
+        finally:
+            if owner is not None:
+                _give_back(folder, owner)
     argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
             str(max(1, int(limits.seconds))), str(limits.file_bytes), "--",
             "/bin/sh", "-c", command]
+    return _run(argv, build_environment(folder, env), command, folder, limits)
+
+
+def _sandboxed(command: str, folder: Path, limits: BuildLimits, key: str) -> list[str]:
+    """The sandboxed command line of a build: no network, its folder writable."""
+    python = [sys.executable]
+    return wrap(["/bin/sh", "-c", command], workdir=folder,
+                read_only_paths=[*sdk_paths(), *command_paths(python, cwd=folder)],
+                writable_paths=[folder], network=False, key=key,
+                limits=Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
+                              output_bytes=limits.file_bytes,
+                              cpu_seconds=max(1, int(limits.seconds))))
+
+
+def _lend(folder: Path, uid: int) -> int:
+    """Make `folder`'s tree the build uid's for the build; return who owned it."""
+    owner = folder.stat().st_uid
+    _chown_tree(folder, uid)
+    return owner
+
+
+def _give_back(folder: Path, owner: int) -> None:
+    """Give `folder`'s tree back to `owner`, readable (not writable) by the sandbox's
+    users, whatever modes the build left: a version's files only change in its build."""
+    _chown_tree(folder, owner)
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_symlink():
+            continue
+        mode = path.stat().st_mode & 0o777
+        wanted = 0o755 if path.is_dir() or mode & 0o100 else 0o644
+        os.chmod(path, wanted)
+
+
+def _chown_tree(folder: Path, uid: int) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, uid, uid, follow_symlinks=False)
+
+
+def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
+         limits: BuildLimits) -> BuildResult:
     started = time.monotonic()
     with tempfile.TemporaryFile() as output:
-        process = subprocess.Popen(argv, cwd=folder, env=build_environment(folder, env),
+        process = subprocess.Popen(argv, cwd=folder, env=dict(env),
                                    stdin=subprocess.DEVNULL, stdout=output,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+                                   stderr=subprocess.STDOUT, start_new_session=True,
+                                   close_fds=True)
         timed_out = False
         try:
             code: int | None = process.wait(timeout=limits.seconds)

@@ -17,9 +17,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.sandbox import SandboxError
 from arena.store import BotVersion, BuildStatus, Store
 from arena.submissions.archive import BotFiles, Limits, read_archive, unpack
-from arena.submissions.build import BuildLimits, run_build
+from arena.submissions.build import BuildLimits, BuildSandbox, run_build
 from arena.submissions.manifest import MANIFEST, Manifest, ManifestError, Runtime, parse_manifest
 
 PYTHON_WORDS = frozenset({"python", "python3"})
@@ -50,11 +51,14 @@ class Submissions:
     """Creates versions of submitted bots in `store`, with their files under `root`."""
 
     def __init__(self, store: Store, root: Path, limits: Limits | None = None,
-                 build_limits: BuildLimits | None = None) -> None:
+                 build_limits: BuildLimits | None = None,
+                 sandbox: BuildSandbox = "off") -> None:
         self.store = store
         self.root = root.absolute()  # a version's folder is where its commands run
         self.limits = limits or Limits()
         self.build_limits = build_limits or BuildLimits()
+        self.sandbox: BuildSandbox = sandbox
+        """Whether builds run sandboxed (`arena.submissions.build.run_build`)."""
 
     def submit(self, archive: bytes, *, manifest: str = MANIFEST, name: str | None = None,
                inherit_rating: bool = False) -> Submitted:
@@ -90,8 +94,11 @@ class Submissions:
         protos = protos_dir()
         if protos is not None:
             extra["ARENA_PROTOS"] = str(protos)
-        result = run_build(version.build_command, Path(version.folder), self.build_limits,
-                           extra)
+        try:
+            result = run_build(version.build_command, Path(version.folder), self.build_limits,
+                               extra, sandbox=self.sandbox)
+        except SandboxError as exc:
+            return self.store.finish_build(version.name, False, f"the build did not run: {exc}\n")
         return self.store.finish_build(version.name, result.ok, result.log)
 
     def _keep_blob(self, files: BotFiles, sha256: str) -> None:

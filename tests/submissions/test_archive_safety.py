@@ -162,7 +162,8 @@ def test_an_unsafe_archive_is_refused_with_nothing_written(refusing: Submissions
     assert not refusing.root.exists()
 
 
-def test_a_safe_archive_is_stored_by_hash_and_unpacked_owner_only(tmp_path: Path) -> None:
+def test_a_safe_archive_is_stored_by_hash_behind_owner_only_folders_and_unpacked_read_only(
+        tmp_path: Path) -> None:
     with Store.open(tmp_path / "arena.db") as store:
         submitted = Submissions(store, tmp_path / "bots").submit(pack(bot_folder(tmp_path)))
     version = submitted.version
@@ -171,9 +172,10 @@ def test_a_safe_archive_is_stored_by_hash_and_unpacked_owner_only(tmp_path: Path
     folder = Path(version.folder)
     assert (folder / "lib" / "util.txt").read_bytes() == b"util"
     modes = {path.name: stat.S_IMODE(path.stat().st_mode)
-             for path in [tmp_path / "bots", blob, folder, folder / "bot", folder / "lib"]}
-    assert modes == {"bots": 0o700, version.sha256: 0o600, folder.name: 0o700, "bot": 0o700,
-                     "lib": 0o700}
+             for path in [tmp_path / "bots", blob, folder.parent, folder, folder / "bot",
+                          folder / "lib", folder / "lib" / "util.txt"]}
+    assert modes == {"bots": 0o700, version.sha256: 0o600, "versions": 0o700,
+                     folder.name: 0o755, "bot": 0o755, "lib": 0o755, "util.txt": 0o644}
 
 
 def test_a_versions_folder_is_absolute_beside_a_relative_database(
