@@ -15,6 +15,8 @@ def describe(found: SandboxStatus, limits: Limits | None = None) -> list[str]:
             f"  why: {found.reason}",
             "  so: `arena serve` on an address other than loopback refuses to launch "
             "managed bots unless given --unsafe-bots; install bubblewrap to sandbox them",
+            "  builds of submitted bots: plain processes under time, memory and file-size "
+            "limits, with the network of arena's user",
         ]
     version = found.version or "bubblewrap"
     return [
@@ -29,4 +31,6 @@ def describe(found: SandboxStatus, limits: Limits | None = None) -> list[str]:
         f"{limits.output_bytes // MIB} MiB of output per start, "
         f"{limits.cpu_seconds} s of CPU per process (decisions are bounded by their "
         f"deadlines), niceness {limits.nice}",
+        "  builds of submitted bots: the same sandbox, with no network, only the version's "
+        "own folder writable, and the build's own time and memory limits",
     ]

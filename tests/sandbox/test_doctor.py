@@ -31,6 +31,7 @@ def test_doctor_says_the_sandbox_is_in_force_and_how(tmp_path: Path) -> None:
     first, how, *rest = result.output.splitlines()
     assert first.startswith("sandbox: bubblewrap") and "in force" in first
     assert how.startswith("  how: ") and "no network" in rest[0]
+    assert rest[-1].startswith("  builds of submitted bots: the same sandbox, with no network")
 
 
 def test_doctor_says_why_there_is_no_sandbox(tmp_path: Path, no_sandbox: None) -> None:
