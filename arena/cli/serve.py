@@ -49,6 +49,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     """
     import asyncio
 
+    from arena.distributed import worker_pools
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for
     from arena.server.auth import ADMIN_TOKEN_VARIABLE, AdminTokenError, issue_admin_token
@@ -85,7 +86,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
 
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
-            store, log_dir_for(context.db), admin_token=admin_token, tls=tls)))
+            store, log_dir_for(context.db), admin_token=admin_token, tls=tls,
+            worker_pools=worker_pools)))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
