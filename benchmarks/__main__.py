@@ -8,7 +8,7 @@ import sys
 
 from tabulate import tabulate
 
-PARTS = ("engine", "protocol", "tournament", "schedule", "chaos")
+PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "scale")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 
 import pytest
 
-from benchmarks import chaos, engine, protocol, schedule, tournament
+from benchmarks import chaos, engine, protocol, scale, schedule, tournament
 
 
 def _numbers(row: dict[str, object]) -> dict[str, float]:
@@ -93,3 +94,15 @@ def test_chaos_benchmark_smoke() -> None:
 
     flooded = chaos.memory(100)
     assert 0 < flooded.peak_mb < 100
+
+
+def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong() -> None:
+    # The N-worker and Dask figures run the same pools the tests in tests/distributed
+    # check; starting their bots again here would double the suite's slowest part.
+    parts = ("1 worker, pinned", "driver ceiling", "ping-pong")
+    figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=100))
+    assert sorted(figures) == sorted(parts)
+    for part in parts:
+        assert figures[part] and all(value > 0 for value in figures[part].values()), part
+    assert {"games/s", "server µs/decision", "bots µs/decision",
+            "decisions/s per core"} <= set(figures["1 worker, pinned"])
