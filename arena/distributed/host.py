@@ -54,6 +54,8 @@ class WorkerHost:
                                         name="arena-worker-host")
         self._server: ArenaServer | None = None
         self._supervisor: BotSupervisor | None = None
+        self._away: set[str] = set()
+        """Bots that stayed away for a whole `bot_wait`: not waited for until they are back."""
 
     @property
     def names(self) -> list[str]:
@@ -107,11 +109,7 @@ class WorkerHost:
         if server is None:
             raise RuntimeError("the worker host is not started")
         start = time.perf_counter()
-        # A bot still away (restarting) after the wait is played without: its absence
-        # is recorded as its policy says.
-        with contextlib.suppress(TimeoutError):
-            await server.wait_for_bots({b for g in chunk.games for b in g.seats},
-                                       timeout=self.bot_wait)
+        await self._wait_for_bots(server, {b for g in chunk.games for b in g.seats})
         rules = RuleSet.from_dict(chunk.rules)
         policy = BotPolicy.from_dict(chunk.policy)
         tables = asyncio.Semaphore(chunk.tables)
@@ -123,6 +121,15 @@ class WorkerHost:
 
         games = await asyncio.gather(*(one(game) for game in chunk.games))
         return ChunkResult(tuple(games), time.perf_counter() - start)
+
+    async def _wait_for_bots(self, server: ArenaServer, bots: set[str]) -> None:
+        """Wait up to `bot_wait` for the bots of a chunk that are not connected (restarting
+        after a crash); one still away then is played without — its absence recorded as
+        its policy says — and not waited for again until it is back."""
+        self._away -= set(server.connected_bots())
+        with contextlib.suppress(TimeoutError):
+            await server.wait_for_bots(bots - self._away, timeout=self.bot_wait)
+        self._away |= bots - set(server.connected_bots())
 
     async def _stop(self) -> None:
         if self._supervisor is not None:

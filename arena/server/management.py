@@ -347,10 +347,13 @@ class Management:
             raise ManagementError(f"confidence: must be at least 0.5 and below 1, got "
                                   f"{plan.confidence}")
         workers = workers or tournament_settings(tournament).workers
-        # A tournament with nothing pending starts no workers.
-        if (workers > 1 or cluster) and self.store.pending_games(tournament.id):
-            return await self._run_on_workers(tournament, concurrency, workers, cluster,
-                                              progress, plan)
+        if workers > 1 or cluster:
+            if plan is not None:
+                self._check_workers([], plan, cluster)
+            # A tournament with nothing pending starts no workers.
+            if self.store.pending_games(tournament.id):
+                return await self._run_on_workers(tournament, concurrency, workers, cluster,
+                                                  progress)
         async with holding(self.store, tournament.id) as hold:
             return await self._run(tournament, hold, concurrency, wait_seconds, progress,
                                    plan)
@@ -361,7 +364,7 @@ class Management:
         where = f"the cluster {cluster}" if cluster else "more than one worker"
         if plan is not None:
             raise ManagementError(f"a sequential run (--until-separated, --sprt) plays on one "
-                                  f"worker, not on {where}")
+                                  f"worker, not on {where}: run it with --workers 1")
         remote = sorted(name for name in dict.fromkeys(bots)
                         if self.store.bot(name).kind is not BotKind.MANAGED)
         if remote:
@@ -373,11 +376,10 @@ class Management:
             raise ManagementError(f"this server cannot run games on {where}")
 
     async def _run_on_workers(self, tournament: Tournament, concurrency: int, workers: int,
-                              cluster: str, progress: ProgressListener | None,
-                              plan: SequentialPlan | None) -> int:
+                              cluster: str, progress: ProgressListener | None) -> int:
         check_entrants(self.store, tournament)
         pending = {b for g in self.store.pending_games(tournament.id) for b in g.seats}
-        self._check_workers(sorted(pending), plan, cluster)
+        self._check_workers(sorted(pending), None, cluster)
         assert self.worker_pools is not None
         commands = []
         for name in sorted(pending):

@@ -4,8 +4,9 @@ process, every game recorded once after a worker or the driver is killed with SI
 Everything is real: `arena` runs as a CLI (in-process, or as a process of its own
 when it is to be killed), its workers are spawned processes with match servers on
 loopback ports, the bots are the deterministic Python sample bots greedy and
-counter (every bot process costs a Python start, so there are only two), and the Dask cluster is a `LocalCluster` of two
-worker processes listening on 127.0.0.1 with no dashboard. The rule set turns
+counter (every bot process costs a Python start, so there are only two), and
+the Dask cluster is a `LocalCluster` of two worker processes listening on
+127.0.0.1 with no dashboard. The rule set turns
 Wild Draw Four bluffing off: the sample bots learn from challenges across games,
 so only without challenges does each game depend on its deal alone.
 """
@@ -127,6 +128,14 @@ def test_remote_bots_on_more_than_one_worker_are_refused_saying_why(db: Path) ->
     assert result.exit_code != 0
     assert "remote bots (far) cannot play on more than one worker" in result.output
     assert "--workers 1" in result.output
+    assert query(db, "SELECT count(*) AS n FROM games")[0]["n"] == 0
+
+
+def test_a_sequential_run_on_more_than_one_worker_is_refused_saying_why(db: Path) -> None:
+    _create(db, "open-ended", deals=1)
+    result = arena(db, "tournament", "run", "open-ended", "--workers", "2", "--until-separated")
+    assert result.exit_code != 0
+    assert "a sequential run (--until-separated, --sprt) plays on one worker" in result.output
     assert query(db, "SELECT count(*) AS n FROM games")[0]["n"] == 0
 
 

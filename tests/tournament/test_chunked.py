@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import tournaments
 from arena.engine.rules import RuleSet
 from arena.store import (
     BotKind,
@@ -33,7 +34,7 @@ from arena.tournament.runner import (
     create_tournament,
     run_tournament,
 )
-from arena.tournament.schedule import TournamentSettings
+from arena.tournament.schedule import MAX_WORKERS, SettingsError, TournamentSettings
 from tests.tournament.test_runner import BOTS, FakeTable
 
 
@@ -212,3 +213,12 @@ def test_a_chunk_sized_by_the_game_time_seen_and_shared_out_at_the_end() -> None
     assert sizer.next(remaining=10) == 5
     sizer.seen(games=1000, seconds=0.001)
     assert sizer.next(remaining=10**6) == MAX_CHUNK_GAMES
+
+
+def test_the_workers_setting_round_trips_and_must_be_at_least_one() -> None:
+    settings = TournamentSettings.from_dict({"workers": 3})
+    assert TournamentSettings.from_dict(settings.to_dict()).workers == 3
+    assert TournamentSettings.from_dict({}).workers == 1
+    with pytest.raises(SettingsError, match="workers: must be between 1 and"):
+        TournamentSettings.from_dict({"workers": 0})
+    assert tournaments.MAX_WORKERS == MAX_WORKERS
