@@ -355,7 +355,7 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
 
     games = max(8, int(240 * scale)) // 4 * 4
     runs = [asyncio.run(measure(PARTS, games, seed, max(200, int(4000 * scale)),
-                                recorded=max(games, int(1000 * scale))))
+                                recorded=max(games, int(400 * scale))))
             for seed in range(repeats)]
     m = {part: {key: statistics.median(r[part][key] for r in runs) for key in runs[0][part]}
          for part in runs[0]}
