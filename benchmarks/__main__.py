@@ -8,7 +8,8 @@ import sys
 
 from tabulate import tabulate
 
-PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording", "sandbox")
+PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording", "sandbox",
+         "scale")
 
 
 def main(argv: list[str] | None = None) -> int:

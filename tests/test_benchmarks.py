@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from arena.sandbox import status
 from arena.store import Store
-from benchmarks import chaos, engine, protocol, recording, sandbox, schedule, tournament
+from benchmarks import chaos, engine, protocol, recording, sandbox, scale, schedule, tournament
 from tests.postgres_support import SHARED_DATABASE, PostgresCluster
 from tests.support import in_ci
 
@@ -124,3 +125,15 @@ def test_recording_benchmark_puts_sqlite_and_postgresql_side_by_side(
     assert [str(row["store"]).split()[0] for row in rows] == ["SQLite", "PostgreSQL,",
                                                               "PostgreSQL,"]
     _assert_positive(rows, "games", "record_game games/s", "ms/game")
+
+
+def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong() -> None:
+    # The N-worker and Dask figures run the same pools the tests in tests/distributed
+    # check; starting their bots again here would double the suite's slowest part.
+    parts = ("1 worker, pinned", "driver ceiling", "ping-pong")
+    figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=100))
+    assert sorted(figures) == sorted(parts)
+    for part in parts:
+        assert figures[part] and all(value > 0 for value in figures[part].values()), part
+    assert {"games/s", "server µs/decision", "bots µs/decision",
+            "decisions/s per core"} <= set(figures["1 worker, pinned"])

@@ -62,6 +62,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     """
     import asyncio
 
+    from arena.distributed import worker_pools
     from arena.sandbox import describe, status
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for, private_paths
@@ -106,7 +107,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
             store, log_dir_for(context.db_files), admin_token=admin_token, tls=tls,
-            isolation=isolation, hidden_paths=private_paths(context.db_files))))
+            isolation=isolation, hidden_paths=private_paths(context.db_files),
+            worker_pools=worker_pools)))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

@@ -22,6 +22,7 @@ import grpc
 from arena.client.connection import TLS_CA_VARIABLE as TLS_CA_VARIABLE  # for the CLI
 from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
+from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
 from arena.store import Store
 from arena.store.backend import side_path
@@ -53,7 +54,8 @@ async def admin_session(server_address: str | None, db_path: Path | str,
         return
     store = Store.open(db_path, read_only=read_only)
     own_token = secrets.token_urlsafe(24)
-    server = build_server(store, log_dir_for(side_path(db_path)), admin_token=own_token)
+    server = build_server(store, log_dir_for(side_path(db_path)), admin_token=own_token,
+                          worker_pools=worker_pools)
     stopping = _CtrlCHeldOff()
     # A start cut short by Ctrl-C would leave a server running that `stop` does not know
     # of yet: it goes on, shielded, until it can be stopped.

@@ -44,6 +44,13 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------------- match
 
+MAX_WORKERS = 1024
+"""The most worker processes a run may ask for (`arena.tournament.schedule.MAX_WORKERS`)."""
+
+WORKERS_HELP = ("Worker processes playing the games, each with its own match server and "
+                "its own copies of the managed bots (more than 1: managed bots only; "
+                "--concurrency is then per worker).")
+
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", type=POSITIVE_UINT32, default=10, show_default=True,
@@ -70,10 +77,12 @@ if TYPE_CHECKING:
 @click.option("--max-games", type=POSITIVE_UINT32, default=None,
               help="SPRT: stop after this many games if the test has not decided "
                    "[default: a tournament's limit].")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
+              help=WORKERS_HELP)
 @pass_context
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float, sprt: bool, h0: float,
-          h1: float, alpha: float, beta: float, max_games: int | None) -> None:
+          h1: float, alpha: float, beta: float, max_games: int | None, workers: int) -> None:
     """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
 
     Each deal is played once in every seat rotation, so every bot holds every
@@ -107,7 +116,8 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
                 f"a match seats at most {MAX_TABLE_SIZE} bots, got {len(bots)}")
         request = admin_pb2.PlayMatchRequest(bots=list(bots), games=games, seed=seed,
                                              rules_json=rules_json(rules_path),
-                                             concurrency=concurrency, remote_wait_seconds=wait)
+                                             concurrency=concurrency, remote_wait_seconds=wait,
+                                             workers=workers)
         if sprt:
             request.sprt.CopyFrom(admin_pb2.SprtSettings(h0=h0, h1=h1, alpha=alpha, beta=beta,
                                                          max_games=max_games or 0))
@@ -309,10 +319,17 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 @click.option("--max-games", type=POSITIVE_UINT32, default=None,
               help="--until-separated: the most games the tournament may reach "
                    "[default: a tournament's limit].")
+@click.option("--workers", type=click.IntRange(0, MAX_WORKERS), default=0,
+              help=WORKERS_HELP[:-2] + " [default: the tournament's setting, 1].")
+@click.option("--cluster", default="", metavar="ADDRESS",
+              help="Play on the workers of the Dask distributed cluster whose scheduler is "
+                   "at ADDRESS (tcp://HOST:8786, or tls://… with Dask's TLS settings); "
+                   "every worker needs the managed bots' commands.")
 @pass_context
 @interruptible("stopped; run the same command again to resume.")
 def tournament_run(context: Context, name: str, concurrency: int, wait: float,
-                   until_separated: bool, confidence: float, max_games: int | None) -> None:
+                   until_separated: bool, confidence: float, max_games: int | None,
+                   workers: int, cluster: str) -> None:
     """Play a tournament's pending games; after Ctrl-C, run it again to resume.
 
     With --until-separated the run goes on past the schedule, a few deals per
@@ -321,13 +338,21 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
     leaderboard; the test stays valid however often it looks (a confidence
     sequence per pair). It then says which pairs remain unseparated, if any.
 
+    With --workers N (or --cluster), N worker processes (or the cluster's
+    workers) play the games, each with its own match server and bots; this
+    process alone records them, in schedule order, so the games and ratings of
+    deterministic bots are the same with any number of workers.
+
     \b
     Example:
       arena tournament run spring --concurrency 4
+      arena tournament run spring --workers 4
+      arena tournament run spring --cluster tcp://10.0.0.5:8786
       arena tournament run spring --until-separated --max-games 20000
     """
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
-                                             remote_wait_seconds=wait)
+                                             remote_wait_seconds=wait, workers=workers,
+                                             cluster=cluster)
     if until_separated:
         request.until_separated.CopyFrom(admin_pb2.SeparationGoal(
             confidence=confidence, max_games=max_games or 0))

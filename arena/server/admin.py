@@ -352,7 +352,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         def start(listener: ProgressListener) -> Awaitable[int]:
             return management.run_tournament(
                 request.tournament, request.concurrency, wait, listener,
-                wire_admin.until_separated(request))
+                wire_admin.until_separated(request), workers=request.workers,
+                cluster=request.cluster)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
         async for update in _progress_stream(context, start, resume):
@@ -368,7 +369,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             return await management.play_match(
                 list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
                 request.concurrency or 1, wire_admin.wait_seconds(request), listener,
-                wire_admin.sprt_plan(request))
+                wire_admin.sprt_plan(request), workers=request.workers or 1)
 
         async for update in _progress_stream(context, start):
             yield update

@@ -16,6 +16,7 @@ from arena.server.server import ArenaServer
 from arena.server.tls import ServerTls
 from arena.store import Store
 from arena.supervisor import BotIsolation
+from arena.tournament.chunked import WorkerPools
 
 SANDBOXED = BotIsolation(sandbox="auto")
 """Managed bots run in a sandbox when this machine has one (the default)."""
@@ -50,20 +51,22 @@ def build_server(store: Store, log_dir: Path,
                  on_management: Callable[[Management], None] | None = None, *,
                  admin_token: str | None = None, tls: ServerTls | None = None,
                  isolation: BotIsolation = SANDBOXED,
-                 hidden_paths: Sequence[Path] = ()) -> ArenaServer:
+                 hidden_paths: Sequence[Path] = (),
+                 worker_pools: WorkerPools | None = None) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the management admin service
     (open to holders of `admin_token` only, when one is given), served over `tls` if
     given. The bots it launches are isolated as `isolation` says (by default in a
     sandbox when the machine has one), never shown `hidden_paths` (see `private_paths`)
     nor their logs, and connect to the server's Unix socket (its plaintext loopback port
-    where it has none)."""
+    where it has none). With `worker_pools`, it can run tournaments on worker processes
+    (`--workers`, `--cluster`)."""
     tokens = SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
                              (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
     management = Management(store, server, tokens, log_dir, lambda: server.bot_address,
-                            isolation=isolation)
+                            isolation=isolation, worker_pools=worker_pools)
     server.admin_servicer = functools.partial(AdminService, management=management)
     server.on_stop = management.stop_bots
     if on_management is not None:

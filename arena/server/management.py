@@ -9,6 +9,7 @@ launches the managed bots a run needs through `arena.supervisor`.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -45,6 +46,7 @@ from arena.store import (
     ScheduledGame,
     Store,
     StoredGame,
+    StoreError,
     Tournament,
     UnknownBot,
     UnknownGame,
@@ -68,6 +70,7 @@ from arena.tournament import (
     run_tournament,
     tournament_settings,
 )
+from arena.tournament.chunked import WorkerPlan, WorkerPools, run_tournament_on_workers
 from arena.tournament.schedule import MAX_GAMES
 from arena.tournament.sequential import (
     SprtPlan,
@@ -129,10 +132,13 @@ class Management:
 
     def __init__(self, store: Store, server: ArenaServer, session_tokens: SessionTokens,
                  log_dir: Path, server_address: Callable[[], str], *,
-                 bots_dir: Path | None = None, isolation: BotIsolation | None = None) -> None:
+                 bots_dir: Path | None = None, isolation: BotIsolation | None = None,
+                 worker_pools: WorkerPools | None = None) -> None:
         self.store = store
         self.isolation = isolation or BotIsolation()
         """How the managed bots launched here are isolated (see `BotIsolation`)."""
+        self.worker_pools = worker_pools
+        """Pools of worker processes for runs on more than one worker (None: none)."""
         self.server = server
         self.session_tokens = session_tokens
         self.log_dir = log_dir
@@ -348,13 +354,14 @@ class Management:
     async def play_match(self, bots: Sequence[str], games: int, seed: int, rules: RuleSet,
                          policy: BotPolicy, concurrency: int, wait_seconds: float,
                          progress: ProgressListener | None = None,
-                         plan: SprtPlan | None = None) -> int:
+                         plan: SprtPlan | None = None, workers: int = 1) -> int:
         """Play rated games between `bots`: a one-table tournament of its own.
 
         Each deal is played in every seat rotation (duplicate deals), so the
         number of games is `games` rounded up to a multiple of the table size.
         With a sequential test (`plan`, two bots only) the match starts with one
-        deal and plays deal after deal until the test decides.
+        deal and plays deal after deal until the test decides. With `workers`
+        above 1, that many worker processes play the games (see `run_tournament`).
         """
         if plan is not None:
             if len(bots) != 2:
@@ -372,12 +379,17 @@ class Management:
         settings = {
             "format": "round_robin", "table_size": len(bots),
             "deals_per_table": -(-games // len(bots)), "seed": seed,
-            "concurrency": concurrency, "rules": rules.to_dict(), "policy": policy.to_dict()}
+            "concurrency": concurrency, "workers": max(1, workers), "rules": rules.to_dict(),
+            "policy": policy.to_dict()}
         TournamentSettings.from_dict(settings)  # bad settings are refused before the wait
-        await self.ensure_bots(bots, wait_seconds)
+        if workers > 1:
+            self._check_workers(bots, plan)
+        else:
+            await self.ensure_bots(bots, wait_seconds)
         name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
         await asyncio.to_thread(self.create_tournament, name, bots, settings)
-        return await self.run_tournament(name, concurrency, wait_seconds, progress, plan)
+        return await self.run_tournament(name, concurrency, wait_seconds, progress, plan,
+                                         workers=workers)
 
     # ----------------------------------------------------------- tournaments
 
@@ -390,10 +402,17 @@ class Management:
 
     async def run_tournament(self, name: str, concurrency: int, wait_seconds: float,
                              progress: ProgressListener | None = None,
-                             plan: SequentialPlan | None = None) -> int:
+                             plan: SequentialPlan | None = None, *, workers: int = 0,
+                             cluster: str = "") -> int:
         """Play every pending game of a tournament; a stopped run resumes where it ended.
         With a `plan`, go on appending deal blocks until it is met (`arena.tournament.
         sequential`); the last progress update then says why the run stopped.
+
+        `workers` worker processes play the games (0: the tournament's setting), or the
+        workers of the Dask cluster at `cluster` when it is given; each has its own match
+        server and its own copies of the managed bots, and this server alone records
+        the games. With more than one worker, or a cluster, every bot must be managed
+        and there can be no `plan`; this server must have `worker_pools`.
 
         A tournament that another run is playing, on this server or in another
         process on the same database, is refused (`TournamentBusy`) before any
@@ -408,9 +427,80 @@ class Management:
         if isinstance(plan, UntilSeparated) and not 0.5 <= plan.confidence < 1:
             raise ManagementError(f"confidence: must be at least 0.5 and below 1, got "
                                   f"{plan.confidence}")
+        workers = workers or tournament_settings(tournament).workers
+        if workers > 1 or cluster:
+            if plan is not None:
+                self._check_workers([], plan, cluster)
+            # A tournament with nothing pending starts no workers.
+            if self.store.pending_games(tournament.id):
+                return await self._run_on_workers(tournament, concurrency, workers, cluster,
+                                                  progress)
         async with holding(self.store, tournament.id) as hold:
             return await self._run(tournament, hold, concurrency, wait_seconds, progress,
                                    plan)
+
+    def _check_workers(self, bots: Sequence[str], plan: SequentialPlan | None,
+                       cluster: str = "") -> None:
+        """Refuse a run on several workers (or a cluster) that cannot be one."""
+        where = f"the cluster {cluster}" if cluster else "more than one worker"
+        if plan is not None:
+            raise ManagementError(f"a sequential run (--until-separated, --sprt) plays on one "
+                                  f"worker, not on {where}: run it with --workers 1")
+        remote = sorted(name for name in dict.fromkeys(bots)
+                        if self.store.bot(name).kind is not BotKind.MANAGED)
+        if remote:
+            raise ManagementError(
+                f"remote bots ({', '.join(remote)}) cannot play on {where}: each worker "
+                "launches its own copies of the managed bots on a match server of its own, "
+                "and a remote bot connects to one server only; run it with --workers 1")
+        if self.worker_pools is None:
+            raise ManagementError(f"this server cannot run games on {where}")
+
+    async def _run_on_workers(self, tournament: Tournament, concurrency: int, workers: int,
+                              cluster: str, progress: ProgressListener | None) -> int:
+        check_entrants(self.store, tournament)
+        pending = {b for g in self.store.pending_games(tournament.id) for b in g.seats}
+        self._check_workers(sorted(pending), None, cluster)
+        assert self.worker_pools is not None
+        commands = []
+        folders = {}
+        for name in sorted(pending):
+            command = self.store.bot(name).command
+            assert command is not None  # a managed bot has its command
+            version = self.store.bot_version(name)
+            if version is not None:
+                command = launch_command(version)
+                folders[name] = version.folder
+            commands.append((name, command))
+        last_game = 0
+
+        def on_game(summary: GameSummary) -> None:
+            nonlocal last_game
+            last_game = summary.id
+
+        def on_progress(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress(done, total, last_game, tournament.name))
+
+        async with holding(self.store, tournament.id) as hold:
+            plan_for_workers = WorkerPlan(
+                tuple(commands), str(self.log_dir), folders,
+                {"sandbox": self.isolation.sandbox, "limits": self.isolation.limits.to_dict(),
+                 "hidden_paths": [str(p) for p in self.isolation.hidden_paths]})
+            try:
+                async with self.worker_pools(plan_for_workers, workers, cluster) as pool:
+                    summary = await run_tournament_on_workers(
+                        self.store, tournament.id, pool, concurrency=concurrency or None,
+                        progress=on_progress, on_game=on_game, hold=hold)
+            except (StoreError, sqlite3.Error):
+                raise
+            except Exception as exc:
+                where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
+                raise ManagementError(
+                    f"the games could not be played on {where}: {type(exc).__name__}: {exc}; "
+                    f"the games recorded so far are kept, and running the tournament again "
+                    f"resumes it (bot logs in {self.log_dir})") from exc
+        return summary.played
 
     async def _run(self, tournament: Tournament, hold: RunHold, concurrency: int,
                    wait_seconds: float, progress: ProgressListener | None,

@@ -18,6 +18,14 @@ many games. A presence that is also a `BotCapacity` bounds each connected bot's
 games as well: the run starts no more of a bot's games at once than the bot can
 play, and plays the pending games whose bots have room meanwhile, so a bot that
 takes one table at a time can enter a field of any size.
+
+Games finish in any order, but they are recorded — and so rated — strictly in
+schedule order: a finished game waits in a `ScheduleOrder` until every pending
+game before it is recorded. TrueSkill's updates depend on their order, so the
+final ratings of deterministic bots are the same however many tables played at
+once, and however many workers (`arena.tournament.chunked`) played them. A run
+that stops keeps the games recorded in order; a finished game that still waited
+for an earlier one stays pending and is played again by the next run.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
@@ -135,6 +143,42 @@ class RunSummary:
                           for bot, games in sorted(self.absent.items()))
         return (f"not connected after the {self.wait:g} s wait, so recorded absent: {which}; "
                 "their seats in those games forfeited or played the fallback")
+
+
+Item = TypeVar("Item")
+
+
+class ScheduleOrder(Generic[Item]):
+    """A reorder buffer: items added in any order, taken out in schedule order.
+
+    Made from the pending games in schedule order; `add` holds the item of a finished
+    game, `ready` takes out, in order, every held item whose earlier games have all been
+    taken out. An item for a game not in the order, or added again, is ignored.
+    """
+
+    def __init__(self, games: Sequence[ScheduledGame]) -> None:
+        self._order = deque(game.id for game in games)
+        self._expected = set(self._order)
+        self._held: dict[int, Item] = {}
+
+    def add(self, game_id: int, item: Item) -> None:
+        """Hold `item`, the result of game `game_id`, until its turn."""
+        if game_id in self._expected:
+            self._held.setdefault(game_id, item)
+
+    def ready(self) -> list[Item]:
+        """Take out the held items whose turn has come, in schedule order."""
+        out = []
+        while self._order and self._order[0] in self._held:
+            game_id = self._order.popleft()
+            self._expected.discard(game_id)
+            out.append(self._held.pop(game_id))
+        return out
+
+    @property
+    def held(self) -> int:
+        """How many finished games wait for an earlier one."""
+        return len(self._held)
 
 
 def create_tournament(
@@ -283,6 +327,10 @@ class _Run:
         self.done, self.total = store.schedule_progress(tournament.id)
         self.played = 0
         self.queue: deque[ScheduledGame] = deque(store.pending_games(tournament.id))
+        self.order: ScheduleOrder[tuple[ScheduledGame, PlayedGame, datetime, datetime]] = \
+            ScheduleOrder(self.queue)
+        self.recording = asyncio.Lock()
+        """Held while the games whose turn has come are recorded, so they go in order."""
         self.presence: BotPresence | None = None
         self.wait = 0.0
         self.away_since: dict[str, float] = {}
@@ -349,20 +397,23 @@ class _Run:
                 task.result()
 
     async def _play_one(self, game: ScheduledGame) -> None:
-        """Play one game counted in `in_play`, then record it."""
+        """Play one game counted in `in_play`, then record it and every finished game
+        after it whose turn has come."""
         started = datetime.now(UTC)
         try:
             played = await _call(self.play, game, self.rules)
         finally:
             self.in_play.subtract(game.seats)
-        finished = datetime.now(UTC)
-        summary = await asyncio.to_thread(self._record, game, played, started, finished)
-        self.done += 1
-        if summary is not None:
-            self.played += 1
-            if self.on_game is not None:
-                self.on_game(summary)
-        self._report()
+        self.order.add(game.id, (game, played, started, datetime.now(UTC)))
+        async with self.recording:
+            for item in self.order.ready():
+                summary = await asyncio.to_thread(self._record, *item)
+                self.done += 1
+                if summary is not None:
+                    self.played += 1
+                    if self.on_game is not None:
+                        self.on_game(summary)
+                self._report()
 
     def _next_game(self) -> ScheduledGame | None:
         """Take the first pending game whose bots are all connected, or whose absent bots
@@ -423,27 +474,37 @@ class _Run:
     def _record(
         self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime
     ) -> GameSummary | None:
-        try:
-            return self.store.record_game(
-                seats=game.seats,
-                seed=game.seed,
-                rules=self.tournament.rules,
-                outcome=played.outcome,
-                seat_terminations=played.seat_terminations,
-                events=played.events,
-                actions=played.actions,
-                started_at=played.started_at or started,
-                finished_at=played.finished_at or finished,
-                scheduled_game_id=game.id,
-                teams=game.teams,
-                forfeited_seat=played.forfeited_seat,
-            )
-        except AlreadyRecorded:
-            return None
+        return record_played(self.store, self.tournament, game, played, started, finished)
 
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total)
+
+
+def record_played(
+    store: Store, tournament: Tournament, game: ScheduledGame, played: PlayedGame,
+    started: datetime, finished: datetime,
+) -> GameSummary | None:
+    """Record `played` as scheduled `game` of `tournament` (with its rating update, in one
+    transaction); `started` and `finished` stand in for timestamps it lacks. None, and
+    nothing changed, when the game is recorded already."""
+    try:
+        return store.record_game(
+            seats=game.seats,
+            seed=game.seed,
+            rules=tournament.rules,
+            outcome=played.outcome,
+            seat_terminations=played.seat_terminations,
+            events=played.events,
+            actions=played.actions,
+            started_at=played.started_at or started,
+            finished_at=played.finished_at or finished,
+            scheduled_game_id=game.id,
+            teams=game.teams,
+            forfeited_seat=played.forfeited_seat,
+        )
+    except AlreadyRecorded:
+        return None
 
 
 async def _call(play: TableRunner, game: ScheduledGame, rules: RuleSet) -> PlayedGame:

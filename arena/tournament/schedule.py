@@ -58,6 +58,9 @@ that takes at most about this many steps; a bigger field builds its orbits one b
 MAX_GAMES = 100_000
 """The most games one tournament may schedule."""
 
+MAX_WORKERS = 1024
+"""The most worker processes one run may use."""
+
 MAX_SEED = 2**64 - 1
 """The largest tournament seed: an unsigned 64-bit number, as `--seed` and the admin
 protocol carry it."""
@@ -96,7 +99,11 @@ class TournamentSettings:
       many tables, and a balanced subset beyond.
     - `teams`: the fixed pairs of the teams format.
     - `challenger`: the bot every gauntlet table includes.
-    - `concurrency`: how many tables play at once (it does not change the schedule).
+    - `concurrency`: how many tables play at once (it does not change the schedule);
+      with several workers, how many each worker plays at once.
+    - `workers`: how many worker processes play the games, each with its own match
+      server and managed bots (1: the run's own server; it does not change the
+      schedule, nor, with deterministic bots, the games and ratings).
     - `policy`: the bot policy every table applies (timeouts, strikes, forfeit),
       as a plain table the server checks; it does not change the schedule.
     - `rules`: the rule set of every game.
@@ -112,6 +119,7 @@ class TournamentSettings:
     teams: tuple[tuple[str, str], ...] = ()
     challenger: str | None = None
     concurrency: int = 4
+    workers: int = 1
     policy: Mapping[str, Any] = field(default_factory=dict)
     rules: RuleSet = field(default_factory=RuleSet)
 
@@ -123,6 +131,9 @@ class TournamentSettings:
             )
         if not 0 <= self.seed <= MAX_SEED:
             raise SettingsError(f"seed: must be between 0 and {MAX_SEED:,}, got {self.seed:,}")
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise SettingsError(f"workers: must be between 1 and {MAX_WORKERS}, "
+                                f"got {self.workers}")
         for name in ("deals_per_table", "max_tables", "concurrency"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name}: must be at least 1, got {getattr(self, name)}")
@@ -175,6 +186,7 @@ class TournamentSettings:
             "teams": [list(team) for team in self.teams],
             "challenger": self.challenger,
             "concurrency": self.concurrency,
+            "workers": self.workers,
             "policy": dict(self.policy),
             "rules": self.rules.to_dict(),
         }
@@ -270,6 +282,7 @@ _PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "teams": _parse_teams,
     "challenger": _parse_challenger,
     "concurrency": _parse_int,
+    "workers": _parse_int,
     "policy": _parse_table,
 }
 

@@ -146,16 +146,20 @@ class GetScheduleResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[TournamentInfo, _Mapping]] = ..., games: _Optional[_Iterable[_Union[ScheduledGameInfo, _Mapping]]] = ...) -> None: ...
 
 class RunTournamentRequest(_message.Message):
-    __slots__ = ("tournament", "concurrency", "remote_wait_seconds", "until_separated")
+    __slots__ = ("tournament", "concurrency", "remote_wait_seconds", "until_separated", "workers", "cluster")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     REMOTE_WAIT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     UNTIL_SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
+    CLUSTER_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     concurrency: int
     remote_wait_seconds: float
     until_separated: SeparationGoal
-    def __init__(self, tournament: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., until_separated: _Optional[_Union[SeparationGoal, _Mapping]] = ...) -> None: ...
+    workers: int
+    cluster: str
+    def __init__(self, tournament: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., until_separated: _Optional[_Union[SeparationGoal, _Mapping]] = ..., workers: _Optional[int] = ..., cluster: _Optional[str] = ...) -> None: ...
 
 class SeparationGoal(_message.Message):
     __slots__ = ("confidence", "max_games")
@@ -220,7 +224,7 @@ class SprtState(_message.Message):
     def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ...) -> None: ...
 
 class PlayMatchRequest(_message.Message):
-    __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds", "sprt")
+    __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds", "sprt", "workers")
     BOTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -228,6 +232,7 @@ class PlayMatchRequest(_message.Message):
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     REMOTE_WAIT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SPRT_FIELD_NUMBER: _ClassVar[int]
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedScalarFieldContainer[str]
     games: int
     seed: int
@@ -235,7 +240,8 @@ class PlayMatchRequest(_message.Message):
     concurrency: int
     remote_wait_seconds: float
     sprt: SprtSettings
-    def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., sprt: _Optional[_Union[SprtSettings, _Mapping]] = ...) -> None: ...
+    workers: int
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., sprt: _Optional[_Union[SprtSettings, _Mapping]] = ..., workers: _Optional[int] = ...) -> None: ...
 
 class SprtSettings(_message.Message):
     __slots__ = ("h0", "h1", "alpha", "beta", "max_games")

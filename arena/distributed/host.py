@@ -1,0 +1,178 @@
+"""One worker's match server and managed bots: what plays a chunk of games.
+
+A `WorkerHost` runs an `ArenaServer` on a private loopback port (and its Unix
+socket), on an event loop of its own thread, and launches its own copy of every
+managed bot of the run against it, isolated as the driver's bots are (each
+with a session token minted by this host: the server knows no other token, and
+its admin service needs one nobody is given). It
+plays the games of a chunk, `tables` at once, and hands back each game as the
+tournament runner records it. It never touches a store: only the driver writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import threading
+import time
+from collections.abc import Coroutine, Mapping, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, TypeVar
+
+from arena.engine.rules import RuleSet
+from arena.game_id import public_game_id
+from arena.sandbox import Limits
+from arena.server.auth_store import SessionTokens
+from arena.server.management import played_game
+from arena.server.policy import BotPolicy
+from arena.server.server import ArenaServer
+from arena.store import ScheduledGame
+from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
+from arena.tournament.chunked import Chunk, ChunkResult
+from arena.tournament.runner import PlayedGame
+
+BOT_WAIT = 60.0
+"""Seconds a host waits for its bots to connect: at its start, and before each chunk for
+a bot that is restarting (its games are then played without it, as its policy says)."""
+
+CRASH_GRACE = 0.5
+"""Seconds a bot whose connection dropped is given to finish exiting, so that its seats'
+violations are recorded as a crash rather than a disconnect."""
+
+_T = TypeVar("_T")
+
+
+class WorkerHost:
+    """A match server with its own managed bots, for playing chunks from any thread."""
+
+    def __init__(self, bots: Sequence[tuple[str, str]], log_dir: Path, *,
+                 bot_wait: float = BOT_WAIT, folders: Mapping[str, str] | None = None,
+                 isolation: BotIsolation | None = None) -> None:
+        self.bots = tuple(bots)
+        self.log_dir = log_dir
+        self.bot_wait = bot_wait
+        self.folders = dict(folders or {})
+        """The folder each submitted version runs in, by bot name."""
+        self.isolation = isolation or BotIsolation()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="arena-worker-host")
+        self._server: ArenaServer | None = None
+        self._supervisor: BotSupervisor | None = None
+        self._away: set[str] = set()
+        """Bots that stayed away for a whole `bot_wait`: not waited for until they are back."""
+
+    @property
+    def names(self) -> list[str]:
+        """The bots this host launches."""
+        return [name for name, _ in self.bots]
+
+    @property
+    def port(self) -> int | None:
+        """The loopback port the host's server listens on, once started."""
+        return None if self._server is None else self._server.port
+
+    def start(self) -> None:
+        """Start the server and the bots; return once every bot is connected (raise
+        `TimeoutError` if one is not within `bot_wait`)."""
+        self._thread.start()
+        self._run(self._start())
+
+    def play(self, chunk: Chunk) -> ChunkResult:
+        """Play every game of `chunk`, at most `chunk.tables` at once."""
+        return self._run(self._play(chunk))
+
+    def stop(self) -> None:
+        """Stop the bots and the server, then the host's thread (again: a no-op)."""
+        if not self._thread.is_alive():
+            return
+        try:
+            self._run(self._stop())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+
+    def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
+        future: Future[_T] = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        return future.result()
+
+    async def _start(self) -> None:
+        tokens = SessionTokens()
+        server = ArenaServer(tokens, admin_token=secrets.token_urlsafe(24))
+        await server.start("127.0.0.1", 0)
+        self._server = server
+        address = server.bot_address
+        supervisor = BotSupervisor(address, self.log_dir, on_exit=self._exited,
+                                   isolation=self.isolation)
+        self._supervisor = supervisor
+        server.crash_check = self._crashed
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for name, command in self.bots:
+            folder = self.folders.get(name)
+            cwd = None if folder is None else Path(folder)
+            await supervisor.start(ManagedBot(name, command, tokens.mint(name), cwd))
+        await server.wait_for_bots(self.names, timeout=self.bot_wait)
+
+    async def _play(self, chunk: Chunk) -> ChunkResult:
+        server = self._server
+        if server is None:
+            raise RuntimeError("the worker host is not started")
+        start = time.perf_counter()
+        await self._wait_for_bots(server, {b for g in chunk.games for b in g.seats})
+        rules = RuleSet.from_dict(chunk.rules)
+        policy = BotPolicy.from_dict(chunk.policy)
+        tables = asyncio.Semaphore(chunk.tables)
+
+        async def one(game: ScheduledGame) -> tuple[int, PlayedGame]:
+            async with tables:
+                result = await server.play_game(
+                    list(game.seats), rules, game.seed, policy,
+                    game_id=(public_game_id(chunk.tournament, game.game_index)
+                             if chunk.tournament else None))
+            return game.id, played_game(result)
+
+        games = await asyncio.gather(*(one(game) for game in chunk.games))
+        return ChunkResult(tuple(games), time.perf_counter() - start)
+
+    async def _wait_for_bots(self, server: ArenaServer, bots: set[str]) -> None:
+        """Wait up to `bot_wait` for the bots of a chunk that are not connected (restarting
+        after a crash); one still away then is played without — its absence recorded as
+        its policy says — and not waited for again until it is back."""
+        self._away -= set(server.connected_bots())
+        with contextlib.suppress(TimeoutError):
+            await server.wait_for_bots(bots - self._away, timeout=self.bot_wait)
+        self._away |= bots - set(server.connected_bots())
+
+    async def _stop(self) -> None:
+        if self._supervisor is not None:
+            await self._supervisor.stop()
+            self._supervisor = None
+        if self._server is not None:
+            await self._server.stop(0.5)
+            self._server = None
+
+    def _exited(self, name: str, code: int) -> None:
+        if code != 0 and self._server is not None:
+            self._server.bot_crashed(name)
+
+    async def _crashed(self, name: str) -> bool:
+        if self._supervisor is None:
+            return False
+        code = await self._supervisor.exit_code(name, CRASH_GRACE)
+        return code is not None and code != 0
+
+
+def isolation_of(plan: Mapping[str, object]) -> BotIsolation:
+    """The `BotIsolation` a `WorkerPlan.isolation` describes (the default for none)."""
+    if not plan:
+        return BotIsolation()
+    limits = plan.get("limits")
+    hidden = plan.get("hidden_paths")
+    sandbox = str(plan.get("sandbox", "off"))
+    assert sandbox in ("off", "auto", "required")
+    return BotIsolation(sandbox,  # type: ignore[arg-type]
+                        Limits.from_dict(dict(limits)) if isinstance(limits, Mapping) else Limits(),
+                        tuple(Path(str(p)) for p in hidden) if isinstance(hidden, list | tuple)
+                        else ())

@@ -1,0 +1,281 @@
+"""Running a tournament on workers: chunks of scheduled games out, finished games back.
+
+The process that runs the tournament (the *driver*) holds the run's claim,
+hands the pending games to a `WorkerPool` in chunks — each worker plays a
+chunk with its own match server and its own copies of the managed bots — and
+alone records what comes back. A chunk is sized to take about `CHUNK_SECONDS`
+of play (measured on the chunks already back), so a worker is not asked once
+per game, and at most `in_flight` chunks are out at once (two per worker by
+default), so a schedule of any length never floods the workers' queue.
+
+Recording is idempotent and ordered: results are kept by scheduled game, a
+game recorded already (by an earlier, killed run, or because a chunk was played
+twice after a worker died) changes nothing, and games are recorded — and rated
+— strictly in schedule order through a `ScheduleOrder`, so the final ratings
+of deterministic bots are identical whatever order chunks finish in and however
+many workers played them; they equal a one-process run's (`run_tournament`).
+Progress lives in the store: a killed driver loses only the games it had not
+recorded, and `run_tournament_on_workers` run again resumes from there.
+
+The tournament layer knows no processes: `WorkerPool` is whatever plays a chunk
+(`arena.distributed` has pools of local processes and of Dask workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from arena.store import (
+    GameSummary,
+    ScheduledGame,
+    Store,
+    Tournament,
+    TournamentStatus,
+)
+from arena.tournament.runner import (
+    PlayedGame,
+    Progress,
+    RunHold,
+    RunSummary,
+    ScheduleOrder,
+    check_entrants,
+    holding,
+    record_played,
+    tournament_settings,
+)
+
+CHUNK_SECONDS = 0.25
+"""The play a chunk is sized to take, once the first chunks have shown how long a game takes."""
+
+MAX_CHUNK_GAMES = 512
+"""The most games in one chunk."""
+
+CHUNKS_PER_WORKER = 2
+"""Chunks out at once per worker by default: one playing, one waiting its turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerPlan:
+    """What every worker of a run needs before its first chunk: the managed bots it
+    launches, as (name, command) pairs, the folder each submitted version runs in
+    (`folders`, by bot name), a folder for their logs (on a machine of the worker's own,
+    a folder of its own is used), and how the bots are isolated (`isolation`: plain data,
+    `sandbox`, `limits` and `hidden_paths`, as the driver's own bots are)."""
+
+    bots: tuple[tuple[str, str], ...]
+    log_dir: str
+    folders: Mapping[str, str] = field(default_factory=dict)
+    isolation: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Scheduled games for one worker: played under `rules` and bot `policy` (plain
+    tables, as stored with the tournament), at most `tables` at once."""
+
+    games: tuple[ScheduledGame, ...]
+    rules: Mapping[str, Any]
+    policy: Mapping[str, Any]
+    tables: int
+    tournament: str = ""
+    """The tournament's name: a game is played under its public id (`TOURNAMENT:GAME`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkResult:
+    """A chunk played: each game's result by scheduled game id, and the seconds of play."""
+
+    games: tuple[tuple[int, PlayedGame], ...]
+    seconds: float
+
+
+class WorkerPool(Protocol):
+    """Workers that play chunks: `size` of them, each a chunk at a time."""
+
+    @property
+    def size(self) -> int:
+        """How many workers there are now (at least 1)."""
+
+    async def play(self, chunk: Chunk) -> ChunkResult:
+        """Play every game of `chunk` on some worker; raise if it cannot be played."""
+
+
+WorkerPools = Callable[[WorkerPlan, int, str],
+                       contextlib.AbstractAsyncContextManager[WorkerPool]]
+"""``pools(plan, workers, cluster)``: a pool of `workers` local processes, or of the
+workers of the Dask cluster at address `cluster` when it is not empty."""
+
+
+@dataclass
+class ChunkSizer:
+    """How many games the next chunk gets: about `seconds` of play at the mean game
+    time seen so far (`first` games before any is seen), and never so many that fewer
+    chunks than `spread` are left for what remains, so the last ones end together."""
+
+    first: int
+    seconds: float = CHUNK_SECONDS
+    spread: int = 1
+    _games: int = 0
+    _played: float = 0.0
+
+    def seen(self, games: int, seconds: float) -> None:
+        """Count a chunk of `games` games that took `seconds` to play."""
+        self._games += games
+        self._played += seconds
+
+    def next(self, remaining: int) -> int:
+        """The size of the next chunk when `remaining` games are left to hand out."""
+        if self._games and self._played > 0:
+            size = math.ceil(self.seconds * self._games / self._played)
+        else:
+            size = self.first
+        balanced = math.ceil(remaining / max(1, self.spread))
+        return max(1, min(size, balanced, MAX_CHUNK_GAMES, remaining))
+
+
+async def run_tournament_on_workers(
+    store: Store,
+    tournament: str | int,
+    pool: WorkerPool,
+    *,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+    stop: asyncio.Event | None = None,
+    hold: RunHold | None = None,
+    in_flight: int | None = None,
+    chunk_seconds: float = CHUNK_SECONDS,
+) -> RunSummary:
+    """Play every pending game of `tournament` on `pool`'s workers and record each one.
+
+    Each worker plays `concurrency` tables at once (default: the tournament's
+    setting); at most `in_flight` chunks are out at once (default: two per
+    worker). Games are recorded in schedule order; one recorded already is
+    skipped. Setting `stop` lets the chunks out finish and hands out no more;
+    the tournament is then 'stopped'. If a chunk cannot be played, the chunks
+    out are abandoned (their games stay pending), the tournament is 'stopped'
+    and the error propagates. Holding and `TournamentBusy` are as in
+    `run_tournament`.
+    """
+    stored = store.tournament(tournament)
+    tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
+    if tables < 1:
+        raise ValueError(f"concurrency must be at least 1, got {tables}")
+    if in_flight is not None and in_flight < 1:
+        raise ValueError(f"in_flight must be at least 1, got {in_flight}")
+    check_entrants(store, stored)
+    async with contextlib.AsyncExitStack() as stack:
+        if hold is None:
+            hold = await stack.enter_async_context(holding(store, stored.id))
+        run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
+                          progress, on_game)
+        return await run.play_all(in_flight, chunk_seconds)
+
+
+@dataclass
+class _ChunkedRun:
+    store: Store
+    tournament: Tournament
+    pool: WorkerPool
+    hold: RunHold
+    tables: int
+    stop: asyncio.Event
+    progress: Progress | None
+    on_game: Callable[[GameSummary], None] | None
+    done: int = 0
+    total: int = 0
+    played: int = 0
+    queue: deque[ScheduledGame] = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        self.done, self.total = self.store.schedule_progress(self.tournament.id)
+        self.queue = deque(self.store.pending_games(self.tournament.id))
+        self.order: ScheduleOrder[tuple[ScheduledGame, PlayedGame]] = ScheduleOrder(self.queue)
+        self.by_id = {game.id: game for game in self.queue}
+        settings = tournament_settings(self.tournament)
+        self.policy = dict(settings.policy)
+
+    async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
+        self.hold.check(self.tournament.name)
+        self._report()
+        if self.queue:
+            self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
+            chunks: set[asyncio.Task[ChunkResult]] = set()
+            try:
+                await self._deal_out(in_flight, chunk_seconds, chunks)
+            except BaseException:
+                if not self.hold.lost:
+                    self.store.set_tournament_status(self.tournament.id,
+                                                     TournamentStatus.STOPPED)
+                for task in chunks:
+                    task.cancel()
+                await asyncio.gather(*chunks, return_exceptions=True)
+                raise
+        self.hold.check(self.tournament.name, self.played)
+        status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
+        self.store.set_tournament_status(self.tournament.id, status)
+        return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
+
+    def _may_hand_out(self) -> bool:
+        return bool(self.queue) and not self.stop.is_set() and not self.hold.lost
+
+    async def _deal_out(self, in_flight: int | None, chunk_seconds: float,
+                        chunks: set[asyncio.Task[ChunkResult]]) -> None:
+        sizer = ChunkSizer(first=self.tables, seconds=chunk_seconds)
+        while True:
+            cap = in_flight or CHUNKS_PER_WORKER * max(1, self.pool.size)
+            sizer.spread = cap
+            while len(chunks) < cap and self._may_hand_out():
+                size = sizer.next(len(self.queue))
+                games = tuple(self.queue.popleft() for _ in range(size))
+                chunk = Chunk(games, self.tournament.rules, self.policy, self.tables,
+                              self.tournament.name)
+                chunks.add(asyncio.ensure_future(self.pool.play(chunk)))
+            if not chunks:
+                return
+            ended, _ = await asyncio.wait(chunks, timeout=_WAKE_EVERY,
+                                          return_when=asyncio.FIRST_COMPLETED)
+            for task in ended:
+                chunks.discard(task)
+                result = task.result()
+                sizer.seen(len(result.games), result.seconds)
+                for game_id, played in result.games:
+                    game = self.by_id.get(game_id)
+                    if game is not None:
+                        self.order.add(game_id, (game, played))
+            await self._record_ready()
+
+    async def _record_ready(self) -> None:
+        ready = self.order.ready()
+        if ready:
+            summaries = await asyncio.to_thread(self._record_all, ready)
+            for summary in summaries:
+                self.done += 1
+                if summary is not None:
+                    self.played += 1
+                    if self.on_game is not None:
+                        self.on_game(summary)
+            self._report()
+
+    def _record_all(self, ready: Sequence[tuple[ScheduledGame, PlayedGame]]
+                    ) -> list[GameSummary | None]:
+        return [self._record(game, played) for game, played in ready]
+
+    def _record(self, game: ScheduledGame, played: PlayedGame) -> GameSummary | None:
+        now = datetime.now(UTC)
+        return record_played(self.store, self.tournament, game, played, now, now)
+
+    def _report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+_WAKE_EVERY = 1.0
+"""Seconds between looks at `stop` and the run's hold while every chunk out still plays."""

@@ -1,0 +1,200 @@
+"""Tournaments on worker processes and on a Dask cluster: the same games and ratings as one
+process, every game recorded once after a worker or the driver is killed with SIGKILL.
+
+Everything is real: `arena` runs as a CLI (in-process, or as a process of its own
+when it is to be killed), its workers are spawned processes with match servers on
+loopback ports, the bots are the deterministic Python sample bots greedy and
+counter (every bot process costs a Python start, so there are only two), and
+the Dask cluster is a `LocalCluster` of two worker processes listening on
+127.0.0.1 with no dashboard. The rule set turns
+Wild Draw Four bluffing off: the sample bots learn from challenges across games,
+so only without challenges does each game depend on its deal alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.store import Store
+from tests.cli.cli_support import (
+    ARENA,
+    add_bots,
+    arena,
+    assert_recorded_once,
+    marked_env,
+    ok,
+    processes_marked,
+    query,
+)
+from tests.support import wait_until
+
+pytestmark = pytest.mark.timeout(90)
+
+BOTS = {"greedy": "greedy", "counter": "counter"}
+RULES = {"target_score": None, "draw_four_bluffing": False}
+"""Single hands in which greedy and counter play the same whatever games they saw before."""
+
+
+def _create(db: Path, name: str, deals: int, **settings: Any) -> int:
+    """Create tournament `name` between the two bots, each deal in both seatings; its games."""
+    path = db.parent / f"{name}.json"
+    path.write_text(json.dumps({"rules": RULES, "concurrency": 2, **settings}))
+    ok(db, "tournament", "create", name, *BOTS, "--table-size", "2", "--deals", str(deals),
+       "--settings", str(path))
+    return deals * len(BOTS)
+
+
+def _games(db: Path, name: str) -> dict[int, tuple[str, str, str]]:
+    """Each recorded game of `name` by its place in the schedule: actions, events, scores."""
+    rows = query(db, "SELECT s.game_index, g.actions, g.events, "
+                     "(SELECT group_concat(score) FROM game_seats WHERE game_id = g.id) AS scores "
+                     "FROM scheduled_games s JOIN tournaments t ON t.id = s.tournament_id "
+                     "JOIN games g ON g.id = s.game_id WHERE t.name = ?", name)
+    return {row["game_index"]: (row["actions"], row["events"], row["scores"]) for row in rows}
+
+
+def _ratings(db: Path, name: str) -> dict[str, tuple[float, float, int]]:
+    with Store.open(db, read_only=True) as store:
+        return {r.bot: (r.mu, r.sigma, r.games) for r in store.ratings(name)}
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A Dask cluster of two single-threaded worker processes on loopback, no dashboard."""
+    import distributed
+
+    local_cluster: Any = distributed.LocalCluster  # distributed is not typed
+    with local_cluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    db = tmp_path / "arena.db"
+    add_bots(db, BOTS)
+    return db
+
+
+def test_one_worker_two_workers_and_a_dask_cluster_record_the_same_games_and_ratings(
+        db: Path, cluster: Any) -> None:
+    total = _create(db, "one", deals=10)
+    _create(db, "two", deals=10, workers=2)  # the setting, with no --workers
+    _create(db, "dask", deals=10)
+    ok(db, "tournament", "run", "one", "--concurrency", "4")
+    ok(db, "tournament", "run", "two")
+    ok(db, "tournament", "run", "dask", "--cluster", cluster.scheduler_address)
+    for name in ("one", "two", "dask"):
+        assert_recorded_once(db, name, total)
+    assert _games(db, "two") == _games(db, "one")
+    assert _games(db, "dask") == _games(db, "one")
+    assert _ratings(db, "two") == _ratings(db, "one")
+    assert _ratings(db, "dask") == _ratings(db, "one")
+    logs = db.parent / "arena-logs"
+    assert sorted(p.name for p in logs.iterdir() if p.name.startswith("worker-")) == \
+        ["worker-0", "worker-1"], "the tournament's workers setting started two workers"
+
+
+def test_a_match_on_two_workers_plays_every_game_on_their_own_bots(db: Path) -> None:
+    ok(db, "match", "greedy", "counter", "--games", "6", "--workers", "2",
+       "--rules", str(_rules_file(db.parent)))
+    [match] = [row["name"] for row in query(db, "SELECT name FROM tournaments")]
+    assert_recorded_once(db, match, 6)
+    for worker in ("worker-0", "worker-1"):
+        assert (db.parent / "arena-logs" / worker / "greedy.log").exists()
+
+
+def _rules_file(folder: Path) -> Path:
+    path = folder / "rules.json"
+    path.write_text(json.dumps(RULES))
+    return path
+
+
+def test_remote_bots_on_more_than_one_worker_are_refused_saying_why(db: Path) -> None:
+    ok(db, "bot", "add", "far")
+    path = _rules_file(db.parent)
+    ok(db, "tournament", "create", "mixed", "greedy", "far", "--table-size", "2",
+       "--rules", str(path))
+    result = arena(db, "tournament", "run", "mixed", "--workers", "2")
+    assert result.exit_code != 0
+    assert "remote bots (far) cannot play on more than one worker" in result.output
+    assert "--workers 1" in result.output
+    assert query(db, "SELECT count(*) AS n FROM games")[0]["n"] == 0
+
+
+def test_a_sequential_run_on_more_than_one_worker_is_refused_saying_why(db: Path) -> None:
+    _create(db, "open-ended", deals=1)
+    result = arena(db, "tournament", "run", "open-ended", "--workers", "2", "--until-separated")
+    assert result.exit_code != 0
+    assert "a sequential run (--until-separated, --sprt) plays on one worker" in result.output
+    assert query(db, "SELECT count(*) AS n FROM games")[0]["n"] == 0
+
+
+def _done(db: Path, name: str) -> int:
+    rows = query(db, "SELECT count(*) AS n FROM scheduled_games s JOIN tournaments t "
+                     "ON t.id = s.tournament_id WHERE t.name = ? AND s.status = 'done'", name)
+    return int(rows[0]["n"])
+
+
+def _run_in_background(db: Path, name: str, env: dict[str, str], *options: str
+                       ) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([*ARENA, "--db", str(db), "tournament", "run", name, *options],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def test_a_dask_worker_killed_mid_run_leaves_every_game_recorded_once_rated_as_one_worker(
+        db: Path, cluster: Any) -> None:
+    total = _create(db, "whole", deals=30)
+    _create(db, "killed", deals=30)
+    ok(db, "tournament", "run", "whole", "--concurrency", "4")
+    import distributed
+
+    client_class: Any = distributed.Client  # distributed is not typed
+    with client_class(cluster.scheduler_address) as client, \
+            marked_env(f"dask-{os.getpid()}-{db.parent.name}") as env:
+        pids = list(client.run(os.getpid).values())
+        run = _run_in_background(db, "killed", env, "--cluster", cluster.scheduler_address)
+        wait_until(lambda: _done(db, "killed") >= 2 or run.poll() is not None, timeout=30,
+                   what="games recorded by the cluster", interval=0.005)
+        os.kill(pids[0], signal.SIGKILL)
+        assert _done(db, "killed") < total, "the worker was killed before the run ended"
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 0, err.decode()
+        wait_until(lambda: len(client.scheduler_info()["workers"]) == 2, timeout=30,
+                   what="the killed worker restarted by its nanny")
+    assert_recorded_once(db, "killed", total)
+    assert _games(db, "killed") == _games(db, "whole")
+    assert _ratings(db, "killed") == _ratings(db, "whole")
+
+
+def test_a_driver_killed_mid_run_leaves_no_worker_and_resumes_with_nothing_lost_or_doubled(
+        db: Path) -> None:
+    total = _create(db, "killed", deals=30)
+    with marked_env(f"driver-{os.getpid()}-{db.parent.name}") as env:
+        marker = env["ARENA_TEST_MARK"]
+        run = _run_in_background(db, "killed", env, "--workers", "2")
+        wait_until(lambda: _done(db, "killed") >= 2 or run.poll() is not None, timeout=30,
+                   what="games recorded by the workers", interval=0.005)
+        os.kill(run.pid, signal.SIGKILL)  # the driver alone: its workers are its children
+        run.communicate()
+        done = _done(db, "killed")
+        assert done < total, "the driver was killed before the run ended"
+        wait_until(lambda: not processes_marked(marker), timeout=20,
+                   what="the workers and their bots to die with the driver")
+        time.sleep(0.2)
+        assert _done(db, "killed") == done, "nothing recorded after the driver died"
+    ok(db, "tournament", "run", "killed", "--workers", "2")
+    assert_recorded_once(db, "killed", total)
+    history = query(db, "SELECT game_id, bot_id, pool_id FROM pool_rating_history")
+    assert len(history) == len({tuple(row) for row in history}) == 2 * total * 2, \
+        "each seat rated once in each of its two pools"
