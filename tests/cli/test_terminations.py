@@ -78,6 +78,7 @@ def _add_faulty_bots(db: Path, bots: dict[str, str]) -> None:
 @pytest.fixture(scope="module")
 def faulty(tmp_path_factory: pytest.TempPathFactory) -> Faulty:
     tmp = tmp_path_factory.mktemp("faulty")
+    tmp.chmod(0o755)  # a root arena's sandboxed bot runs as another user: it must read its code
     db = tmp / "arena.db"
     add_bots(db, {"greedy": "greedy"})
     _add_faulty_bots(db, {"sleeper": SLEEPING_BOT, "cheater": CHEATING_BOT})
@@ -189,6 +190,7 @@ def test_export_gives_each_seat_how_its_game_ended(faulty: Faulty) -> None:
 
 
 def test_a_match_prints_its_standings_with_the_faults_and_warns_of_them(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # a root arena's sandboxed bot runs as another user: it must read
     db = tmp_path / "arena.db"
     add_bots(db, {"greedy": "greedy"})
     _add_faulty_bots(db, {"cheater": CHEATING_BOT})

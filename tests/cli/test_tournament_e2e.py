@@ -373,7 +373,8 @@ def test_export_has_one_line_per_game_in_schedule_order_with_seats_and_outcome(
         assert [seat["score"] for seat in game["seats"]] == list(stored.outcome.scores)
         assert [seat["rank"] for seat in game["seats"]] == list(stored.outcome.ranks)
         assert [seat["termination"] for seat in game["seats"]] == ["normal"] * 3
-        assert list(game["seats"][0]) == ["seat", "bot", "score", "rank", "termination"]
+        assert list(game["seats"][0]) == ["seat", "bot", "base_name", "version", "score", "rank",
+                                          "termination"]
         assert (game["termination"], game["forfeited_seat"]) == ("single_hand", None)
         assert game["record"]["seed"] == stored.seed
 
