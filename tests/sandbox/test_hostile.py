@@ -63,12 +63,23 @@ def _write_targets(hostile: Path, tmp_path: Path, *, server_port: int, other_por
     targets = {
         "database": str(tmp_path / "arena.db"), "admin_token": str(tmp_path / "arena.admin-token"),
         "other_bot_file": str(tmp_path / "other" / "secret.txt"), "server_port": server_port,
-        "other_port": other_port, "outside_name": "example.com", "outside_address": "1.1.1.1",
+        "other_port": other_port, "outside_name": "arena-sandbox-check.invalid",
+        "outside_address": _own_address(),
         "write_paths": [str(hostile / "mine.txt"), str(tmp_path / "x.txt"), "/etc/x", "/x",
                         str(ROOT / "x.txt")],
         "tmp_bytes": LIMITS.tmp_bytes, "allocate_bytes": 4096 * MIB, "fork_bomb": 500,
         "pids": pids, "marker": marker}
     (hostile / "targets.json").write_text(json.dumps(targets))
+
+
+def _own_address() -> str:
+    """An address of this machine's own beyond loopback (outside the sandbox, reaching it
+    needs a network), so that no test sends anything to another machine."""
+    done = subprocess.run(["hostname", "-I"], capture_output=True, text=True, check=False)
+    for word in done.stdout.split():
+        if ":" not in word and not word.startswith("127."):
+            return word
+    pytest.fail(f"this machine has no IPv4 address beyond loopback: {done.stdout!r}")
 
 
 def _inside_a_pid_namespace(pid: int) -> bool:
