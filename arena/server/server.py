@@ -27,7 +27,7 @@ from arena.server.connection import MAX_OUTBOX, MAX_OUTBOX_BYTES, BotConnection
 from arena.server.lobby import Lobby
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES
 from arena.server.policy import BotPolicy
-from arena.server.result import GameResult
+from arena.server.result import GameAbortedError, GameResult
 from arena.server.seat import ConnectionSeat, absence_cause
 from arena.server.table import GameTable
 from arena.server.tls import ServerTls
@@ -97,6 +97,8 @@ class ArenaServer:
         self._finished: OrderedDict[str, GameTable] = OrderedDict()
         self._crashed: set[str] = set()
         self._server: grpc.aio.Server | None = None
+        self._stopping = False
+        """Set once `stop` begins: no new game starts after it."""
         self._health = health.aio.HealthServicer()  # type: ignore[attr-defined]
         self.port: int | None = None
         """The port `start` bound (TLS when the server has `tls`)."""
@@ -190,6 +192,7 @@ class ArenaServer:
         server = self._server
         if server is None:
             return
+        self._stopping = True
         await self._health.enter_graceful_shutdown()
         tables = list(self._tables.values())
         for table in tables:
@@ -203,6 +206,7 @@ class ArenaServer:
             connection.finish()
         await server.stop(grace)
         self._server = None
+        self._stopping = False
         if self._unix_folder is not None:
             shutil.rmtree(self._unix_folder, ignore_errors=True)
             self._unix_folder = self.unix_path = None
@@ -294,6 +298,8 @@ class ArenaServer:
         """
         if self._server is None:
             raise RuntimeError("the server is not started")
+        if self._stopping:
+            raise GameAbortedError("the server is stopping: no new game starts")
         if len(set(players)) != len(players):
             raise ValueError(f"a bot may take only one seat in a game: {list(players)}")
         rules.check_players(len(players))
