@@ -111,6 +111,18 @@ def test_the_statistics_import_only_the_standard_library() -> None:
         assert not outside, f"{module} imports {sorted(outside)}"
 
 
+def test_the_narration_imports_only_the_standard_library_and_the_engine() -> None:
+    outside = {name for name in imports_of("arena.narration")
+               if name.split(".")[0] not in STDLIB and not _in(name, "arena.engine")}
+    assert not outside, f"arena.narration imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.report"))
+def test_the_report_never_imports_the_cli(module: str) -> None:
+    cli_parts = {name for name in _arena_imports(module) if _in(name, "arena.cli")}
+    assert not cli_parts, f"{module} imports {sorted(cli_parts)}"
+
+
 @pytest.mark.parametrize("module", _modules_of("arena.supervisor"))
 def test_bot_supervision_knows_nothing_of_the_rules(module: str) -> None:
     arena_parts = {name for name in _arena_imports(module)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from arena import narration
 from arena.engine import Card, Game
 from arena.engine import events as ev
 from arena.engine.actions import IllegalActionError
@@ -173,66 +174,7 @@ def _actor(event: ev.Event) -> int | None:
 
 
 def describe(event: ev.Event, names: Sequence[str]) -> str:
-    """One line of plain text for a public event."""
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "nobody"
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-    match event:
-        case ev.DealerChosen(dealer=dealer):
-            return f"{who(dealer)} deals first"
-        case ev.HandStarted(hand_number=number, dealer=dealer):
-            return f"hand {number}: {who(dealer)} deals"
-        case ev.FirstCard(card=card, first_seat=first):
-            return f"first card {card.short()}; {who(first)} starts"
-        case ev.StarterReturned(card=card):
-            return f"{card.short()} turned up first goes back into the deck"
-        case ev.CardPlayed(seat=seat, card=card, color=declared, uno=uno, jump_in=jump,
-                           target=target):
-            line = f"{who(seat)} {'jumps in with' if jump else 'plays'} {card.short()}"
-            if card.is_wild:
-                line += f" and names {declared.value}"
-            if target is not None:
-                line += f" (with {who(target)})"
-            return line + (" — UNO!" if uno else "")
-        case ev.ColorChosen(seat=seat, color=declared):
-            return f"{who(seat)} names {declared.value}"
-        case ev.CardsDrawn(seat=seat, count=count, reason=reason):
-            noun = "card" if count == 1 else "cards"
-            why = "" if reason is ev.DrawReason.CHOICE else f" ({reason.value.replace('_', ' ')})"
-            return f"{who(seat)} draws {count} {noun}{why}"
-        case ev.CardKept(seat=seat):
-            return f"{who(seat)} keeps the card drawn"
-        case ev.TurnSkipped(seat=seat):
-            return f"{who(seat)} loses the turn"
-        case ev.DirectionChanged(direction=direction):
-            return "play goes " + ("clockwise" if direction == 1 else "counter-clockwise")
-        case ev.ChallengeResolved(challenger=challenger, accused=accused, guilty=guilty):
-            return (f"{who(challenger)} challenges {who(accused)}: "
-                    f"{'guilty' if guilty else 'not guilty'}")
-        case ev.ChallengeDeclined(seat=seat):
-            return f"{who(seat)} does not challenge"
-        case ev.UnoCalled(seat=seat):
-            return f"{who(seat)} calls UNO late, in time"
-        case ev.UnoCaught(catcher=catcher, seat=seat):
-            return f"{who(catcher)} catches {who(seat)} without UNO"
-        case ev.HandsSwapped(seat=seat, other=other):
-            return f"{who(seat)} and {who(other)} swap hands"
-        case ev.HandsRotated():
-            return "every hand passes to the next player"
-        case ev.HandsShuffled(seat=seat):
-            return f"{who(seat)} shuffles every hand and deals them out again"
-        case ev.DeckReshuffled(cards=count):
-            return f"the discard pile is shuffled into a new draw pile ({count} cards)"
-        case ev.HandEnded(winner=winner, reason=reason, points=points):
-            head = (f"the hand ends with no winner ({reason.value.replace('_', ' ')})"
-                    if winner is None else f"{who(winner)} goes out")
-            scored = ", ".join(f"{who(s)} {p:+d}" for s, p in enumerate(points) if p)
-            return head + (f"; {scored}" if scored else "")
-        case ev.PlayerEliminated(seat=seat):
-            return f"{who(seat)} is eliminated"
-        case ev.GameEnded(winners=winners, termination=termination):
-            return (f"game over ({termination.replace('_', ' ')}): "
-                    + ", ".join(who(s) for s in winners) + " wins")
-    return type(event).__name__
+    """One line of plain text for a public event (`arena.narration.describe`'s), or the
+    event's class name for an event it has no words for."""
+    line = narration.describe(event, names)
+    return line if line is not None else type(event).__name__
