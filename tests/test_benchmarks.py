@@ -131,7 +131,8 @@ def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong
     # The N-worker and Dask figures run the same pools the tests in tests/distributed
     # check; starting their bots again here would double the suite's slowest part.
     parts = ("1 worker, pinned", "driver ceiling", "ping-pong")
-    figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=100))
+    # Enough pings that each client process spends several clock ticks of CPU time.
+    figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=1500))
     assert sorted(figures) == sorted(parts)
     for part in parts:
         assert figures[part] and all(value > 0 for value in figures[part].values()), part
