@@ -24,7 +24,7 @@ from arena.cli.output import (
     plain_dict,
     use_color,
 )
-from arena.cli.screen import can_redraw, delay_option
+from arena.cli.screen import can_draw_board, delay_option
 from arena.game_id import GAME_ID_HELP, GameIdError, parse_game_id
 from arena.v1 import admin_pb2
 
@@ -194,7 +194,7 @@ def replay(context: Context, game_id: str, export: str | None, step: bool, hands
     names = list(response.summary.seats)
     color = use_color()
     ending = ending_text(response.summary)
-    if on_board and can_redraw():
+    if on_board and can_draw_board():
         from arena.cli import board
 
         board.replay_on_board(response, color=color, delay=delay, hands=hands, step=step,
@@ -316,7 +316,7 @@ def watch(context: Context, game_id: str, delay: float) -> None:
     from arena.cli import render
 
     color = use_color()
-    if can_redraw():
+    if can_draw_board():
         from arena.cli import board
 
         board.watch_on_board(context, game_id, color=color, delay=delay)

@@ -42,6 +42,12 @@ def can_redraw(stream: TextIO | None = None) -> bool:
     return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
 
 
+def can_draw_board(stream: TextIO | None = None) -> bool:
+    """Whether a game's board is drawn (`watch`, `replay --board`): frames can be redrawn
+    in place and NO_COLOR is not set; otherwise a game is printed as plain lines."""
+    return can_redraw(stream) and "NO_COLOR" not in os.environ
+
+
 def visible_width(text: str) -> int:
     """How many columns `text` takes, not counting its escape sequences."""
     return len(_ESCAPE.sub("", text))
