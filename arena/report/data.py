@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arena import rankings, stats
+from arena.game_id import public_game_id
 from arena.rating import pools as rating_pools
 from arena.record import GameRecordError, SeatTermination
 from arena.report.replay import Frame, frames
@@ -65,6 +66,9 @@ class GameReplay:
     finished_at: datetime
     frames: tuple[Frame, ...]
     problem: str | None = None
+    public_id: str = ""
+    """The id every command shows and takes (`TOURNAMENT:GAME`); the stored number for a
+    game outside any schedule."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +111,7 @@ def gather(store: Store, tournament: str, made_at: datetime,
         ranking=ranking, crosstable=crosstable, statistics=statistics, histories=histories,
         seat_endings=_seat_endings(summaries, ranking, bots),
         game_endings=dict(Counter(g.outcome.termination.value for g in summaries)),
-        games=tuple(_replay(store, summary) for summary in summaries), made_at=made_at)
+        games=_replays(store, summaries), made_at=made_at)
 
 
 def _histories(store: Store, key: str, bots: Sequence[str]) -> tuple[BotHistory, ...]:
@@ -131,7 +135,14 @@ def _seat_endings(summaries: Sequence[GameSummary], ranking: rankings.PoolRankin
     return tuple(SeatEndings(bot, dict(counts[bot])) for bot in order if bot in counts)
 
 
-def _replay(store: Store, summary: GameSummary) -> GameReplay:
+def _replays(store: Store, summaries: Sequence[GameSummary]) -> tuple[GameReplay, ...]:
+    places = store.schedule_places(summary.id for summary in summaries)
+    return tuple(_replay(store, summary, public_game_id(*places[summary.id])
+                         if summary.id in places else str(summary.id))
+                 for summary in summaries)
+
+
+def _replay(store: Store, summary: GameSummary, public_id: str) -> GameReplay:
     stored = store.get_game(summary.id)
     try:
         shown, problem = tuple(frames(stored.game_record())), None
@@ -142,4 +153,4 @@ def _replay(store: Store, summary: GameSummary) -> GameReplay:
         ranks=summary.outcome.ranks, termination=summary.outcome.termination.value,
         seat_terminations=summary.seat_terminations,
         hands_played=summary.outcome.hands_played, finished_at=summary.finished_at,
-        frames=shown, problem=problem)
+        frames=shown, problem=problem, public_id=public_id)

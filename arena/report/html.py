@@ -225,7 +225,7 @@ def _ending_cell(kind: SeatTermination, count: int) -> str:
 def _games(report: Report) -> str:
     if not report.games:
         return _section("games", "Games", '<p class="note">No games yet.</p>')
-    options = "".join(f'<option value="{g.game_id}">game {g.game_id}: '
+    options = "".join(f'<option value="{g.game_id}">game {escape(g.public_id)}: '
                       f'{escape(" · ".join(g.seats))}</option>' for g in report.games)
     viewer = (
         '<div class="viewer" id="viewer"><div class="controls">'
@@ -255,7 +255,7 @@ def _game_row(game: GameReplay) -> str:
         if ending is not SeatTermination.NORMAL)
     if game.problem is not None:
         endings += f' <span class="bad" title="{escape(game.problem)}">no replay</span>'
-    return (f'<tr><td class="name">{game.game_id}</td>'
+    return (f'<tr><td class="name">{escape(game.public_id)}</td>'
             f'<td class="name">{escape(" · ".join(game.seats))}</td>'
             f'<td>{escape(" ".join(str(s) for s in game.scores))}</td>'
             f'<td class="name bot">{escape(", ".join(winners))}</td>'

@@ -49,6 +49,14 @@ def test_each_bots_rating_history_runs_from_the_initial_rating_to_its_rating_now
         assert [p.game for p in history.points] == sorted({p.game for p in history.points})
 
 
+def test_each_game_is_shown_under_the_id_every_command_takes(report: Report) -> None:
+    page = render(report)
+    assert [g.public_id for g in report.games] == [f"{TOURNAMENT}:{i}" for i in range(6)]
+    for game in report.games:
+        assert f'<td class="name">{game.public_id}</td>' in page
+        assert f">game {game.public_id}: " in page
+
+
 def test_every_game_of_the_tournament_is_there_oldest_first_with_its_replay(
         report: Report) -> None:
     assert report.games_done == report.games_total == len(report.games) == 6
