@@ -238,9 +238,11 @@ class Client:
         with self._lock:
             self._loop = asyncio.get_running_loop()
             self._wake = asyncio.Event()
+        ticking = asyncio.ensure_future(_tick(SIGNAL_CHECK_SECONDS))
         try:
             return await self._play()
         finally:
+            ticking.cancel()
             with self._lock:
                 self._loop = None
                 self._wake = None
@@ -454,6 +456,18 @@ class Client:
             hook(*args)
         except Exception:
             _log.exception("%s raised", getattr(hook, "__name__", "a hook"))
+
+
+SIGNAL_CHECK_SECONDS = 0.25
+"""How often an idle client's event loop wakes up (see `_tick`)."""
+
+
+async def _tick(seconds: float) -> None:
+    """Wake the event loop every `seconds`. A SIGTERM that the kernel delivers to one of
+    gRPC's threads only runs Python's handler once the main thread runs code again, and an
+    idle loop would otherwise sleep until the server's next message."""
+    while True:
+        await asyncio.sleep(seconds)
 
 
 async def _write(call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage],
