@@ -193,6 +193,7 @@ class ArenaServer:
         if server is None:
             return
         self._stopping = True
+        self._lobby.changed()  # a run waiting for its bots hears that none will come
         await self._health.enter_graceful_shutdown()
         tables = list(self._tables.values())
         for table in tables:
@@ -228,8 +229,12 @@ class ArenaServer:
 
     async def bots_changed(self) -> None:
         """Return once a bot may have connected or disconnected (or a table slot was freed:
-        returning early is harmless to whoever looks at `connected_bots` again)."""
-        await self._lobby.wait_changed()
+        returning early is harmless to whoever looks at `connected_bots` again); raise
+        `GameAbortedError` once the server stops, as a game in play would."""
+        if not self._stopping:
+            await self._lobby.wait_changed()
+        if self._stopping:
+            raise GameAbortedError("the server is stopping: no new game starts")
 
     def table_slots(self, bot_name: str) -> int:
         """How many games the bot can play at once over its open connections (their Hellos'

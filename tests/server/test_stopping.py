@@ -22,3 +22,17 @@ def test_a_game_asked_for_while_the_server_stops_is_aborted_not_started() -> Non
         await stopping
 
     asyncio.run(scenario())
+
+
+def test_a_run_waiting_for_its_bots_hears_the_server_stop() -> None:
+    async def scenario() -> None:
+        server = ArenaServer(TokenTable(TOKENS))
+        await server.start()
+        waiting = asyncio.create_task(server.bots_changed())
+        await asyncio.sleep(0)
+        stopping = asyncio.create_task(server.stop(grace=0.5))
+        with pytest.raises(GameAbortedError, match="stopping"):
+            await asyncio.wait_for(waiting, 5)
+        await stopping
+
+    asyncio.run(scenario())
