@@ -210,15 +210,23 @@ class Client:
             main = loop.create_task(self._run())
             main.add_done_callback(lambda _: self._hand_over(None))
             while True:
+                if main.done():
+                    return main.result()
                 self._handover = loop.create_future()
                 message = loop.run_until_complete(self._handover)
                 if message is None:
                     return main.result()
-                assert self._answer is not None
+                answer = self._answer
+                if answer is None or answer.done():
+                    continue  # stopped as the message came: its session is over, no answer
                 try:
-                    self._answer.set_result(self._handle(message))
+                    result = self._handle(message)
                 except Exception as error:  # raised where the loop would have met it
-                    self._answer.set_exception(error)
+                    if not answer.done():
+                        answer.set_exception(error)
+                    continue
+                if not answer.done():
+                    answer.set_result(result)
 
     def _hand_over(self, message: bot_pb2.ServerMessage | None) -> None:
         """Stop the loop's run in `_drive` with `message` to handle (None: `_run` is over)."""
