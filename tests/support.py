@@ -16,7 +16,7 @@ from typing import NamedTuple
 from arena.server import ArenaServer
 from arena.server.assembly import build_server
 from arena.server.management import Management
-from arena.store import Store
+from arena.store import BotKind, Store
 
 
 def in_ci() -> bool:
@@ -112,3 +112,12 @@ def read_only_folder(folder: Path) -> Iterator[RunBound]:
         yield run
     finally:
         folder.chmod(mode)
+
+
+@contextlib.contextmanager
+def store_with_remote_bots(path: Path, bots: Sequence[str]) -> Iterator[Store]:
+    """A store at `path` with each of `bots` registered as a remote bot, closed afterwards."""
+    with Store.open(path) as opened:
+        for bot in bots:
+            opened.add_bot(bot, BotKind.REMOTE)
+        yield opened

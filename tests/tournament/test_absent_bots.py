@@ -12,9 +12,10 @@ import pytest
 from arena.engine.outcome import Outcome, Termination, ranks_from_keys
 from arena.engine.rules import RuleSet
 from arena.record import SeatTermination
-from arena.store import BotKind, ScheduledGame, Store, TournamentStatus
+from arena.store import ScheduledGame, Store, TournamentStatus
 from arena.tournament.runner import PlayedGame, RunSummary, create_tournament, run_tournament
 from arena.tournament.schedule import TournamentSettings
+from tests.support import store_with_remote_bots
 
 BOTS = ["ann", "bob", "cat", "dan", "eve"]
 WITHOUT_BOB = 4 * 3
@@ -64,9 +65,7 @@ class FakeTable:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
-        for bot in BOTS:
-            opened.add_bot(bot, BotKind.REMOTE)
+    with store_with_remote_bots(tmp_path / "arena.db", BOTS) as opened:
         yield opened
 
 

@@ -35,14 +35,13 @@ from arena.tournament.runner import (
     run_tournament,
 )
 from arena.tournament.schedule import MAX_WORKERS, SettingsError, TournamentSettings
+from tests.support import store_with_remote_bots
 from tests.tournament.test_runner import BOTS, FakeTable
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as opened:
-        for bot in BOTS:
-            opened.add_bot(bot, BotKind.REMOTE)
+    with store_with_remote_bots(tmp_path / "arena.db", BOTS) as opened:
         yield opened
 
 
