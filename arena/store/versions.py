@@ -138,6 +138,22 @@ class VersionRecords(Database):
             raise UnknownBot(f"no submitted version {name!r}")
         return row
 
+    def latest_entrants(self) -> list[str]:
+        """The entrant every active bot stands for now, sorted: a bot added with `arena bot
+        add` itself, a submitted bot its newest built version (a bot with no built version
+        yet stands for none). What a ladder plays, and a timetabled tournament enters."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT b.name FROM bots b WHERE b.removed_at IS NULL AND NOT EXISTS"
+                " (SELECT 1 FROM bot_versions v WHERE v.bot_id = b.id)"
+                " UNION SELECT b.name FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+                " WHERE b.removed_at IS NULL AND v.build_status = ? AND v.version ="
+                " (SELECT MAX(w.version) FROM bot_versions w JOIN bots c ON c.id = w.bot_id"
+                "  WHERE w.base_name = v.base_name AND c.removed_at IS NULL"
+                "  AND w.build_status = ?)",
+                (BuildStatus.OK.value, BuildStatus.OK.value)).fetchall()
+        return sorted(str(row[0]) for row in rows)
+
     def version_numbers(self) -> dict[str, tuple[str, int]]:
         """Every submitted version's entrant name → (base name, number)."""
         with self._lock:

@@ -130,3 +130,19 @@ def test_a_version_starts_its_own_program_and_a_python_bot_arenas_python(
                                "python bot.py", "python", "/versions/py")
     assert launch_command(native) == "/versions/nat/build/bot -v"
     assert launch_command(python) == shlex.join([sys.executable, "bot.py"])
+
+
+def test_the_latest_entrants_are_added_bots_and_each_submitted_bots_newest_built_version(
+        store: Store) -> None:
+    first = add_version(store, "a")
+    assert store.latest_entrants() == ["rival", first]
+    building = add_version(store, "b", build=True)
+    assert store.latest_entrants() == ["rival", first]
+    store.finish_build(building, ok=True, log="")
+    assert store.latest_entrants() == ["rival", building]
+    failed = add_version(store, "c", build=True)
+    store.finish_build(failed, ok=False, log="error")
+    assert store.latest_entrants() == ["rival", building]
+    store.remove_bot(building)
+    store.remove_bot("rival")
+    assert store.latest_entrants() == [first]
