@@ -8,12 +8,14 @@ results and the duplicate-deal figures are read from the same games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from arena import stats
+from arena.ladder.settings import LADDER_FORMAT
 from arena.rating import DEFAULT_PARAMETERS, fit
-from arena.store import Pool, Rating, Store
+from arena.store import Pool, Rating, Store, Tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +81,17 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
                  all_versions: bool = False) -> PoolRanking:
     """The leaderboard of the pool `key`. In a rule-set pool a submitted bot shows only
     its latest version that played there, placed among the lines shown, unless
-    `all_versions`; a tournament's own pool shows its entrants as they were entered."""
+    `all_versions`; a tournament's own pool shows its entrants as they were entered. A
+    ladder's pool shows the bots of its field now (the latest version of every active
+    bot), unless `all_versions`, and its scores count whole deals only: a deal counts
+    once it is played in all its seat rotations."""
     pool = store.pool(key)
-    board = stats.leaderboard(ranked_games(store, key), confidence)
+    games = ranked_games(store, key)
+    ladder = _ladder_of(store, pool)
+    if ladder is not None:
+        games = complete_blocks(games, ladder.settings.get("table_size", 4)
+                                if ladder.settings.get("rotations", True) else 1)
+    board = stats.leaderboard(games, confidence)
     ratings = {r.bot: r for r in store.ratings(pool=key)}
     lines = [_line(standing, ratings[standing.bot]) for standing in board.standings
              if standing.bot in ratings]
@@ -90,9 +100,27 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
         lines.append(_unscored_line(ratings[unscored], place, (lines[-1].tier + 1) if lines
                                     else 1))
     ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence)
-    if all_versions or pool.tournament_id is not None:
+    if all_versions:
+        return ranking
+    if ladder is not None:
+        return only_lines(ranking, set(store.latest_entrants()))
+    if pool.tournament_id is not None:
         return ranking
     return latest_versions_only(ranking, store.version_numbers())
+
+
+def _ladder_of(store: Store, pool: Pool) -> Tournament | None:
+    """The ladder whose own pool `pool` is, or None."""
+    if pool.tournament_id is None:
+        return None
+    tournament = store.tournament(pool.tournament_id)
+    return tournament if tournament.format == LADDER_FORMAT else None
+
+
+def complete_blocks(games: Sequence[stats.RankedGame], per_block: int) -> list[stats.RankedGame]:
+    """The games of the deal blocks that hold `per_block` games: every rotation played."""
+    counts = Counter(game.block for game in games)
+    return [game for game in games if counts[game.block] >= per_block]
 
 
 def latest_versions_only(ranking: PoolRanking,
@@ -105,8 +133,15 @@ def latest_versions_only(ranking: PoolRanking,
         if line.bot in versions:
             base, number = versions[line.bot]
             latest[base] = max(number, latest.get(base, 0))
-    kept = [line for line in ranking.lines
-            if line.bot not in versions or latest[versions[line.bot][0]] == versions[line.bot][1]]
+    return only_lines(ranking, {
+        line.bot for line in ranking.lines
+        if line.bot not in versions or latest[versions[line.bot][0]] == versions[line.bot][1]})
+
+
+def only_lines(ranking: PoolRanking, shown: Set[str]) -> PoolRanking:
+    """`ranking` with the lines of the bots in `shown` alone, places and tiers counted
+    again among them, and the separations between them."""
+    kept = [line for line in ranking.lines if line.bot in shown]
     if len(kept) == len(ranking.lines):
         return ranking
     tiers = {tier: index + 1 for index, tier in enumerate(sorted({k.tier for k in kept}))}
@@ -117,9 +152,9 @@ def latest_versions_only(ranking: PoolRanking,
         renumbered.append(replace(line, place_low=low, place_high=high,
                                   place=stats.place_text(low, high),
                                   tier=tiers[line.tier]))
-    shown = {line.bot for line in kept}
+    kept_names = {line.bot for line in kept}
     separations = tuple(s for s in ranking.separations
-                        if s.upper in shown and s.lower in shown)
+                        if s.upper in kept_names and s.lower in kept_names)
     return replace(ranking, lines=tuple(renumbered), separations=separations)
 
 

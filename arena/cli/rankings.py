@@ -24,6 +24,10 @@ def pool_options(function: Any) -> Any:
     for option in reversed((
         click.option("--tournament", default=None,
                      help="The pool of this tournament's games."),
+        click.option("--ladder", default=None, metavar="NAME", is_flag=False,
+                     flag_value="ladder",
+                     help="The pool of a ladder's games: its field's leaderboard "
+                          "(NAME defaults to the ladder 'ladder')."),
         click.option("--pool", default=None, metavar="KEY",
                      help="A pool by key (`arena rankings --pools` lists them)."),
         click.option("--confidence", type=CONFIDENCE, default=0.95, show_default=True,
@@ -49,9 +53,9 @@ def pool_options(function: Any) -> Any:
               metavar="SECONDS", help="With --watch: seconds between two readings.")
 @output_format
 @pass_context
-def rankings(context: Context, tournament: str | None, pool: str | None, confidence: float,
-             list_pools: bool, all_versions: bool, fit: bool, watch: bool, interval: float,
-             fmt: str) -> None:
+def rankings(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
+             confidence: float, list_pools: bool, all_versions: bool, fit: bool, watch: bool,
+             interval: float, fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -69,8 +73,10 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
       arena rankings --tournament spring --format json
       arena rankings --pools
       arena rankings --tournament spring --watch
+      arena rankings --ladder --watch
       arena rankings --all-versions
     """
+    tournament = tournament_or_ladder(tournament, ladder)
     if watch:
         if list_pools or fit or fmt != "table":
             raise click.UsageError("--watch redraws the leaderboard table: it goes with "
@@ -87,6 +93,16 @@ def rankings(context: Context, tournament: str | None, pool: str | None, confide
         emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence,
                                                           all_versions=all_versions),
                                   read_only=True), fmt)
+
+
+def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | None:
+    """The tournament whose pool `--tournament` or `--ladder` names (a ladder is stored
+    as a tournament); a `UsageError` for both."""
+    if ladder is None:
+        return tournament
+    if tournament is not None:
+        raise click.UsageError("--ladder and --tournament name one pool each: give one")
+    return ladder
 
 
 async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
@@ -148,8 +164,8 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
 @pool_options
 @output_format
 @pass_context
-def crosstable(context: Context, tournament: str | None, pool: str | None, confidence: float,
-               fmt: str) -> None:
+def crosstable(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
+               confidence: float, fmt: str) -> None:
     """Head to head: for every pair of bots that met, who placed higher, how often.
 
     Each row is BOT against OPPONENT over the games both played: wins, losses
@@ -161,6 +177,8 @@ def crosstable(context: Context, tournament: str | None, pool: str | None, confi
     Example:
       arena crosstable --tournament spring
     """
+    tournament = tournament_or_ladder(tournament, ladder)
+
     async def body(session: Session) -> admin_pb2.GetCrosstableResponse:
         return await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
             tournament=tournament or "", pool=pool or "", confidence=confidence))

@@ -21,6 +21,7 @@ import grpc
 from arena import stats, wire_admin
 from arena.engine.rules import RuleSetError
 from arena.game_id import parse_game_id, public_game_id
+from arena.ladder.settings import DEFAULT_NAME
 from arena.server.connection import BotConnection
 from arena.server.management import Management, ManagementError, Progress, ProgressListener
 from arena.server.policy import BotPolicy
@@ -356,6 +357,23 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 cluster=request.cluster)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
+        async for update in _progress_stream(context, start, resume):
+            yield update
+
+    async def RunLadder(self, request: admin_pb2.RunLadderRequest,
+                        context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
+        """Play the ladder until the call ends, streaming progress."""
+        management = await self._available_management(context, "RunLadder")
+
+        async def start(listener: ProgressListener) -> int:
+            name = request.name or DEFAULT_NAME
+            settings = management.ladder_settings(
+                name, wire_admin.json_table(request.settings_json, "ladder settings"),
+                request.tables or None)
+            return await management.run_ladder(name, settings, listener,
+                                               max_games=request.max_games)
+
+        resume = "run `arena ladder run` again to go on"
         async for update in _progress_stream(context, start, resume):
             yield update
 

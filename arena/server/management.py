@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from arena import stats, wire
 from arena.engine.rules import RuleSet
 from arena.game_id import GameId, ScheduledGameId, StoredGameNumber, public_game_id
+from arena.ladder.feed import LadderError
+from arena.ladder.settings import LadderSettings
 from arena.rankings import (
     PoolFit,
     PoolRanking,
@@ -31,6 +33,7 @@ from arena.rankings import (
 from arena.rating.fit import FitError
 from arena.record import FAULTS, SeatTermination, count_faults
 from arena.server.auth_store import SessionTokens
+from arena.server.ladder import LadderRun, is_ladder
 from arena.server.policy import BotPolicy
 from arena.server.result import GameResult
 from arena.stats.sequential import SeparationReport
@@ -316,6 +319,15 @@ class Management:
             raise ManagementError(f"bots exited before connecting: {which}; see the logs in "
                                   f"{self.log_dir}")
 
+    def is_running(self, name: str) -> bool:
+        """Whether this server runs the managed bot `name`'s process now."""
+        return self._supervisor is not None and self._supervisor.is_running(name)
+
+    async def launch(self, bot: Bot) -> None:
+        """Launch managed `bot` without waiting for it to connect (`ManagementError` if
+        its command cannot be started)."""
+        await self._launch(bot)
+
     async def _launch(self, bot: Bot) -> None:
         if self._supervisor is None:
             self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
@@ -424,6 +436,9 @@ class Management:
         longer (the last progress update's `absence` then names it).
         """
         tournament = self.store.tournament(name)
+        if is_ladder(tournament):
+            raise ManagementError(f"{tournament.name} is a ladder: `arena ladder run "
+                                  f"--name {tournament.name}` plays it")
         if isinstance(plan, UntilSeparated) and not 0.5 <= plan.confidence < 1:
             raise ManagementError(f"confidence: must be at least 0.5 and below 1, got "
                                   f"{plan.confidence}")
@@ -569,6 +584,36 @@ class Management:
                 presence=ServerPresence(self.server), wait=wait_seconds)
         report(outcome.games, outcome.games, outcome.conclusion, outcome.absence)
         return outcome.played
+
+    # -------------------------------------------------------------- ladder
+
+    def ladder_settings(self, name: str, given: Mapping[str, Any],
+                        tables: int | None = None) -> LadderSettings:
+        """The settings ladder `name` plays under: `given` (a TOML table's values), or
+        with none given the stored ladder's own (the defaults for a new ladder); `tables`
+        overrides theirs. A ladder keeps its table size, deals and rules (`open_ladder`)."""
+        if not given:
+            try:
+                stored = self.store.tournament(name)
+            except UnknownTournament:
+                return LadderSettings().with_tables(tables)
+            if is_ladder(stored):
+                return LadderSettings.from_stored(stored.settings, stored.rules
+                                                  ).with_tables(tables)
+        return LadderSettings.from_dict(given).with_tables(tables)
+
+    async def run_ladder(self, name: str, settings: LadderSettings,
+                         progress: ProgressListener | None = None, *,
+                         max_games: int = 0, stop: asyncio.Event | None = None) -> int:
+        """Play the ladder `name` (created with `settings` if new) among the latest version
+        of every bot until `stop` is set, `max_games` games are in it (0: no end) or the
+        call is cancelled; return the games this run recorded (see `arena.server.ladder`)."""
+        run = LadderRun(self, name, settings, max_games=max_games or None)
+        try:
+            summary = await run.play(stop=stop, progress=progress)
+        except LadderError as exc:
+            raise ManagementError(str(exc)) from None
+        return summary.played
 
     # -------------------------------------------------------------- games
 

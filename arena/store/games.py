@@ -24,6 +24,7 @@ from arena.store.database import (
 )
 from arena.store.errors import (
     AlreadyRecorded,
+    EntrantRemoved,
     InvalidInput,
     UnknownGame,
 )
@@ -114,7 +115,7 @@ class GameRecords(Database):
             f"SELECT name FROM bots WHERE removed_at IS NOT NULL AND id IN "
             f"({','.join('?' * len(bot_ids))})", bot_ids)]
         if removed:
-            raise InvalidInput(
+            raise EntrantRemoved(
                 f"scheduled game {scheduled_game_id} cannot be recorded: "
                 f"{', '.join(removed)} has been removed since it was scheduled")
         played = (tuple(seats), seed, _teams_tuple(teams))

@@ -62,10 +62,11 @@ def pool_keys(conn: Connection, tournament_id: int | None, rules: Mapping[str, A
         (rating_pools.rules_pool(rules, seats), rating_pools.describe_rules_pool(rules, seats),
          None)]
     if tournament_id is not None:
-        name = str(conn.execute("SELECT name FROM tournaments WHERE id = ?",
-                                (tournament_id,)).fetchone()[0])
-        keys.insert(0, (rating_pools.tournament_pool(name),
-                        rating_pools.describe_tournament_pool(name), tournament_id))
+        name, format_ = conn.execute("SELECT name, format FROM tournaments WHERE id = ?",
+                                     (tournament_id,)).fetchone()
+        keys.insert(0, (rating_pools.tournament_pool(str(name)),
+                        rating_pools.describe_tournament_pool(str(name), str(format_)),
+                        tournament_id))
     return keys
 
 

@@ -48,6 +48,46 @@ class ScheduleRecords(Database):
             conn.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                          (_json(dict(settings)), tournament_id))
 
+    def append_games(self, tournament: str | int,
+                     games: Iterable[ScheduleEntry]) -> list[ScheduledGame]:
+        """Append games to a tournament's schedule in one transaction and return them as
+        stored, by game index (a ladder grows its schedule table by table this way)."""
+        entries = list(games)
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            self._insert_scheduled(conn, tournament_id, entries)
+        if not entries:
+            return []
+        first = min(entry.game_index for entry in entries)
+        return [game for game in self._scheduled(tournament_id, pending_only=True,
+                                                 from_index=first)
+                if game.game_index in {entry.game_index for entry in entries}]
+
+    def withdraw_games(self, tournament: str | int, game_ids: Iterable[int]) -> int:
+        """Take the pending games `game_ids` out of a tournament's schedule (a game
+        recorded already stays); return how many were taken out."""
+        wanted = list(dict.fromkeys(game_ids))
+        removed = 0
+        with self._transaction() as conn:
+            tournament_id = self._tournament_id(conn, tournament)
+            for start in range(0, len(wanted), _BATCH):
+                batch = wanted[start:start + _BATCH]
+                removed += conn.execute(
+                    "DELETE FROM scheduled_games WHERE tournament_id = ? AND status = 'pending'"
+                    f" AND id IN ({','.join('?' * len(batch))})",
+                    (tournament_id, *batch)).rowcount
+        return removed
+
+    def next_game_index(self, tournament: str | int) -> int:
+        """The game index a game appended to a tournament's schedule gets: one past the
+        highest ever stored (0 for an empty schedule)."""
+        with self._lock:
+            tournament_id = self._tournament_id(self._conn, tournament)
+            row = self._conn.execute(
+                "SELECT COALESCE(MAX(game_index), -1) + 1 FROM scheduled_games"
+                " WHERE tournament_id = ?", (tournament_id,)).fetchone()
+        return int(row[0])
+
     def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The whole schedule of a tournament, by game index."""
         return self._scheduled(tournament, pending_only=False)
@@ -128,13 +168,15 @@ class ScheduleRecords(Database):
                 places.update((row[0], (row[1], row[2])) for row in rows)
         return places
 
-    def _scheduled(self, tournament: str | int, *, pending_only: bool) -> list[ScheduledGame]:
-        query = "SELECT * FROM scheduled_games WHERE tournament_id = ?"
+    def _scheduled(self, tournament: str | int, *, pending_only: bool,
+                   from_index: int = 0) -> list[ScheduledGame]:
+        query = "SELECT * FROM scheduled_games WHERE tournament_id = ? AND game_index >= ?"
         if pending_only:
             query += " AND status = 'pending'"
         with self._lock:
             tournament_id = self._tournament_id(self._conn, tournament)
-            rows = self._conn.execute(query + " ORDER BY game_index", (tournament_id,)).fetchall()
+            rows = self._conn.execute(query + " ORDER BY game_index",
+                                      (tournament_id, from_index)).fetchall()
             names = self._bot_names(
                 self._conn, (bot for row in rows for bot in json.loads(row["bot_ids"]))
             )

@@ -36,7 +36,7 @@ import inspect
 import logging
 import sqlite3
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -111,6 +111,36 @@ class BotCapacity(Protocol):
         """The games `bot` can play at once now, over all its connections (0: not connected)."""
 
 
+@dataclass(frozen=True, slots=True)
+class FeedChange:
+    """What a `ScheduleFeed` did to the schedule: the games it `added` (stored already,
+    in schedule order, after every game the run holds), the pending games it `withdrew`
+    (by scheduled game id; they are no longer in the schedule) and whether it is
+    `finished` (it adds no more: the run ends once the games it holds are played)."""
+
+    added: tuple[ScheduledGame, ...] = ()
+    withdrawn: frozenset[int] = frozenset()
+    finished: bool = False
+
+
+class ScheduleFeed(Protocol):
+    """A schedule that grows while it is played (the ladder's): a run given one asks it
+    for games whenever a table is free, and plays until it is finished or stopped."""
+
+    async def refill(self, pending: Sequence[ScheduledGame], free_tables: int) -> FeedChange:
+        """Add games for `free_tables` free tables, given the `pending` games not yet
+        started, and withdraw those of them that can no longer be played."""
+
+    async def changed(self) -> None:
+        """Return once a refill may add what the last one could not (returning early is
+        harmless)."""
+
+
+Tables = int | Callable[[], int]
+"""How many tables a run plays at once: a number, or asked anew before each game starts
+(a ladder sharing a server's tables with scheduled tournaments)."""
+
+
 _log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
@@ -166,6 +196,22 @@ class ScheduleOrder(Generic[Item]):
         if game_id in self._expected:
             self._held.setdefault(game_id, item)
 
+    def extend(self, games: Sequence[ScheduledGame]) -> None:
+        """Expect `games` after every game expected now."""
+        for game in games:
+            if game.id not in self._expected:
+                self._order.append(game.id)
+                self._expected.add(game.id)
+
+    def withdraw(self, game_ids: Collection[int]) -> None:
+        """Expect the games `game_ids` no more (they left the schedule unplayed)."""
+        gone = self._expected & set(game_ids)
+        if gone:
+            self._order = deque(game_id for game_id in self._order if game_id not in gone)
+            self._expected -= gone
+            for game_id in gone:
+                self._held.pop(game_id, None)
+
     def ready(self) -> list[Item]:
         """Take out the held items whose turn has come, in schedule order."""
         out = []
@@ -202,13 +248,14 @@ async def run_tournament(
     tournament: str | int,
     play: TableRunner,
     *,
-    concurrency: int | None = None,
+    concurrency: Tables | None = None,
     progress: Progress | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
     stop: asyncio.Event | None = None,
     hold: RunHold | None = None,
     presence: BotPresence | None = None,
     wait: float = 60.0,
+    feed: ScheduleFeed | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament`, `concurrency` tables at once.
 
@@ -233,19 +280,30 @@ async def run_tournament(
     when another run holds the tournament, and when this run loses its hold
     midway (another run took it over after missed heartbeats); the games
     recorded until then are kept.
+
+    With a `feed`, the schedule grows while it is played: the run asks the feed for
+    games whenever a table is free (see `ScheduleFeed`) and goes on until the feed is
+    finished or `stop` is set; the feed withdraws the pending games of bots that
+    left, and a game in play whose bot is removed before it is recorded is withdrawn
+    too. `concurrency` may then be a callable, asked before each game starts.
     """
     stored = store.tournament(tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
-    if tables < 1:
+    if isinstance(tables, int) and tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
-    check_entrants(store, stored)
+    if feed is None:
+        check_entrants(store, stored)
     async with contextlib.AsyncExitStack() as stack:
         if hold is None:
             hold = await stack.enter_async_context(holding(store, stored.id))
-        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold)
+        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold, feed)
         if presence is not None:
             run.attend(presence, wait)
-        return await run.play_all(tables)
+        return await run.play_all(tables if callable(tables) else _fixed(tables))
+
+
+def _fixed(tables: int) -> Callable[[], int]:
+    return lambda: tables
 
 
 class RunHold:
@@ -315,8 +373,12 @@ class _Run:
         on_game: Callable[[GameSummary], None] | None,
         stop: asyncio.Event,
         hold: RunHold,
+        feed: ScheduleFeed | None = None,
     ) -> None:
         self.store = store
+        self.feed = feed
+        self.feed_finished = feed is None
+        self.tables: Callable[[], int] = _fixed(1)
         self.hold = hold
         self.tournament = tournament
         self.rules = RuleSet.from_dict(tournament.rules)
@@ -346,15 +408,16 @@ class _Run:
         self.wait = wait
         self.capacity = presence if isinstance(presence, BotCapacity) else None
 
-    async def play_all(self, concurrency: int) -> RunSummary:
+    async def play_all(self, tables: Callable[[], int]) -> RunSummary:
+        self.tables = lambda: max(1, tables())
         hold = self.hold
         hold.check(self.tournament.name)
         self._report()
-        if self.queue:
+        if self.queue or self.feed is not None:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
             games: set[asyncio.Task[None]] = set()
             try:
-                await self._deal_out(concurrency, games)
+                await self._deal_out(games)
             except BaseException:
                 # Marked stopped before the games are cancelled: a second cancellation
                 # arriving during that await must not leave the tournament 'running'.
@@ -364,7 +427,8 @@ class _Run:
                 await _cancel(list(games))
                 raise
         hold.check(self.tournament.name, self.played)
-        status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
+        finished = self.done == self.total and self.feed_finished
+        status = TournamentStatus.FINISHED if finished else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
         summary = RunSummary(self.tournament.name, status, self.done, self.total, self.played,
                              dict(self.absent), self.wait)
@@ -375,26 +439,54 @@ class _Run:
     def _may_start(self) -> bool:
         return bool(self.queue) and not self.stop.is_set() and not self.hold.lost
 
-    async def _deal_out(self, concurrency: int, games: set[asyncio.Task[None]]) -> None:
-        """Start games, at most `concurrency` at once, as they become playable, until none
-        is left to start and those in play (kept in `games`) have finished; a game's error
-        is raised as soon as it ends."""
+    def _feeding(self) -> bool:
+        """Whether the run still asks a feed for games."""
+        return not self.feed_finished and not self.stop.is_set() and not self.hold.lost
+
+    async def _deal_out(self, games: set[asyncio.Task[None]]) -> None:
+        """Start games, at most `tables()` at once, as they become playable, until none
+        is left to start (nor, with a feed, to be added) and those in play (kept in
+        `games`) have finished; a game's error is raised as soon as it ends."""
         while True:
-            while len(games) < concurrency and self._may_start():
+            await self._refill(len(games))
+            limit = self.tables()
+            while len(games) < limit and self._may_start():
                 game = self._next_game()
                 if game is None:
                     break
                 self.in_play.update(game.seats)  # now, before the game's task first runs
                 games.add(asyncio.create_task(self._play_one(game)))
-            if not games and not self._may_start():
+            if not games and not self._may_start() and not self._feeding():
                 return
-            if len(games) >= concurrency or not self._may_start():
+            if self._feeding() and len(games) < limit:
+                ended = await self._await_change(games)
+            elif len(games) >= limit or not self._may_start():
                 ended, _ = await asyncio.wait(games, return_when=asyncio.FIRST_COMPLETED)
             else:
-                ended = await self._await_bots(games)
+                ended = await self._await_change(games)
             for task in ended:
                 games.discard(task)
                 task.result()
+
+    async def _refill(self, playing: int) -> None:
+        """Ask the feed for games for the free tables, and drop the games it withdraws."""
+        if self.feed is None or not self._feeding():
+            return
+        change = await self.feed.refill(tuple(self.queue), max(0, self.tables() - playing))
+        self.feed_finished = change.finished
+        if change.withdrawn:
+            kept = deque(game for game in self.queue if game.id not in change.withdrawn)
+            self.total -= len(self.queue) - len(kept)
+            self.queue = kept
+            self.order.withdraw(change.withdrawn)
+        if change.added:
+            self.queue.extend(change.added)
+            self.order.extend(change.added)
+            self.total += len(change.added)
+        if change.added or change.withdrawn:
+            self._report()
+            if change.withdrawn:
+                await self._record_ready()
 
     async def _play_one(self, game: ScheduledGame) -> None:
         """Play one game counted in `in_play`, then record it and every finished game
@@ -405,9 +497,23 @@ class _Run:
         finally:
             self.in_play.subtract(game.seats)
         self.order.add(game.id, (game, played, started, datetime.now(UTC)))
+        await self._record_ready()
+
+    async def _record_ready(self) -> None:
+        """Record every finished game whose turn has come, in schedule order; with a feed,
+        one whose bot was removed while it was played is withdrawn instead."""
         async with self.recording:
             for item in self.order.ready():
-                summary = await asyncio.to_thread(self._record, *item)
+                try:
+                    summary = await asyncio.to_thread(self._record, *item)
+                except EntrantRemoved:
+                    if self.feed is None:
+                        raise
+                    await asyncio.to_thread(self.store.withdraw_games, self.tournament.id,
+                                            [item[0].id])
+                    self.total -= 1
+                    self._report()
+                    continue
                 self.done += 1
                 if summary is not None:
                     self.played += 1
@@ -454,16 +560,18 @@ class _Run:
         for it, or go on without it, as `wait` says, not for a slot)."""
         return not any(bot in full for bot in seats if bot not in missing)
 
-    async def _await_bots(self, games: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
-        """Wait until one of `games` ends, the connected bots change, a bot's wait runs out
-        or the run stops; return the games that ended."""
-        assert self.presence is not None
+    async def _await_change(self, games: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
+        """Wait until one of `games` ends, the connected bots change, a bot's wait runs
+        out, the feed may add games or the run stops; return the games that ended."""
         now = asyncio.get_running_loop().time()
         expiries = [since + self.wait - now for since in self.away_since.values()
                     if since + self.wait > now]
         timeout = min([*expiries, HEARTBEAT_EVERY])
-        waits = [asyncio.ensure_future(self.presence.changed()),
-                 asyncio.ensure_future(self.stop.wait())]
+        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.stop.wait())]
+        if self.presence is not None:
+            waits.append(asyncio.ensure_future(self.presence.changed()))
+        if self.feed is not None and self._feeding():
+            waits.append(asyncio.ensure_future(self.feed.changed()))
         try:
             await asyncio.wait([*waits, *games], timeout=timeout,
                                return_when=asyncio.FIRST_COMPLETED)
@@ -523,7 +631,7 @@ def _is_async(play: TableRunner) -> bool:
     return inspect.iscoroutinefunction(play) or inspect.iscoroutinefunction(type(play).__call__)
 
 
-async def _cancel(tasks: Sequence[asyncio.Task[Any]]) -> None:
+async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -84,6 +84,11 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
                 _registered_method=True)
+        self.RunLadder = channel.unary_stream(
+                '/arena.v1.ArenaAdmin/RunLadder',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RunLadderRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+                _registered_method=True)
         self.PlayMatch = channel.unary_stream(
                 '/arena.v1.ArenaAdmin/PlayMatch',
                 request_serializer=arena_dot_v1_dot_admin__pb2.PlayMatchRequest.SerializeToString,
@@ -206,6 +211,14 @@ class ArenaAdminServicer:
 
     def RunTournament(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RunLadder(self, request, context):
+        """The ladder: tables played among the latest version of every bot, each picked by
+        what it tells, until the call ends (or the ladder's game budget is spent).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -337,6 +350,11 @@ def add_ArenaAdminServicer_to_server(servicer, server):
             'RunTournament': grpc.unary_stream_rpc_method_handler(
                     servicer.RunTournament,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.RunProgress.SerializeToString,
+            ),
+            'RunLadder': grpc.unary_stream_rpc_method_handler(
+                    servicer.RunLadder,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RunLadderRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.RunProgress.SerializeToString,
             ),
             'PlayMatch': grpc.unary_stream_rpc_method_handler(
@@ -664,6 +682,33 @@ class ArenaAdmin:
             target,
             '/arena.v1.ArenaAdmin/RunTournament',
             arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RunLadder',
+            arena_dot_v1_dot_admin__pb2.RunLadderRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
             options,
             channel_credentials,

@@ -48,6 +48,10 @@ class ArenaAdminStub:
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]
     GetSchedule: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]
     RunTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]
+    RunLadder: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunLadderRequest, _admin_pb2.RunProgress]
+    """The ladder: tables played among the latest version of every bot, each picked by
+    what it tells, until the call ends (or the ladder's game budget is spent).
+    """
     PlayMatch: _grpc.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]
     """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]
@@ -92,6 +96,10 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     ListTournaments: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     GetSchedule: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]  # type: ignore[assignment]
     RunTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    RunLadder: _aio.UnaryStreamMultiCallable[_admin_pb2.RunLadderRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    """The ladder: tables played among the latest version of every bot, each picked by
+    what it tells, until the call ends (or the ladder's game budget is spent).
+    """
     PlayMatch: _aio.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
     """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]  # type: ignore[assignment]
@@ -193,6 +201,16 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.RunTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]: ...
+
+    @_abc_1.abstractmethod
+    def RunLadder(
+        self,
+        request: _admin_pb2.RunLadderRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]:
+        """The ladder: tables played among the latest version of every bot, each picked by
+        what it tells, until the call ends (or the ladder's game budget is spent).
+        """
 
     @_abc_1.abstractmethod
     def PlayMatch(

@@ -28,6 +28,7 @@ from arena.store import (
     BotKind,
     DamagedDatabase,
     DuplicateName,
+    EntrantRemoved,
     GameStatus,
     InvalidInput,
     Migration,
@@ -499,7 +500,7 @@ def test_scheduled_game_of_a_removed_bot_is_not_recorded(store: Store) -> None:
     removed = scheduled.seats[1]
     store.remove_bot(removed)
     assert store.removed_entrants(scheduled.tournament_id) == [removed]
-    with pytest.raises(InvalidInput, match=f"{removed} has been removed since it was scheduled"):
+    with pytest.raises(EntrantRemoved, match=f"{removed} has been removed since it was scheduled"):
         record(store, scheduled_game_id=scheduled.id, seats=scheduled.seats,
                seed=scheduled.seed)
     assert store.games() == []

@@ -1,0 +1,142 @@
+"""`arena ladder run`: the always-on ladder, played until Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from arena.cli.app import main
+from arena.cli.context import Context, ignore_ctrl_c, pass_context
+from arena.cli.inputs import POSITIVE_UINT32, load_table
+from arena.cli.output import emit_rankings, run_faults_warning
+from arena.v1 import admin_pb2
+
+if TYPE_CHECKING:
+    from arena.cli.session import Session
+
+LADDER_NAME_HELP = "The ladder's name (its games are NAME:INDEX)."
+
+
+@main.group()
+def ladder() -> None:
+    """The always-on ladder: every bot's latest version, playing until stopped.
+
+    A ladder plays table after table among the latest built version of every
+    bot (those connected: managed bots are launched, remote ones join when they
+    connect). Each table is picked by what it tells — the least certain bots
+    first, closely matched tables — and plays one duplicate deal in all its seat
+    rotations. A version submitted while it runs plays at the next table once it
+    has connected; a removed one leaves at once. Its leaderboard is
+    `arena rankings --ladder`.
+    """
+
+
+@ladder.command("run")
+@click.option("--name", default="ladder", show_default=True, help=LADDER_NAME_HELP)
+@click.option("--settings", "settings_path", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="A TOML file of ladder settings: table_size, tables, seed, "
+                                 "matchmaking, wait, [policy], [rules] [default: a stored "
+                                 "ladder's own, or the defaults].")
+@click.option("--tables", type=POSITIVE_UINT32, default=None,
+              help="Tables at once [default: the settings', 4].")
+@click.option("--games", "max_games", type=POSITIVE_UINT32, default=None,
+              help="Stop once the ladder holds this many games, whole deals [default: play "
+                   "until Ctrl-C or SIGTERM].")
+@pass_context
+def ladder_run(context: Context, name: str, settings_path: str | None, tables: int | None,
+               max_games: int | None) -> None:
+    """Play the ladder until Ctrl-C or SIGTERM (or --games); run it again to go on.
+
+    Stopping abandons the games in play (they are played first next time) and
+    keeps every finished one.
+
+    \b
+    Example:
+      arena ladder run
+      arena ladder run --tables 8 --settings ladder.toml
+      arena ladder run --games 400
+    """
+    settings = load_table(settings_path, "--settings")
+    request = admin_pb2.RunLadderRequest(name=name, settings_json=json.dumps(settings)
+                                         if settings else "", tables=tables or 0,
+                                         max_games=max_games or 0)
+    signal.signal(signal.SIGTERM, _as_ctrl_c)
+    follower = _LadderLine(name)
+
+    async def body(session: Session) -> tuple[admin_pb2.RunProgress,
+                                               list[admin_pb2.GetRankingsResponse]]:
+        from arena.cli.rankings import pool_rankings
+
+        last = await follower.follow(session.admin.RunLadder(request))
+        return last, await pool_rankings(session, name, None)
+
+    try:
+        last, standings = context.run(body)
+    except KeyboardInterrupt:
+        ignore_ctrl_c()
+        follower.end()
+        click.echo(f"stopped after {follower.played} games this run; the games in play were "
+                   f"abandoned and go first next time. `arena ladder run --name {name}` goes "
+                   f"on, `arena rankings --ladder {name}` shows its leaderboard.", err=True)
+        raise SystemExit(130) from None
+    follower.end()
+    emit_rankings(standings, "table")
+    faults = run_faults_warning(last)
+    if faults:
+        click.echo(faults, err=True)
+
+
+def _as_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM stops the ladder as Ctrl-C does."""
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+class _LadderLine:
+    """A line on stderr saying how far the ladder has come: redrawn in place on a
+    terminal, printed every `EVERY` games elsewhere."""
+
+    EVERY = 100
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.first_done: int | None = None
+        self.played = 0
+        self.started = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self._shown = 0
+
+    async def follow(self, updates: Any) -> admin_pb2.RunProgress:
+        """Show every update of the stream; return the last."""
+        last = admin_pb2.RunProgress()
+        async for update in updates:
+            last = update
+            if self.first_done is None:
+                self.first_done = update.done
+                click.echo(f"ladder {self.name}: {update.done} games so far; Ctrl-C stops",
+                           err=True)
+            self.played = update.done - self.first_done
+            self._show(update)
+        return last
+
+    def _show(self, update: admin_pb2.RunProgress) -> None:
+        rate = self.played / max(time.monotonic() - self.started, 1e-9)
+        text = (f"ladder {self.name}: {self.played} games this run, {update.done} in all, "
+                f"{rate:.1f} games/s")
+        if self.tty:
+            click.echo(f"\r{text}\x1b[K", nl=False, err=True)
+            self._shown = 1
+        elif self.played // self.EVERY > self._shown:
+            self._shown = self.played // self.EVERY
+            click.echo(text, err=True)
+
+    def end(self) -> None:
+        """End the line drawn in place, if any."""
+        if self.tty and self._shown:
+            click.echo("", err=True)
+            self._shown = 0

@@ -1,0 +1,137 @@
+"""The ladder on a running server: its field of bots, and playing it until stopped.
+
+`LadderRun` is what `arena ladder run` and `arena serve --ladder` start: it
+opens (or creates) the stored ladder, launches the managed bots of its field —
+the latest built version of every bot — as they appear, and plays tables
+through the server until it is stopped, the game budget is spent, or the run
+is cancelled. A bot is in the field while it is connected: a new version joins
+at the next table once it has connected, and a removed, superseded or failed
+version leaves at once (its queued games withdrawn; its games and ratings stay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from arena.engine.rules import RuleSet
+from arena.game_id import public_game_id
+from arena.ladder.feed import LadderError, LadderFeed, open_ladder
+from arena.ladder.settings import LADDER_FORMAT, LadderSettings
+from arena.store import BotKind, GameSummary, ScheduledGame, Tournament, UnknownBot
+from arena.tournament import PlayedGame, RunSummary, holding, run_tournament
+from arena.tournament.runner import Tables
+
+if TYPE_CHECKING:
+    from arena.server.management import Management, ProgressListener
+
+_log = logging.getLogger(__name__)
+
+
+class LadderField:
+    """The bots a ladder can seat now: the latest entrants that are connected. Asking
+    launches the managed ones this server has not launched yet; one that stops
+    running without connecting has failed and is not launched again."""
+
+    def __init__(self, management: Management) -> None:
+        self.management = management
+        self.launched: set[str] = set()
+        self.failed: set[str] = set()
+
+    async def __call__(self) -> list[str]:
+        """The connected latest entrants, after launching the managed ones that are new."""
+        management = self.management
+        entrants = await asyncio.to_thread(management.store.latest_entrants)
+        connected = set(management.server.connected_bots())
+        for name in entrants:
+            if name in connected or name in self.failed:
+                continue
+            if name in self.launched:
+                if not management.is_running(name):
+                    self.failed.add(name)
+                    _log.warning("ladder: %s stopped without connecting; it leaves the field "
+                                 "(see its log in %s)", name, management.log_dir)
+                continue
+            await self._launch(name)
+        return [name for name in entrants
+                if name in connected and management.server.table_slots(name) > 0]
+
+    async def _launch(self, name: str) -> None:
+        try:
+            bot = self.management.store.bot(name)
+        except UnknownBot:  # removed meanwhile
+            return
+        if bot.kind is not BotKind.MANAGED:
+            return  # a remote bot joins when its owner connects it
+        self.launched.add(name)
+        try:
+            await self.management.launch(bot)
+        except ValueError as exc:  # ManagementError: the command cannot be started
+            self.failed.add(name)
+            _log.warning("ladder: %s cannot be launched: %s", name, exc)
+
+
+class LadderRun:
+    """One run of a ladder on a server (see the module's description)."""
+
+    def __init__(self, management: Management, name: str, settings: LadderSettings, *,
+                 max_games: int | None = None, tables: Tables | None = None) -> None:
+        self.management = management
+        self.name = name
+        self.settings = settings
+        self.max_games = max_games
+        self.tables: Tables = settings.tables if tables is None else tables
+        self.field = LadderField(management)
+
+    def open(self) -> Tournament:
+        """The stored ladder, created if new (`LadderError` if it cannot be this one)."""
+        return open_ladder(self.management.store, self.name, self.settings)
+
+    async def play(self, *, stop: asyncio.Event | None = None,
+                   progress: ProgressListener | None = None,
+                   on_game: Callable[[GameSummary], None] | None = None) -> RunSummary:
+        """Play the ladder until `stop` is set, the budget is spent or the call is
+        cancelled (the games in play are then abandoned, and stay queued)."""
+        from arena.server.management import Progress, ServerPresence, bot_policy
+
+        management = self.management
+        ladder = await asyncio.to_thread(self.open)
+        policy = bot_policy(self.settings.tournament_settings())
+        server = management.server
+
+        async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+            from arena.server.management import played_game
+            result = await server.play_game(
+                list(game.seats), rules, game.seed, policy,
+                game_id=public_game_id(ladder.name, game.game_index))
+            return played_game(result)
+
+        last_game = 0
+
+        def recorded(summary: GameSummary) -> None:
+            nonlocal last_game
+            last_game = summary.id
+            if on_game is not None:
+                on_game(summary)
+
+        def report(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress(done, total, last_game, ladder.name))
+
+        feed = LadderFeed(management.store, ladder, self.settings, self.field,
+                          max_games=self.max_games, changed=server.bots_changed)
+        async with holding(management.store, ladder.id) as hold:
+            return await run_tournament(
+                management.store, ladder.id, play, concurrency=self.tables, progress=report,
+                on_game=recorded, stop=stop, hold=hold, presence=ServerPresence(server),
+                wait=self.settings.wait, feed=feed)
+
+
+def is_ladder(tournament: Tournament) -> bool:
+    """Whether a stored tournament is a ladder."""
+    return tournament.format == LADDER_FORMAT
+
+
+__all__ = ["LadderError", "LadderField", "LadderRun", "is_ladder"]
