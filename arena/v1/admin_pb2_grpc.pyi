@@ -48,6 +48,12 @@ class ArenaAdminStub:
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]
     GetSchedule: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]
     RunTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]
+    ScheduleTournament: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ScheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]
+    """Tournaments on a timetable: a running `arena serve` makes each edition, a
+    tournament of its own, when it is due, and plays it on its share of the tables.
+    ListTournaments lists them beside the tournaments.
+    """
+    UnscheduleTournament: _grpc.UnaryUnaryMultiCallable[_admin_pb2.UnscheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]
     PlayMatch: _grpc.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]
     """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]
@@ -92,6 +98,12 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     ListTournaments: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     GetSchedule: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]  # type: ignore[assignment]
     RunTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    ScheduleTournament: _aio.UnaryUnaryMultiCallable[_admin_pb2.ScheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]  # type: ignore[assignment]
+    """Tournaments on a timetable: a running `arena serve` makes each edition, a
+    tournament of its own, when it is due, and plays it on its share of the tables.
+    ListTournaments lists them beside the tournaments.
+    """
+    UnscheduleTournament: _aio.UnaryUnaryMultiCallable[_admin_pb2.UnscheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]  # type: ignore[assignment]
     PlayMatch: _aio.UnaryStreamMultiCallable[_admin_pb2.PlayMatchRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
     """An ad-hoc match between bots, N games: a one-table tournament of its own."""
     GetRankings: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetRankingsRequest, _admin_pb2.GetRankingsResponse]  # type: ignore[assignment]
@@ -193,6 +205,24 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.RunTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]: ...
+
+    @_abc_1.abstractmethod
+    def ScheduleTournament(
+        self,
+        request: _admin_pb2.ScheduleTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ScheduledTournamentInfo, _abc.Awaitable[_admin_pb2.ScheduledTournamentInfo]]:
+        """Tournaments on a timetable: a running `arena serve` makes each edition, a
+        tournament of its own, when it is due, and plays it on its share of the tables.
+        ListTournaments lists them beside the tournaments.
+        """
+
+    @_abc_1.abstractmethod
+    def UnscheduleTournament(
+        self,
+        request: _admin_pb2.UnscheduleTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ScheduledTournamentInfo, _abc.Awaitable[_admin_pb2.ScheduledTournamentInfo]]: ...
 
     @_abc_1.abstractmethod
     def PlayMatch(
