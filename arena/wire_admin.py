@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from arena import stats, wire
@@ -18,9 +19,19 @@ from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
 from arena.server.management import Progress, VersionLine
-from arena.store import Bot, BotVersion, GameSummary, Pool, ScheduledGame, StoredGame, Tournament
+from arena.store import (
+    Bot,
+    BotVersion,
+    GameSummary,
+    Pool,
+    ScheduledGame,
+    StoredGame,
+    Timetable,
+    Tournament,
+)
 from arena.tournament.schedule import MAX_GAMES
 from arena.tournament.sequential import SprtPlan, UntilSeparated
+from arena.tournament.timetable import edition_name
 from arena.v1 import admin_pb2
 
 DEFAULT_WAIT_SECONDS = 30.0
@@ -311,8 +322,10 @@ def json_table(text: str, what: str) -> dict[str, Any]:
     return value
 
 
-def tournament_settings_from(request: admin_pb2.CreateTournamentRequest) -> dict[str, Any]:
-    """A `CreateTournament` request's settings, with its rules folded in."""
+def tournament_settings_from(request: admin_pb2.CreateTournamentRequest
+                             | admin_pb2.ScheduleTournamentRequest) -> dict[str, Any]:
+    """A `CreateTournament` (or `ScheduleTournament`) request's settings, with its rules
+    folded in."""
     settings = json_table(request.settings_json, "settings")
     if request.rules_json.strip():
         settings["rules"] = json_table(request.rules_json, "rules")
@@ -353,3 +366,33 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
             llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
             decision=test.decision.value, blocks=test.blocks))
     return message
+
+
+def schedule_start(request: admin_pb2.ScheduleTournamentRequest) -> datetime | None:
+    """A `ScheduleTournament` request's first start (None: now); `RequestError` for a
+    time that is not ISO 8601 with an offset."""
+    if not request.start_at:
+        return None
+    try:
+        start = datetime.fromisoformat(request.start_at)
+    except ValueError:
+        raise RequestError(f"start_at: {request.start_at!r} is not an ISO 8601 time") from None
+    if start.tzinfo is None:
+        raise RequestError(f"start_at: {request.start_at!r} has no offset (UTC is +00:00)")
+    return start
+
+
+def scheduled_tournament_info(timetable: Timetable) -> admin_pb2.ScheduledTournamentInfo:
+    """A tournament on the timetable as the admin service shows it."""
+    upcoming = timetable.next_due
+    return admin_pb2.ScheduledTournamentInfo(
+        name=timetable.name, format=timetable.format,
+        settings_json=json.dumps(timetable.settings), rules_json=json.dumps(timetable.rules),
+        bots=list(timetable.entrants or ()), latest_entrants=timetable.entrants is None,
+        share=timetable.share, first_start=timetable.first_due.isoformat(),
+        next_start="" if upcoming is None else upcoming.isoformat(),
+        every_seconds=timetable.every or 0, editions=timetable.editions,
+        last_edition=timetable.last_edition or "",
+        created_at=timetable.created_at.isoformat(timespec="seconds"),
+        next_edition="" if upcoming is None else edition_name(timetable.name, upcoming,
+                                                              timetable.every))

@@ -99,3 +99,41 @@ def rules_json(path: str | None) -> str:
         return json.dumps(RuleSet.from_dict(data).to_dict()) if data else ""
     except RuleSetError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
+
+
+class StartTime(click.ParamType):  # type: ignore[type-arg]
+    """`--at`: a time to come, local unless it says its offset (see `parse_at`); UTC."""
+
+    name = "when"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        """The moment in UTC, or a usage error saying how to write one."""
+        from datetime import datetime
+
+        from arena.tournament.timetable import TimetableError, parse_at
+
+        if isinstance(value, datetime):
+            return value
+        try:
+            return parse_at(str(value))
+        except TimetableError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class Period(click.ParamType):  # type: ignore[type-arg]
+    """`--every`: a period such as 24h, 30m, 7d or 90s, as whole seconds."""
+
+    name = "period"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        """The period in seconds, or a usage error saying how to write one."""
+        from arena.tournament.timetable import TimetableError, parse_every
+
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_every(str(value))
+        except TimetableError as exc:
+            self.fail(str(exc), param, ctx)

@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 import click
@@ -288,6 +289,32 @@ def tournament_record(t: admin_pb2.TournamentInfo) -> dict[str, Any]:
 
 TOURNAMENT_RECORD_KEYS = ("name", "format", "status", "bots", "games_done", "games_total",
                           "created_at", "run_by")
+
+
+def scheduled_row(t: admin_pb2.ScheduledTournamentInfo) -> dict[str, Any]:
+    """A tournament on the timetable as a table shows it (times in local time)."""
+    from arena.tournament.timetable import local_text, period_text
+
+    upcoming = datetime.fromisoformat(t.next_start) if t.next_start else None
+    next_start = "-" if upcoming is None else local_text(
+        upcoming, seconds=bool(upcoming.second or upcoming.microsecond))
+    return {"name": t.name, "format": t.format, "next start": next_start,
+            "every": period_text(t.every_seconds or None),
+            "bots": "latest versions" if t.latest_entrants else " ".join(t.bots),
+            "share": f"{t.share:.0%}", "editions": t.editions,
+            "last edition": t.last_edition or "-"}
+
+
+def scheduled_record(t: admin_pb2.ScheduledTournamentInfo) -> dict[str, Any]:
+    """A tournament on the timetable under machine keys, for JSON and CSV: the keys of a
+    tournament's (its games none), then when and how often it starts."""
+    return {"name": t.name, "format": t.format,
+            "status": "scheduled" if t.next_start else "ended",
+            "bots": None if t.latest_entrants else list(t.bots), "games_done": None,
+            "games_total": None, "created_at": t.created_at, "run_by": None,
+            "next_start": t.next_start or None, "every_seconds": t.every_seconds or None,
+            "share": t.share, "editions": t.editions, "last_edition": t.last_edition or None,
+            "next_edition": t.next_edition or None}
 
 
 def run_faults_warning(last: admin_pb2.RunProgress) -> str | None:

@@ -20,7 +20,12 @@ from arena.cli.context import (
 )
 
 if TYPE_CHECKING:
+    from arena.server.management import Management
     from arena.supervisor import BotIsolation
+
+DEFAULT_TABLES = 4
+"""The tables `arena serve` plays at once on its own (`arena.server.timetable.Timetable`
+gives a scheduled tournament's editions their share of them)."""
 
 # --------------------------------------------------------------------- serve
 
@@ -36,9 +41,13 @@ if TYPE_CHECKING:
                    "cannot be sandboxed here.")
 @click.option("--check-sandbox", is_flag=True,
               help="Say which isolation managed bots would get here, and exit.")
+@click.option("--tables", type=click.IntRange(1, 1024), default=DEFAULT_TABLES,
+              show_default=True,
+              help="Tables the server plays at once on its own: a scheduled tournament's "
+                   "edition plays on its share of them (`tournament create --share`).")
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
-          tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool) -> None:
+          tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -56,6 +65,10 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     which). Served on an address other than loopback, for others, they must:
     serve refuses to start if they cannot be, unless given --unsafe-bots.
 
+    The server starts the tournaments on the timetable (`arena tournament
+    create NAME --at WHEN` or `--every PERIOD`) when they are due, each edition
+    on its share of --tables, and resumes an edition it was stopped in.
+
     \b
     Example:
       arena serve --port 50051
@@ -67,6 +80,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for, private_paths
     from arena.server.auth import ADMIN_TOKEN_VARIABLE, AdminTokenError, issue_admin_token
+    from arena.server.timetable import Timetable
     from arena.server.tls import ServerTls, TlsError
     from arena.store import Store, StoreError
 
@@ -104,15 +118,26 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db_name}, "
                    f"admin token {where}); Ctrl-C stops", err=True)
 
+    managements: list[Management] = []
+    server = build_server(store, log_dir_for(context.db_files), managements.append,
+                          admin_token=admin_token, tls=tls, isolation=isolation,
+                          hidden_paths=private_paths(context.db_files),
+                          worker_pools=worker_pools)
+    timetable = Timetable(managements[0], tables, say=say_on_stderr)
     try:
-        asyncio.run(serve_forever(host, port, None, ready=ready, server=build_server(
-            store, log_dir_for(context.db_files), admin_token=admin_token, tls=tls,
-            isolation=isolation, hidden_paths=private_paths(context.db_files),
-            worker_pools=worker_pools)))
+        asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
+                                  background=[timetable.run]))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
+
+
+def say_on_stderr(line: str) -> None:
+    """Print one line of what the server does on its own, with the local time."""
+    from datetime import datetime
+
+    click.echo(f"{datetime.now().astimezone():%Y-%m-%d %H:%M:%S} {line}", err=True)
 
 
 def is_loopback(host: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,7 +22,9 @@ from arena.cli.inputs import (
     SEED_HELP,
     UINT32,
     UINT64,
+    Period,
     Seconds,
+    StartTime,
     load_table,
     rules_json,
 )
@@ -33,6 +36,8 @@ from arena.cli.output import (
     follow_progress,
     output_format,
     run_faults_warning,
+    scheduled_record,
+    scheduled_row,
     tournament_record,
     tournament_row,
 )
@@ -155,7 +160,7 @@ def tournament() -> None:
 
 @tournament.command("create")
 @click.argument("name")
-@click.argument("bots", nargs=-1, required=True)
+@click.argument("bots", nargs=-1)
 @click.option("--format", "format_", type=click.Choice(
     ["round_robin", "partners", "teams", "gauntlet"]), default=None,
     help="Schedule format [default: round_robin].")
@@ -168,23 +173,53 @@ def tournament() -> None:
               help="Settings file (TOML or JSON): any of the options, plus policy and rules.")
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False),
               help="Rule set file (TOML or JSON).")
+@click.option("--at", "start", type=StartTime(), default=None,
+              help="Put it on the timetable: a running `arena serve` starts it at WHEN "
+                   "(\"2026-12-24 18:00\", local time, or ISO 8601 with an offset).")
+@click.option("--every", "every", type=Period(), default=None,
+              help="Put it on the timetable: an edition every PERIOD (24h, 30m, 7d; 90s — "
+                   "periods under a minute are for trying it out), the first at --at or now.")
+@click.option("--share", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="Scheduled: the share of the server's tables (`serve --tables`) its "
+                   "editions play on, at least one [default: 0.5, or `share` in --settings].")
 @pass_context
 def tournament_create(context: Context, name: str, bots: tuple[str, ...], format_: str | None,
                       table_size: int | None, deals: int | None, seed: int | None,
                       challenger: str | None, settings_path: str | None,
-                      rules_path: str | None) -> None:
+                      rules_path: str | None, start: datetime | None, every: int | None,
+                      share: float | None) -> None:
     """Create tournament NAME between BOTS and print a summary of its schedule.
+
+    With --at or --every it goes on the timetable instead: a running `arena
+    serve` starts each edition when it is due — a tournament of its own, named
+    NAME-YYYY-MM-DD (NAME-YYYY-MM-DD-HHMM for editions under a day apart) —
+    between BOTS, or without BOTS the latest version of every bot at that
+    moment, and plays it on its share of the server's tables (beside the
+    ladder, when the server runs one).
+    `arena tournament list` shows what is scheduled and when.
 
     \b
     Example:
       arena tournament create spring greedy counter random node --table-size 3 --deals 2
       arena tournament create pairs a b c d e f g h --format partners
+      arena tournament create xmas --at "2026-12-24 18:00" --table-size 3
+      arena tournament create daily greedy counter random --every 24h --share 0.25
     """
     settings = load_table(settings_path, "--settings")
     for key, value in (("format", format_), ("table_size", table_size),
-                       ("deals_per_table", deals), ("seed", seed), ("challenger", challenger)):
+                       ("deals_per_table", deals), ("seed", seed), ("challenger", challenger),
+                       ("share", share)):
         if value is not None:
             settings[key] = value
+    if start is not None or every is not None:
+        schedule_tournament(context, name, bots, settings, rules_json(rules_path), start, every)
+        return
+    if "share" in settings:
+        raise click.UsageError("share (--share, or in --settings): only a tournament on the "
+                               "timetable (--at, --every) has a share of the server's tables")
+    if not bots:
+        raise click.UsageError("Missing argument 'BOTS...' (only a tournament on the "
+                               "timetable, --at or --every, may leave them out)")
     request = admin_pb2.CreateTournamentRequest(name=name, bots=list(bots),
                                                 settings_json=json.dumps(settings),
                                                 rules_json=rules_json(rules_path))
@@ -203,6 +238,33 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
         click.echo(warning, err=True)
     click.echo(f"see the schedule with `arena tournament schedule {info.name}`, "
                f"play it with `arena tournament run {info.name}`")
+
+
+def schedule_tournament(context: Context, name: str, bots: tuple[str, ...],
+                        settings: dict[str, Any], rules: str, start: datetime | None,
+                        every: int | None) -> None:
+    """Put tournament `name` on the timetable and say when its first edition starts."""
+    from arena.tournament.timetable import local_text, period_text
+
+    request = admin_pb2.ScheduleTournamentRequest(
+        name=name, bots=list(bots), settings_json=json.dumps(settings), rules_json=rules,
+        start_at="" if start is None else start.isoformat(), every_seconds=every or 0)
+
+    async def body(session: Session) -> admin_pb2.ScheduledTournamentInfo:
+        return await session.admin.ScheduleTournament(request)
+
+    info = context.run(body)
+    when = ("now" if start is None
+            else f"at {local_text(datetime.fromisoformat(info.next_start))} (local time)")
+    then = f", then every {period_text(info.every_seconds)}" if info.every_seconds else ""
+    entrants = ("the latest version of every bot at that moment" if info.latest_entrants
+                else ", ".join(info.bots))
+    click.echo(f"scheduled {info.format} tournament {info.name}: its first edition, "
+               f"{info.next_edition}, starts {when}{then}, on {info.share:.0%} of the server's "
+               f"tables; "
+               f"entrants: {entrants}")
+    click.echo("a running `arena serve` on this database starts it; `arena tournament list` "
+               f"shows it, `arena tournament unschedule {info.name}` takes it off")
 
 
 def unequal_games_warning(bots: list[str], seatings: list[list[str]]) -> str | None:
@@ -269,7 +331,13 @@ def schedule_record(game: admin_pb2.ScheduledGameInfo) -> dict[str, Any]:
 @output_format
 @pass_context
 def tournament_list(context: Context, fmt: str) -> None:
-    """List tournaments and how far each has come.
+    """List tournaments and how far each has come, then the tournaments on the
+    timetable: when each starts next, how often, who enters, editions so far.
+
+    In JSON and CSV a tournament on the timetable is a row of its own with status
+    "scheduled" (or "ended", a single edition once made), `next_start` (UTC) and
+    `every_seconds`; its `bots` are null when each edition enters the latest
+    versions.
 
     \b
     Example:
@@ -278,10 +346,41 @@ def tournament_list(context: Context, fmt: str) -> None:
     async def body(session: Session) -> admin_pb2.ListTournamentsResponse:
         return await session.admin.ListTournaments(admin_pb2.ListTournamentsRequest())
 
-    listed = context.run(body, read_only=True).tournaments
-    emit([tournament_row(t) if fmt == "table" else tournament_record(t) for t in listed], fmt,
-         "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`",
-         TOURNAMENT_COLUMNS if fmt == "table" else TOURNAMENT_RECORD_KEYS)
+    listed = context.run(body, read_only=True)
+    empty = "no tournaments yet: create one with `arena tournament create NAME BOT BOT ...`"
+    if fmt != "table":
+        emit([*(tournament_record(t) for t in listed.tournaments),
+              *(scheduled_record(t) for t in listed.scheduled)], fmt, empty,
+             TOURNAMENT_RECORD_KEYS)
+        return
+    if listed.tournaments or not listed.scheduled:
+        emit([tournament_row(t) for t in listed.tournaments], fmt, empty, TOURNAMENT_COLUMNS)
+    if listed.scheduled:
+        if listed.tournaments:
+            click.echo()
+        click.echo("on the timetable:")
+        emit([scheduled_row(t) for t in listed.scheduled], fmt)
+
+
+@tournament.command("unschedule")
+@click.argument("name")
+@pass_context
+def tournament_unschedule(context: Context, name: str) -> None:
+    """Take tournament NAME off the timetable: no more editions start. The editions
+    it made stay, ordinary tournaments with their own standings; one in play goes on.
+
+    \b
+    Example:
+      arena tournament unschedule daily
+    """
+    async def body(session: Session) -> admin_pb2.ScheduledTournamentInfo:
+        return await session.admin.UnscheduleTournament(
+            admin_pb2.UnscheduleTournamentRequest(name=name))
+
+    info = context.run(body)
+    made = (f"its {info.editions} edition(s) stay, the latest {info.last_edition}"
+            if info.editions else "it made no edition")
+    click.echo(f"took {info.name} off the timetable; {made}")
 
 
 @tournament.command("status")

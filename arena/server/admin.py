@@ -315,11 +315,12 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
-        """Every tournament."""
+        """Every tournament, and every tournament on the timetable."""
         management = self.management_for("ListTournaments")
         return admin_pb2.ListTournamentsResponse(tournaments=[
             self._tournament_info(management, t)
-            for t in management.store.list_tournaments()])
+            for t in management.store.list_tournaments()], scheduled=[
+            wire_admin.scheduled_tournament_info(t) for t in management.store.timetables()])
 
     @_management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
@@ -333,6 +334,24 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             wire_admin.add_scheduled_games(
                 response, management.store.scheduled_games(tournament.id), tournament.name)
         return response
+
+    @_management_call
+    async def ScheduleTournament(self, request: admin_pb2.ScheduleTournamentRequest,
+                                 context: Any) -> admin_pb2.ScheduledTournamentInfo:
+        """Put a tournament on the timetable (its schedule checked in a worker thread)."""
+        management = self.management_for("ScheduleTournament")
+        timetable = await asyncio.to_thread(
+            management.schedule_tournament, request.name, list(request.bots),
+            wire_admin.tournament_settings_from(request), wire_admin.schedule_start(request),
+            request.every_seconds or None)
+        return wire_admin.scheduled_tournament_info(timetable)
+
+    @_management_call
+    async def UnscheduleTournament(self, request: admin_pb2.UnscheduleTournamentRequest,
+                                   context: Any) -> admin_pb2.ScheduledTournamentInfo:
+        """Take a tournament off the timetable; its editions stay."""
+        return wire_admin.scheduled_tournament_info(
+            self.management_for("UnscheduleTournament").unschedule_tournament(request.name))
 
     @staticmethod
     def _tournament_info(management: Management, tournament: Tournament

@@ -12,7 +12,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +50,7 @@ from arena.store import (
     Store,
     StoredGame,
     StoreError,
+    Timetable,
     Tournament,
     UnknownBot,
     UnknownGame,
@@ -74,13 +75,14 @@ from arena.tournament import (
     tournament_settings,
 )
 from arena.tournament.chunked import WorkerPlan, WorkerPools, run_tournament_on_workers
-from arena.tournament.schedule import MAX_GAMES
+from arena.tournament.schedule import MAX_GAMES, build_schedule
 from arena.tournament.sequential import (
     SprtPlan,
     UntilSeparated,
     run_sprt,
     run_until_separated,
 )
+from arena.tournament.timetable import stored_settings, timetable_settings
 
 SequentialPlan = UntilSeparated | SprtPlan
 """How long a sequential run goes on."""
@@ -93,6 +95,10 @@ ProgressListener = Callable[["Progress"], None]
 
 EXIT_POLL = 0.1
 """Seconds between looks, while waiting for bots, at whether a managed bot has exited."""
+
+PAST_TOLERANCE = timedelta(minutes=1)
+"""How far in the past a scheduled tournament's start may be (the clocks of the command
+and the server may differ a little): it then starts at once."""
 
 CRASH_GRACE = 0.5
 """Seconds a managed bot whose connection dropped is given to finish exiting, so that
@@ -614,6 +620,31 @@ class Management:
         except LadderError as exc:
             raise ManagementError(str(exc)) from None
         return summary.played
+
+    # ------------------------------------------------------------ timetable
+
+    def schedule_tournament(self, name: str, bots: Sequence[str], settings: Mapping[str, Any],
+                            start: datetime | None, every: int | None) -> Timetable:
+        """Put tournament `name` on the timetable: an edition at `start` (None: now), then
+        one every `every` seconds (None: that one only), each between `bots` (none: the
+        latest entrants of the moment it starts). A running server starts each (see
+        `arena.server.timetable`); the settings may hold `share`, its tables' share."""
+        planned = timetable_settings(settings)
+        bot_policy(planned.tournament)
+        now = datetime.now(UTC)
+        if start is not None and start < now - PAST_TOLERANCE:
+            raise ManagementError(f"the start {start.isoformat(timespec='seconds')} is in the "
+                                  f"past (it is {now.isoformat(timespec='seconds')} here)")
+        if bots:
+            build_schedule(planned.tournament, self.entrants(bots))  # it can be played
+        return self.store.add_timetable(
+            name, planned.tournament.format.value, stored_settings(planned.tournament),
+            planned.tournament.rules.to_dict(), list(bots) or None, share=planned.share,
+            first_due=start or now, every=every)
+
+    def unschedule_tournament(self, name: str) -> Timetable:
+        """Take `name` off the timetable; the editions it made stay."""
+        return self.store.remove_timetable(name)
 
     # -------------------------------------------------------------- games
 

@@ -14,7 +14,7 @@ The package is split by kind: `errors`, `records` (the values handed out), `valu
 `database` (the connection and transactions), `backend` with `sqlite_backend` and
 `postgres_backend`, `transfer` (copying a history between databases) and one part of
 `Store` for each kind of record (`bots`, `tournaments`, `schedules`, `games`, `ratings`,
-`versions`).
+`versions`, `timetables`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from arena.store.errors import (
     TournamentBusy,
     UnknownBot,
     UnknownGame,
+    UnknownTimetable,
     UnknownTournament,
 )
 from arena.store.games import GameRecords
@@ -60,6 +61,7 @@ from arena.store.records import (
 )
 from arena.store.schedules import ScheduleRecords
 from arena.store.schema import MIGRATIONS, Migration
+from arena.store.timetables import MAX_TIMETABLE_NAME, Edition, Timetable, TimetableRecords
 from arena.store.tournaments import TournamentRecords
 from arena.store.values import NAME, hash_token
 from arena.store.versions import VersionRecords
@@ -73,11 +75,13 @@ __all__ = [
     "CLAIM_STALE_AFTER",
     "DamagedDatabase",
     "DuplicateName",
+    "Edition",
     "EntrantRemoved",
     "GameStatus",
     "GameSummary",
     "InvalidInput",
     "MAX_SEATS",
+    "MAX_TIMETABLE_NAME",
     "MIGRATIONS",
     "MIN_SEATS",
     "Migration",
@@ -96,18 +100,20 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredGame",
+    "Timetable",
     "Tournament",
     "TournamentBusy",
     "TournamentStatus",
     "UnknownBot",
     "UnknownGame",
+    "UnknownTimetable",
     "UnknownTournament",
     "hash_token",
 ]
 
 
-class Store(BotRecords, TournamentRecords, ScheduleRecords, GameRecords, RatingRecords,
-            VersionRecords):
+class Store(BotRecords, TimetableRecords, TournamentRecords, ScheduleRecords, GameRecords,
+            RatingRecords, VersionRecords):
     """The arena database. Open with `Store.open(path_or_url)`; use as a context manager.
 
     Safe to call from any thread, one call at a time: a lock serialises access

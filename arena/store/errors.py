@@ -19,6 +19,10 @@ class UnknownTournament(StoreError):
     """No tournament has that name or id."""
 
 
+class UnknownTimetable(UnknownTournament):
+    """No tournament on the timetable has that name."""
+
+
 class UnknownGame(StoreError):
     """No game or scheduled game has that id."""
 

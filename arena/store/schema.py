@@ -170,5 +170,35 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        6,
+        "tournaments on a timetable, and the editions each has made",
+        (
+            """CREATE TABLE timetables (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                format TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                entrants TEXT,
+                share REAL NOT NULL CHECK (share > 0 AND share <= 1),
+                first_due_at TEXT NOT NULL,
+                every_seconds INTEGER CHECK (every_seconds > 0),
+                next_due_at TEXT,
+                editions INTEGER NOT NULL,
+                created_at TEXT NOT NULL,
+                removed_at TEXT
+            )""",
+            "CREATE UNIQUE INDEX timetables_active_name ON timetables (name)"
+            " WHERE removed_at IS NULL",
+            """CREATE TABLE timetable_editions (
+                tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (id),
+                timetable_id INTEGER NOT NULL REFERENCES timetables (id),
+                number INTEGER NOT NULL,
+                due_at TEXT NOT NULL,
+                UNIQUE (timetable_id, number)
+            )""",
+        ),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -56,14 +56,21 @@ class TournamentRecords(Database):
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise DuplicateName(f"a tournament named {name!r} already exists")
-            tournament_id = int(conn.execute(
-                "INSERT INTO tournaments (name, format, settings, rules, status, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (name, format, _json(dict(settings)), _json(dict(rules)),
-                 TournamentStatus.CREATED.value, _now()),
-            ).fetchone()[0])
-            self._insert_scheduled(conn, tournament_id, games)
+            tournament_id = self._insert_tournament(conn, name, format, settings, rules, games)
             return self._tournament_value(conn, self._tournament_row(conn, tournament_id))
+
+    def _insert_tournament(self, conn: Connection, name: str, format: str,
+                           settings: Mapping[str, Any], rules: Mapping[str, Any],
+                           games: Iterable[ScheduleEntry]) -> int:
+        """Insert a tournament (whose name is free) and its schedule; return its id."""
+        tournament_id = int(conn.execute(
+            "INSERT INTO tournaments (name, format, settings, rules, status, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (name, format, _json(dict(settings)), _json(dict(rules)),
+             TournamentStatus.CREATED.value, _now()),
+        ).fetchone()[0])
+        self._insert_scheduled(conn, tournament_id, games)
+        return tournament_id
 
     def tournament(self, tournament: str | int) -> Tournament:
         """The tournament with this name (str) or id (int)."""

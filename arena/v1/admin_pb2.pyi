@@ -102,10 +102,66 @@ class ListTournamentsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListTournamentsResponse(_message.Message):
-    __slots__ = ("tournaments",)
+    __slots__ = ("tournaments", "scheduled")
     TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULED_FIELD_NUMBER: _ClassVar[int]
     tournaments: _containers.RepeatedCompositeFieldContainer[TournamentInfo]
-    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ...) -> None: ...
+    scheduled: _containers.RepeatedCompositeFieldContainer[ScheduledTournamentInfo]
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ..., scheduled: _Optional[_Iterable[_Union[ScheduledTournamentInfo, _Mapping]]] = ...) -> None: ...
+
+class ScheduleTournamentRequest(_message.Message):
+    __slots__ = ("name", "bots", "settings_json", "rules_json", "start_at", "every_seconds")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    RULES_JSON_FIELD_NUMBER: _ClassVar[int]
+    START_AT_FIELD_NUMBER: _ClassVar[int]
+    EVERY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    settings_json: str
+    rules_json: str
+    start_at: str
+    every_seconds: int
+    def __init__(self, name: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., start_at: _Optional[str] = ..., every_seconds: _Optional[int] = ...) -> None: ...
+
+class UnscheduleTournamentRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ScheduledTournamentInfo(_message.Message):
+    __slots__ = ("name", "format", "settings_json", "rules_json", "bots", "latest_entrants", "share", "first_start", "next_start", "every_seconds", "editions", "last_edition", "created_at", "next_edition")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    RULES_JSON_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    LATEST_ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_START_FIELD_NUMBER: _ClassVar[int]
+    NEXT_START_FIELD_NUMBER: _ClassVar[int]
+    EVERY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    EDITIONS_FIELD_NUMBER: _ClassVar[int]
+    LAST_EDITION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_EDITION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    format: str
+    settings_json: str
+    rules_json: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    latest_entrants: bool
+    share: float
+    first_start: str
+    next_start: str
+    every_seconds: int
+    editions: int
+    last_edition: str
+    created_at: str
+    next_edition: str
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., latest_entrants: _Optional[bool] = ..., share: _Optional[float] = ..., first_start: _Optional[str] = ..., next_start: _Optional[str] = ..., every_seconds: _Optional[int] = ..., editions: _Optional[int] = ..., last_edition: _Optional[str] = ..., created_at: _Optional[str] = ..., next_edition: _Optional[str] = ...) -> None: ...
 
 class GetScheduleRequest(_message.Message):
     __slots__ = ("tournament", "skip_games")

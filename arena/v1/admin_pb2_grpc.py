@@ -84,6 +84,16 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
                 _registered_method=True)
+        self.ScheduleTournament = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ScheduleTournament',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ScheduleTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.FromString,
+                _registered_method=True)
+        self.UnscheduleTournament = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/UnscheduleTournament',
+                request_serializer=arena_dot_v1_dot_admin__pb2.UnscheduleTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.FromString,
+                _registered_method=True)
         self.RunLadder = channel.unary_stream(
                 '/arena.v1.ArenaAdmin/RunLadder',
                 request_serializer=arena_dot_v1_dot_admin__pb2.RunLadderRequest.SerializeToString,
@@ -210,6 +220,21 @@ class ArenaAdminServicer:
         raise NotImplementedError('Method not implemented!')
 
     def RunTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ScheduleTournament(self, request, context):
+        """Tournaments on a timetable: a running `arena serve` makes each edition, a
+        tournament of its own, when it is due, and plays it on its share of the tables.
+        ListTournaments lists them beside the tournaments.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnscheduleTournament(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -351,6 +376,16 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.RunTournament,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.RunTournamentRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.RunProgress.SerializeToString,
+            ),
+            'ScheduleTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.ScheduleTournament,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ScheduleTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.SerializeToString,
+            ),
+            'UnscheduleTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnscheduleTournament,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.UnscheduleTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.SerializeToString,
             ),
             'RunLadder': grpc.unary_stream_rpc_method_handler(
                     servicer.RunLadder,
@@ -683,6 +718,60 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/RunTournament',
             arena_dot_v1_dot_admin__pb2.RunTournamentRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.RunProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ScheduleTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ScheduleTournament',
+            arena_dot_v1_dot_admin__pb2.ScheduleTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnscheduleTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/UnscheduleTournament',
+            arena_dot_v1_dot_admin__pb2.UnscheduleTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ScheduledTournamentInfo.FromString,
             options,
             channel_credentials,
             insecure,

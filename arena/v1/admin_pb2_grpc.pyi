@@ -48,6 +48,12 @@ class ArenaAdminStub:
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]
     GetSchedule: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]
     RunTournament: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]
+    ScheduleTournament: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ScheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]
+    """Tournaments on a timetable: a running `arena serve` makes each edition, a
+    tournament of its own, when it is due, and plays it on its share of the tables.
+    ListTournaments lists them beside the tournaments.
+    """
+    UnscheduleTournament: _grpc.UnaryUnaryMultiCallable[_admin_pb2.UnscheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]
     RunLadder: _grpc.UnaryStreamMultiCallable[_admin_pb2.RunLadderRequest, _admin_pb2.RunProgress]
     """The ladder: tables played among the latest version of every bot, each picked by
     what it tells, until the call ends (or the ladder's game budget is spent).
@@ -96,6 +102,12 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     ListTournaments: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListTournamentsRequest, _admin_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     GetSchedule: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetScheduleRequest, _admin_pb2.GetScheduleResponse]  # type: ignore[assignment]
     RunTournament: _aio.UnaryStreamMultiCallable[_admin_pb2.RunTournamentRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
+    ScheduleTournament: _aio.UnaryUnaryMultiCallable[_admin_pb2.ScheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]  # type: ignore[assignment]
+    """Tournaments on a timetable: a running `arena serve` makes each edition, a
+    tournament of its own, when it is due, and plays it on its share of the tables.
+    ListTournaments lists them beside the tournaments.
+    """
+    UnscheduleTournament: _aio.UnaryUnaryMultiCallable[_admin_pb2.UnscheduleTournamentRequest, _admin_pb2.ScheduledTournamentInfo]  # type: ignore[assignment]
     RunLadder: _aio.UnaryStreamMultiCallable[_admin_pb2.RunLadderRequest, _admin_pb2.RunProgress]  # type: ignore[assignment]
     """The ladder: tables played among the latest version of every bot, each picked by
     what it tells, until the call ends (or the ladder's game budget is spent).
@@ -201,6 +213,24 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.RunTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_admin_pb2.RunProgress], _abc.AsyncIterator[_admin_pb2.RunProgress]]: ...
+
+    @_abc_1.abstractmethod
+    def ScheduleTournament(
+        self,
+        request: _admin_pb2.ScheduleTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ScheduledTournamentInfo, _abc.Awaitable[_admin_pb2.ScheduledTournamentInfo]]:
+        """Tournaments on a timetable: a running `arena serve` makes each edition, a
+        tournament of its own, when it is due, and plays it on its share of the tables.
+        ListTournaments lists them beside the tournaments.
+        """
+
+    @_abc_1.abstractmethod
+    def UnscheduleTournament(
+        self,
+        request: _admin_pb2.UnscheduleTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ScheduledTournamentInfo, _abc.Awaitable[_admin_pb2.ScheduledTournamentInfo]]: ...
 
     @_abc_1.abstractmethod
     def RunLadder(
