@@ -20,7 +20,10 @@ from arena.cli.context import (
 )
 
 if TYPE_CHECKING:
+    from arena.server.app import BackgroundJob
     from arena.server.management import Management
+    from arena.server.timetable import Timetable
+    from arena.store import Store
     from arena.supervisor import BotIsolation
 
 DEFAULT_TABLES = 4
@@ -45,9 +48,18 @@ gives a scheduled tournament's editions their share of them)."""
               show_default=True,
               help="Tables the server plays at once on its own: a scheduled tournament's "
                    "edition plays on its share of them (`tournament create --share`).")
+@click.option("--ladder", "ladder_file", is_flag=False, flag_value="", default=None,
+              metavar="[FILE]",
+              help="Play the ladder beside everything else, on the tables the timetable's "
+                   "editions leave free: the latest version of every bot, table after table "
+                   "(settings from a TOML FILE: table_size, seed, matchmaking, [rules], ...; "
+                   "default: a stored ladder's own).")
+@click.option("--ladder-name", default="ladder", show_default=True,
+              help="With --ladder: the ladder's name (its games are NAME:INDEX).")
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
-          tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int) -> None:
+          tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int,
+          ladder_file: str | None, ladder_name: str) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -64,6 +76,10 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     Managed bots run in a sandbox when the machine has one (`arena doctor` says
     which). Served on an address other than loopback, for others, they must:
     serve refuses to start if they cannot be, unless given --unsafe-bots.
+
+    With --ladder the server plays the ladder until it stops (see `arena ladder
+    --help`): a bot submitted meanwhile plays at the next table once it has
+    connected, and `arena rankings --ladder --watch` follows its leaderboard.
 
     The server starts the tournaments on the timetable (`arena tournament
     create NAME --at WHEN` or `--every PERIOD`) when they are due, each edition
@@ -124,13 +140,41 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
                           hidden_paths=private_paths(context.db_files),
                           worker_pools=worker_pools)
     timetable = Timetable(managements[0], tables, say=say_on_stderr)
+    jobs: list[BackgroundJob] = [timetable.run]
+    if ladder_file is not None:
+        jobs.append(served_ladder(managements[0], ladder_name, ladder_file, timetable, store))
     try:
         asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
-                                  background=[timetable.run]))
+                                  background=jobs))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
+
+
+def served_ladder(management: Management, name: str, settings_file: str,
+                  timetable: Timetable, store: Store) -> BackgroundJob:
+    """The ladder job of `serve --ladder`, its settings checked against the stored ladder
+    before the server starts (a `ClickException` saying what is wrong, the store closed)."""
+    from arena.cli.inputs import load_table
+    from arena.ladder.feed import LadderError, open_ladder
+    from arena.server.ladder import ladder_job
+    from arena.store import StoreError
+    from arena.tournament import SettingsError
+
+    try:
+        given = load_table(settings_file or None, "--ladder")
+        settings = management.ladder_settings(name, given)
+        open_ladder(store, name, settings)
+    except (click.BadParameter, SettingsError, LadderError, StoreError) as exc:
+        store.close()
+        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+        raise click.ClickException(f"--ladder: {message}") from None
+
+    def free_tables() -> int:
+        return max(1, timetable.tables - timetable.tables_in_use)
+
+    return ladder_job(management, name, settings, free_tables, say_on_stderr)
 
 
 def say_on_stderr(line: str) -> None:

@@ -45,7 +45,7 @@ class Matchmaking(StrEnum):
 class LadderSettings:
     """Everything that decides how a ladder plays.
 
-    - `table_size`: seats per table.
+    - `table_size`: seats per table (2 by default, so that two bots make a ladder).
     - `rotations`: a table's deal is played in every cyclic rotation of its seats before
       the next table of those bots; `duplicate`: the rotations share the deal.
     - `seed`: the ladder seed every deal seed derives from.
@@ -57,7 +57,7 @@ class LadderSettings:
     - `policy`: the bot policy every table applies; `rules`: the rule set.
     """
 
-    table_size: int = 4
+    table_size: int = 2
     rotations: bool = True
     duplicate: bool = True
     seed: int = 0
@@ -117,7 +117,7 @@ class LadderSettings:
                     ) -> LadderSettings:
         """The settings a stored ladder was started with (`stored` read back; matchmaking
         and wait, which are not stored, as by default)."""
-        return cls.from_dict({"table_size": settings.get("table_size", 4),
+        return cls.from_dict({"table_size": settings.get("table_size", 2),
                               "rotations": settings.get("rotations", True),
                               "duplicate": settings.get("duplicate", True),
                               "seed": settings.get("seed", 0),

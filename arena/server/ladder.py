@@ -12,14 +12,16 @@ version leaves at once (its queued games withdrawn; its games and ratings stay).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.ladder.feed import LadderError, LadderFeed, open_ladder
 from arena.ladder.settings import LADDER_FORMAT, LadderSettings
+from arena.server.result import GameAbortedError
 from arena.store import BotKind, GameSummary, ScheduledGame, Tournament, UnknownBot
 from arena.tournament import PlayedGame, RunSummary, holding, run_tournament
 from arena.tournament.runner import Tables
@@ -35,10 +37,14 @@ class LadderField:
     launches the managed ones this server has not launched yet; one that stops
     running without connecting has failed and is not launched again."""
 
-    def __init__(self, management: Management) -> None:
+    def __init__(self, management: Management,
+                 say: Callable[[str], None] | None = None) -> None:
         self.management = management
         self.launched: set[str] = set()
         self.failed: set[str] = set()
+        self.seated: list[str] = []
+        """The field at the last ask."""
+        self._say = say
 
     async def __call__(self) -> list[str]:
         """The connected latest entrants, after launching the managed ones that are new."""
@@ -55,8 +61,17 @@ class LadderField:
                                  "(see its log in %s)", name, management.log_dir)
                 continue
             await self._launch(name)
-        return [name for name in entrants
-                if name in connected and management.server.table_slots(name) > 0]
+        field = [name for name in entrants
+                 if name in connected and management.server.table_slots(name) > 0]
+        if self._say is not None and field != self.seated:
+            joined = sorted(set(field) - set(self.seated))
+            left = sorted(set(self.seated) - set(field))
+            changes = ([f"{', '.join(joined)} joined"] if joined else []) + \
+                      ([f"{', '.join(left)} left"] if left else [])
+            count = f"{len(field)} bot{'' if len(field) == 1 else 's'}"
+            self._say(f"ladder: {'; '.join(changes)}; {count} in the field")
+        self.seated = field
+        return field
 
     async def _launch(self, name: str) -> None:
         try:
@@ -77,13 +92,14 @@ class LadderRun:
     """One run of a ladder on a server (see the module's description)."""
 
     def __init__(self, management: Management, name: str, settings: LadderSettings, *,
-                 max_games: int | None = None, tables: Tables | None = None) -> None:
+                 max_games: int | None = None, tables: Tables | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
         self.management = management
         self.name = name
         self.settings = settings
         self.max_games = max_games
         self.tables: Tables = settings.tables if tables is None else tables
-        self.field = LadderField(management)
+        self.field = LadderField(management, say)
 
     def open(self) -> Tournament:
         """The stored ladder, created if new (`LadderError` if it cannot be this one)."""
@@ -129,9 +145,41 @@ class LadderRun:
                 wait=self.settings.wait, feed=feed)
 
 
+RESTART_SECONDS = 10.0
+"""How long a served ladder whose run failed waits before it starts again."""
+
+
+def ladder_job(management: Management, name: str, settings: LadderSettings,
+               tables: Callable[[], int], say: Callable[[str], None]
+               ) -> Callable[[asyncio.Event], Awaitable[None]]:
+    """The ladder as a background job of `arena serve`: played until the server stops, on
+    `tables()` tables (asked before each game); a run that fails is said and started
+    again after `RESTART_SECONDS`, and settings the stored ladder refuses end the job
+    (said, the server serving on)."""
+    async def play(stop: asyncio.Event) -> None:
+        say(f"ladder {name}: the latest version of every bot plays, table after table; "
+            f"`arena rankings --ladder {name}` shows its leaderboard")
+        while not stop.is_set():
+            run = LadderRun(management, name, settings, tables=tables, say=say)
+            try:
+                await run.play(stop=stop)
+            except LadderError as exc:
+                say(f"ladder {name} cannot be played: {exc}")
+                return
+            except GameAbortedError:
+                return  # the server is stopping
+            except Exception as exc:  # said, and played again: the server serves on
+                _log.warning("ladder %s failed", name, exc_info=True)
+                say(f"ladder {name} stopped: {type(exc).__name__}: {exc}; starting again in "
+                    f"{RESTART_SECONDS:g} s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), RESTART_SECONDS)
+    return play
+
+
 def is_ladder(tournament: Tournament) -> bool:
     """Whether a stored tournament is a ladder."""
     return tournament.format == LADDER_FORMAT
 
 
-__all__ = ["LadderError", "LadderField", "LadderRun", "is_ladder"]
+__all__ = ["LadderError", "LadderField", "LadderRun", "is_ladder", "ladder_job"]

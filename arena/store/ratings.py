@@ -143,6 +143,12 @@ class RatingRecords(Database):
                 "SELECT p.*, (SELECT COUNT(*) FROM pool_games g WHERE g.pool_id = p.id) AS games"
                 " FROM pools p WHERE p.key = ?", (key,)).fetchone()
         if row is None:
+            played_by = key.removeprefix(rating_pools.TOURNAMENT_PREFIX)
+            owner = None if played_by == key else conn.execute(
+                "SELECT format FROM tournaments WHERE name = ?", (played_by,)).fetchone()
+            if owner is not None:
+                kind = "ladder" if owner[0] == "ladder" else "tournament"
+                raise UnknownPool(f"{kind} {played_by} has no rated game yet")
             raise UnknownPool(f"no rating pool {key!r} (`arena rankings --pools` lists them; "
                               "a tournament's is `tournament:NAME`)")
         return _pool(row)

@@ -38,7 +38,8 @@ FIELD = {"greedy": "greedy", "counter": "counter", "rnd": "random", "greedy2": "
 
 
 def _settings(folder: Path, tables: int = 2) -> Path:
-    return write_json(folder / "ladder.json", {"rules": ONE_HAND, "tables": tables, "seed": 5})
+    return write_json(folder / "ladder.json", {"rules": ONE_HAND, "tables": tables, "seed": 5,
+                                                    "table_size": 4})
 
 
 def _ladder_games(db: Path) -> list[dict[str, object]]:

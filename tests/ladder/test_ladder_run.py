@@ -77,7 +77,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def play_ladder(store: Store, field: Field, table: StrengthTable, *, max_games: int | None,
                 tables: int = 2, stop: asyncio.Event | None = None,
                 settings: LadderSettings | None = None) -> RunSummary:
-    settings = settings or LadderSettings(seed=7, tables=tables)
+    settings = settings or LadderSettings(table_size=4, seed=7, tables=tables)
     ladder = open_ladder(store, "ladder", settings)
     feed = LadderFeed(store, ladder, settings, field, max_games=max_games, poll=0.01)
     return asyncio.run(run_tournament(store, ladder.id, table, concurrency=tables, feed=feed,
@@ -199,7 +199,7 @@ def test_a_field_smaller_than_a_table_plays_nothing_until_it_grows(store: Store)
     stop = asyncio.Event()
 
     async def grow_later() -> RunSummary:
-        settings = LadderSettings(seed=1, tables=1)
+        settings = LadderSettings(table_size=4, seed=1, tables=1)
         ladder = open_ladder(store, "ladder", settings)
         feed = LadderFeed(store, ladder, settings, field, max_games=8, poll=0.01)
         run = asyncio.ensure_future(run_tournament(store, ladder.id, StrengthTable(),
@@ -214,19 +214,21 @@ def test_a_field_smaller_than_a_table_plays_nothing_until_it_grows(store: Store)
 
 
 def test_random_matchmaking_is_a_setting_of_the_ladder(store: Store) -> None:
-    settings = LadderSettings(seed=3, tables=2, matchmaking=Matchmaking.RANDOM)
+    settings = LadderSettings(table_size=4, seed=3, tables=2,
+                              matchmaking=Matchmaking.RANDOM)
     summary = play_ladder(store, Field(BOTS), StrengthTable(), max_games=40, settings=settings)
     assert summary.done == 40
 
 
 def test_a_ladder_keeps_its_table_size_deals_and_rules(store: Store) -> None:
-    open_ladder(store, "ladder", LadderSettings(seed=1))
-    open_ladder(store, "ladder", LadderSettings(seed=1, tables=9,
+    open_ladder(store, "ladder", LadderSettings(seed=1, table_size=4))
+    open_ladder(store, "ladder", LadderSettings(seed=1, table_size=4, tables=9,
                                                 matchmaking=Matchmaking.RANDOM))
     with pytest.raises(LadderError, match="table_size: 4 stored, 3 given"):
         open_ladder(store, "ladder", LadderSettings(seed=1, table_size=3))
     with pytest.raises(LadderError, match="rules"):
-        open_ladder(store, "ladder", LadderSettings(seed=1, rules=RuleSet(target_score=None)))
+        open_ladder(store, "ladder", LadderSettings(seed=1, table_size=4,
+                                                    rules=RuleSet(target_score=None)))
 
 
 def test_a_tournament_of_that_name_is_not_taken_for_a_ladder(store: Store) -> None:
@@ -264,7 +266,7 @@ def test_the_ladders_order_matches_the_true_strengths_and_never_separates_them_w
         with Store.open(tmp_path / f"ladder-{seed}.db") as store:
             for bot in BOTS:
                 store.add_bot(bot, BotKind.REMOTE)
-            settings = LadderSettings(seed=seed, tables=2)
+            settings = LadderSettings(table_size=4, seed=seed, tables=2)
             play_ladder(store, Field(BOTS), StrengthTable(), max_games=240, settings=settings)
             ranking = pool_ranking(store, tournament_pool("ladder"))
         order = [line.bot for line in ranking.lines]
