@@ -15,6 +15,7 @@ from arena.cli.app import main
 from arena.cli.context import Context, ignore_ctrl_c, pass_context
 from arena.cli.inputs import POSITIVE_UINT32, load_table
 from arena.cli.output import emit_rankings, run_faults_warning
+from arena.tournament.schedule import MAX_WORKERS
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
@@ -48,9 +49,16 @@ def ladder() -> None:
 @click.option("--games", "max_games", type=POSITIVE_UINT32, default=None,
               help="Stop once the ladder holds this many games, whole deals [default: play "
                    "until Ctrl-C or SIGTERM].")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
+              help="Worker processes that play the tables, each with its own match server and "
+                   "copies of the managed bots (--tables at once on each); remote bots play on "
+                   "one worker only.")
+@click.option("--cluster", default="", metavar="ADDRESS",
+              help="Play on the workers of the Dask distributed cluster whose scheduler is at "
+                   "ADDRESS (every worker needs the bots' files).")
 @pass_context
 def ladder_run(context: Context, name: str, settings_path: str | None, tables: int | None,
-               max_games: int | None) -> None:
+               max_games: int | None, workers: int, cluster: str) -> None:
     """Play the ladder until Ctrl-C or SIGTERM (or --games); run it again to go on.
 
     Stopping abandons the games in play (they are played first next time) and
@@ -61,11 +69,13 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
       arena ladder run
       arena ladder run --tables 8 --settings ladder.toml
       arena ladder run --games 400
+      arena ladder run --workers 4
     """
     settings = load_table(settings_path, "--settings")
     request = admin_pb2.RunLadderRequest(name=name, settings_json=json.dumps(settings)
                                          if settings else "", tables=tables or 0,
-                                         max_games=max_games or 0)
+                                         max_games=max_games or 0, workers=workers,
+                                         cluster=cluster)
     signal.signal(signal.SIGTERM, _as_ctrl_c)
     follower = _LadderLine(name)
 

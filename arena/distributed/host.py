@@ -2,7 +2,8 @@
 
 A `WorkerHost` runs an `ArenaServer` on a private loopback port (and its Unix
 socket), on an event loop of its own thread, and launches its own copy of every
-managed bot of the run against it, isolated as the driver's bots are (each
+managed bot of the run against it (and of each bot a chunk brings, the first time
+it does: a ladder's field changes as it plays), isolated as the driver's bots are (each
 with a session token minted by this host: the server knows no other token, and
 its admin service needs one nobody is given). It
 plays the games of a chunk, `tables` at once, and hands back each game as the
@@ -63,6 +64,8 @@ class WorkerHost:
         self._supervisor: BotSupervisor | None = None
         self._away: set[str] = set()
         """Bots that stayed away for a whole `bot_wait`: not waited for until they are back."""
+        self._tokens = SessionTokens()
+        self._launched: set[str] = set()
 
     @property
     def names(self) -> list[str]:
@@ -99,7 +102,7 @@ class WorkerHost:
         return future.result()
 
     async def _start(self) -> None:
-        tokens = SessionTokens()
+        tokens = self._tokens
         server = ArenaServer(tokens, admin_token=secrets.token_urlsafe(24))
         await server.start("127.0.0.1", 0)
         self._server = server
@@ -110,16 +113,24 @@ class WorkerHost:
         server.crash_check = self._crashed
         self.log_dir.mkdir(parents=True, exist_ok=True)
         for name, command in self.bots:
-            folder = self.folders.get(name)
-            cwd = None if folder is None else Path(folder)
-            await supervisor.start(ManagedBot(name, command, tokens.mint(name), cwd))
+            await self._launch(name, command, self.folders.get(name, ""))
         await server.wait_for_bots(self.names, timeout=self.bot_wait)
+
+    async def _launch(self, name: str, command: str, folder: str) -> None:
+        """Launch managed bot `name` (in `folder`, a submitted version's, or "" for none)."""
+        assert self._supervisor is not None
+        cwd = Path(folder) if folder else None
+        await self._supervisor.start(ManagedBot(name, command, self._tokens.mint(name), cwd))
+        self._launched.add(name)
 
     async def _play(self, chunk: Chunk) -> ChunkResult:
         server = self._server
         if server is None:
             raise RuntimeError("the worker host is not started")
         start = time.perf_counter()
+        for name, command, folder in chunk.bots:
+            if name not in self._launched:
+                await self._launch(name, command, folder)
         await self._wait_for_bots(server, {b for g in chunk.games for b in g.seats})
         rules = RuleSet.from_dict(chunk.rules)
         policy = BotPolicy.from_dict(chunk.policy)

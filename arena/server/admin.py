@@ -390,7 +390,9 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 name, wire_admin.json_table(request.settings_json, "ladder settings"),
                 request.tables or None)
             return await management.run_ladder(name, settings, listener,
-                                               max_games=request.max_games)
+                                               max_games=request.max_games,
+                                               workers=request.workers or 1,
+                                               cluster=request.cluster)
 
         resume = "run `arena ladder run` again to go on"
         async for update in _progress_stream(context, start, resume):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from arena.engine.rules import RuleSet
@@ -22,7 +23,14 @@ from arena.game_id import public_game_id
 from arena.ladder.feed import LadderError, LadderFeed, open_ladder
 from arena.ladder.settings import LADDER_FORMAT, LadderSettings
 from arena.server.result import GameAbortedError
-from arena.store import BotKind, GameSummary, ScheduledGame, Tournament, UnknownBot
+from arena.store import (
+    BotKind,
+    GameSummary,
+    ScheduledGame,
+    StoreError,
+    Tournament,
+    UnknownBot,
+)
 from arena.tournament import PlayedGame, RunSummary, holding, run_tournament
 from arena.tournament.runner import Tables
 
@@ -88,6 +96,37 @@ class LadderField:
             _log.warning("ladder: %s cannot be launched: %s", name, exc)
 
 
+class WorkerField:
+    """The bots a ladder played on workers can seat now: the latest entrants that are
+    managed (a remote bot connects to this server only, so it cannot play on workers;
+    it is said once and left out). Each worker launches a bot the first time a chunk
+    brings it."""
+
+    def __init__(self, management: Management,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.management = management
+        self._say = say or _log.warning
+        self._remote: set[str] = set()
+
+    async def __call__(self) -> list[str]:
+        """The managed latest entrants."""
+        store = self.management.store
+        entrants = await asyncio.to_thread(store.latest_entrants)
+        field = []
+        for name in entrants:
+            try:
+                kind = store.bot(name).kind
+            except UnknownBot:  # removed meanwhile
+                continue
+            if kind is BotKind.MANAGED:
+                field.append(name)
+            elif name not in self._remote:
+                self._remote.add(name)
+                self._say(f"ladder: {name} is a remote bot, which cannot play on workers; "
+                          "it is left out of this run (play the ladder on one worker for it)")
+        return field
+
+
 class LadderRun:
     """One run of a ladder on a server (see the module's description)."""
 
@@ -144,6 +183,50 @@ class LadderRun:
                 on_game=recorded, stop=stop, hold=hold, presence=ServerPresence(server),
                 wait=self.settings.wait, feed=feed)
 
+    async def play_on_workers(self, workers: int, cluster: str = "", *,
+                              stop: asyncio.Event | None = None,
+                              progress: ProgressListener | None = None) -> RunSummary:
+        """Play the ladder as `play` does, its tables played by `workers` worker processes
+        (or the workers of the Dask cluster at `cluster`), `settings.tables` at once on
+        each; the field is its managed bots (`WorkerField`), which each worker launches as
+        its chunks bring them."""
+        from arena.server.management import Progress
+        from arena.tournament.chunked import run_tournament_on_workers
+
+        management = self.management
+        assert management.worker_pools is not None
+        ladder = await asyncio.to_thread(self.open)
+        last_game = 0
+
+        def recorded(summary: GameSummary) -> None:
+            nonlocal last_game
+            last_game = summary.id
+
+        def report(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress(done, total, last_game, ladder.name))
+
+        def commands(names: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+            return tuple((name, *management.bot_command(name)) for name in names)
+
+        feed = LadderFeed(management.store, ladder, self.settings, WorkerField(management),
+                          max_games=self.max_games)
+        where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
+        # The hold is let go before the workers are stopped, which takes a while: a run
+        # cancelled because its server is stopping must be done with the store first.
+        try:
+            plan = management.worker_plan((), {})
+            async with management.worker_pools(plan, workers, cluster) as pool, \
+                    holding(management.store, ladder.id) as hold:
+                return await run_tournament_on_workers(
+                    management.store, ladder.id, pool, concurrency=self.settings.tables,
+                    progress=report, on_game=recorded, stop=stop, hold=hold, feed=feed,
+                    bots=commands)
+        except (StoreError, sqlite3.Error):
+            raise
+        except Exception as exc:
+            raise _ladder_error(ladder.name, where, exc) from exc
+
 
 RESTART_SECONDS = 10.0
 """How long a served ladder whose run failed waits before it starts again."""
@@ -175,6 +258,14 @@ def ladder_job(management: Management, name: str, settings: LadderSettings,
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), RESTART_SECONDS)
     return play
+
+
+def _ladder_error(name: str, where: str, exc: Exception) -> Exception:
+    from arena.server.management import ManagementError
+
+    return ManagementError(
+        f"the ladder {name} could not be played on {where}: {type(exc).__name__}: {exc}; "
+        "the games recorded so far are kept, and `arena ladder run` goes on")
 
 
 def is_ladder(tournament: Tournament) -> bool:

@@ -334,6 +334,25 @@ class Management:
         its command cannot be started)."""
         await self._launch(bot)
 
+    def bot_command(self, name: str) -> tuple[str, str]:
+        """How managed bot `name` is launched: its command, and the folder it runs in (a
+        submitted version's own; "" for a bot added with a command)."""
+        version = self.store.bot_version(name)
+        if version is not None:
+            return launch_command(version), version.folder
+        command = self.store.bot(name).command
+        assert command is not None  # a managed bot has its command
+        return command, ""
+
+    def worker_plan(self, bots: Sequence[tuple[str, str]],
+                    folders: Mapping[str, str]) -> WorkerPlan:
+        """What each worker of a run needs: `bots` to launch (name, command), their
+        `folders`, this server's log folder and its bots' isolation."""
+        return WorkerPlan(
+            tuple(bots), str(self.log_dir), dict(folders),
+            {"sandbox": self.isolation.sandbox, "limits": self.isolation.limits.to_dict(),
+             "hidden_paths": [str(p) for p in self.isolation.hidden_paths]})
+
     async def _launch(self, bot: Bot) -> None:
         if self._supervisor is None:
             self._supervisor = BotSupervisor(self._server_address(), self.log_dir,
@@ -342,9 +361,8 @@ class Management:
             self.server.crash_check = self._crashed
         assert bot.command is not None
         token = self.session_tokens.mint(bot.name)
-        version = self.store.bot_version(bot.name)
-        command, cwd = ((bot.command, None) if version is None
-                        else (launch_command(version), Path(version.folder)))
+        command, folder = self.bot_command(bot.name)
+        cwd = Path(folder) if folder else None
         try:
             await self._supervisor.start(ManagedBot(bot.name, command, token, cwd))
         except ManagedBotError as exc:
@@ -486,12 +504,9 @@ class Management:
         commands = []
         folders = {}
         for name in sorted(pending):
-            command = self.store.bot(name).command
-            assert command is not None  # a managed bot has its command
-            version = self.store.bot_version(name)
-            if version is not None:
-                command = launch_command(version)
-                folders[name] = version.folder
+            command, folder = self.bot_command(name)
+            if folder:
+                folders[name] = folder
             commands.append((name, command))
         last_game = 0
 
@@ -504,10 +519,7 @@ class Management:
                 progress(Progress(done, total, last_game, tournament.name))
 
         async with holding(self.store, tournament.id) as hold:
-            plan_for_workers = WorkerPlan(
-                tuple(commands), str(self.log_dir), folders,
-                {"sandbox": self.isolation.sandbox, "limits": self.isolation.limits.to_dict(),
-                 "hidden_paths": [str(p) for p in self.isolation.hidden_paths]})
+            plan_for_workers = self.worker_plan(commands, folders)
             try:
                 async with self.worker_pools(plan_for_workers, workers, cluster) as pool:
                     summary = await run_tournament_on_workers(
@@ -610,13 +622,22 @@ class Management:
 
     async def run_ladder(self, name: str, settings: LadderSettings,
                          progress: ProgressListener | None = None, *,
-                         max_games: int = 0, stop: asyncio.Event | None = None) -> int:
+                         max_games: int = 0, stop: asyncio.Event | None = None,
+                         workers: int = 1, cluster: str = "") -> int:
         """Play the ladder `name` (created with `settings` if new) among the latest version
         of every bot until `stop` is set, `max_games` games are in it (0: no end) or the
-        call is cancelled; return the games this run recorded (see `arena.server.ladder`)."""
+        call is cancelled; return the games this run recorded (see `arena.server.ladder`).
+        With `workers` above 1, or a `cluster`, worker processes play its tables (each
+        `settings.tables` at once), and only managed bots are in its field."""
+        if (workers > 1 or cluster) and self.worker_pools is None:
+            self._check_workers([], None, cluster)
         run = LadderRun(self, name, settings, max_games=max_games or None)
         try:
-            summary = await run.play(stop=stop, progress=progress)
+            if workers > 1 or cluster:
+                summary = await run.play_on_workers(workers, cluster, stop=stop,
+                                                    progress=progress)
+            else:
+                summary = await run.play(stop=stop, progress=progress)
         except LadderError as exc:
             raise ManagementError(str(exc)) from None
         return summary.played

@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from arena.store import (
+    EntrantRemoved,
     GameSummary,
     ScheduledGame,
     Store,
@@ -44,6 +45,7 @@ from arena.tournament.runner import (
     Progress,
     RunHold,
     RunSummary,
+    ScheduleFeed,
     ScheduleOrder,
     check_entrants,
     holding,
@@ -86,6 +88,10 @@ class Chunk:
     tables: int
     tournament: str = ""
     """The tournament's name: a game is played under its public id (`TOURNAMENT:GAME`)."""
+    bots: tuple[tuple[str, str, str], ...] = ()
+    """Managed bots the worker launches before it plays the chunk, unless it runs them
+    already: (name, command, the folder a submitted version runs in or ""). A ladder's
+    field changes as it plays, so its bots come with its chunks, not with the plan."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,8 @@ async def run_tournament_on_workers(
     hold: RunHold | None = None,
     in_flight: int | None = None,
     chunk_seconds: float = CHUNK_SECONDS,
+    feed: ScheduleFeed | None = None,
+    bots: BotCommands | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament` on `pool`'s workers and record each one.
 
@@ -163,6 +171,12 @@ async def run_tournament_on_workers(
     out are abandoned (their games stay pending), the tournament is 'stopped'
     and the error propagates. Holding and `TournamentBusy` are as in
     `run_tournament`.
+
+    With a `feed` the schedule grows as it is played (see `ScheduleFeed`): the run asks
+    it for games whenever chunks could be handed out and goes on until the feed is
+    finished or `stop` is set; a game whose bot was removed before it was recorded is
+    withdrawn. `bots` names the managed bots each chunk's worker is to launch (see
+    `Chunk.bots`).
     """
     stored = store.tournament(tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
@@ -170,12 +184,13 @@ async def run_tournament_on_workers(
         raise ValueError(f"concurrency must be at least 1, got {tables}")
     if in_flight is not None and in_flight < 1:
         raise ValueError(f"in_flight must be at least 1, got {in_flight}")
-    check_entrants(store, stored)
+    if feed is None:
+        check_entrants(store, stored)
     async with contextlib.AsyncExitStack() as stack:
         if hold is None:
             hold = await stack.enter_async_context(holding(store, stored.id))
         run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
-                          progress, on_game)
+                          progress, on_game, feed, bots)
         return await run.play_all(in_flight, chunk_seconds)
 
 
@@ -189,6 +204,8 @@ class _ChunkedRun:
     stop: asyncio.Event
     progress: Progress | None
     on_game: Callable[[GameSummary], None] | None
+    feed: ScheduleFeed | None = None
+    bots: BotCommands | None = None
     done: int = 0
     total: int = 0
     played: int = 0
@@ -201,11 +218,12 @@ class _ChunkedRun:
         self.by_id = {game.id: game for game in self.queue}
         settings = tournament_settings(self.tournament)
         self.policy = dict(settings.policy)
+        self.feed_finished = self.feed is None
 
     async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
         self.hold.check(self.tournament.name)
         self._report()
-        if self.queue:
+        if self.queue or self.feed is not None:
             self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
             chunks: set[asyncio.Task[ChunkResult]] = set()
             try:
@@ -219,29 +237,68 @@ class _ChunkedRun:
                 await asyncio.gather(*chunks, return_exceptions=True)
                 raise
         self.hold.check(self.tournament.name, self.played)
-        status = TournamentStatus.FINISHED if self.done == self.total else TournamentStatus.STOPPED
+        finished = self.done == self.total and self.feed_finished
+        status = TournamentStatus.FINISHED if finished else TournamentStatus.STOPPED
         self.store.set_tournament_status(self.tournament.id, status)
         return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
 
     def _may_hand_out(self) -> bool:
         return bool(self.queue) and not self.stop.is_set() and not self.hold.lost
 
+    def _feeding(self) -> bool:
+        return not self.feed_finished and not self.stop.is_set() and not self.hold.lost
+
+    async def _refill(self, wanted: int) -> None:
+        """Ask the feed for games until `wanted` wait to be handed out; drop those it
+        withdraws."""
+        if self.feed is None or not self._feeding():
+            return
+        change = await self.feed.refill(tuple(self.queue), wanted)
+        self.feed_finished = change.finished
+        if change.withdrawn:
+            kept = deque(game for game in self.queue if game.id not in change.withdrawn)
+            self.total -= len(self.queue) - len(kept)
+            self.queue = kept
+            self.order.withdraw(change.withdrawn)
+        for game in change.added:
+            self.by_id[game.id] = game
+        if change.added:
+            self.queue.extend(change.added)
+            self.order.extend(change.added)
+            self.total += len(change.added)
+        if change.added or change.withdrawn:
+            self._report()
+            await self._record_ready()
+
+    def _chunk_bots(self, games: Sequence[ScheduledGame]) -> tuple[tuple[str, str, str], ...]:
+        if self.bots is None:
+            return ()
+        return self.bots(sorted({bot for game in games for bot in game.seats}))
+
     async def _deal_out(self, in_flight: int | None, chunk_seconds: float,
                         chunks: set[asyncio.Task[ChunkResult]]) -> None:
         sizer = ChunkSizer(first=self.tables, seconds=chunk_seconds)
         while True:
             cap = in_flight or CHUNKS_PER_WORKER * max(1, self.pool.size)
-            sizer.spread = cap
+            sizer.spread = 1 if self.feed is not None else cap
+            if len(chunks) < cap:
+                await self._refill((cap - len(chunks)) * sizer.next(MAX_CHUNK_GAMES))
             while len(chunks) < cap and self._may_hand_out():
                 size = sizer.next(len(self.queue))
                 games = tuple(self.queue.popleft() for _ in range(size))
                 chunk = Chunk(games, self.tournament.rules, self.policy, self.tables,
-                              self.tournament.name)
+                              self.tournament.name, self._chunk_bots(games))
                 chunks.add(asyncio.ensure_future(self.pool.play(chunk)))
-            if not chunks:
+            if not chunks and not self._feeding():
                 return
-            ended, _ = await asyncio.wait(chunks, timeout=_WAKE_EVERY,
+            waits: set[asyncio.Future[Any]] = set(chunks)
+            if self.feed is not None and self._feeding() and len(chunks) < cap:
+                waits.add(asyncio.ensure_future(self.feed.changed()))
+            ended, _ = await asyncio.wait(waits, timeout=_WAKE_EVERY,
                                           return_when=asyncio.FIRST_COMPLETED)
+            for task in waits - set(chunks):
+                task.cancel()
+            ended = {task for task in ended if task in chunks}
             for task in ended:
                 chunks.discard(task)
                 result = task.result()
@@ -257,6 +314,9 @@ class _ChunkedRun:
         if ready:
             summaries = await asyncio.to_thread(self._record_all, ready)
             for summary in summaries:
+                if isinstance(summary, _Withdrawn):
+                    self.total -= 1
+                    continue
                 self.done += 1
                 if summary is not None:
                     self.played += 1
@@ -265,17 +325,30 @@ class _ChunkedRun:
             self._report()
 
     def _record_all(self, ready: Sequence[tuple[ScheduledGame, PlayedGame]]
-                    ) -> list[GameSummary | None]:
+                    ) -> list[GameSummary | None | _Withdrawn]:
         return [self._record(game, played) for game, played in ready]
 
-    def _record(self, game: ScheduledGame, played: PlayedGame) -> GameSummary | None:
+    def _record(self, game: ScheduledGame, played: PlayedGame
+                ) -> GameSummary | None | _Withdrawn:
         now = datetime.now(UTC)
-        return record_played(self.store, self.tournament, game, played, now, now)
+        try:
+            return record_played(self.store, self.tournament, game, played, now, now)
+        except EntrantRemoved:
+            if self.feed is None:
+                raise
+            self.store.withdraw_games(self.tournament.id, [game.id])
+            return _Withdrawn()
 
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total)
 
+
+class _Withdrawn:
+    """What recording a game whose bot was removed meanwhile gives, with a feed."""
+
+BotCommands = Callable[[Sequence[str]], tuple[tuple[str, str, str], ...]]
+"""The managed bots among the names given, as a chunk carries them (`Chunk.bots`)."""
 
 _WAKE_EVERY = 1.0
 """Seconds between looks at `stop` and the run's hold while every chunk out still plays."""

@@ -218,16 +218,20 @@ class RunTournamentRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., until_separated: _Optional[_Union[SeparationGoal, _Mapping]] = ..., workers: _Optional[int] = ..., cluster: _Optional[str] = ...) -> None: ...
 
 class RunLadderRequest(_message.Message):
-    __slots__ = ("name", "settings_json", "tables", "max_games")
+    __slots__ = ("name", "settings_json", "tables", "max_games", "workers", "cluster")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
+    CLUSTER_FIELD_NUMBER: _ClassVar[int]
     name: str
     settings_json: str
     tables: int
     max_games: int
-    def __init__(self, name: _Optional[str] = ..., settings_json: _Optional[str] = ..., tables: _Optional[int] = ..., max_games: _Optional[int] = ...) -> None: ...
+    workers: int
+    cluster: str
+    def __init__(self, name: _Optional[str] = ..., settings_json: _Optional[str] = ..., tables: _Optional[int] = ..., max_games: _Optional[int] = ..., workers: _Optional[int] = ..., cluster: _Optional[str] = ...) -> None: ...
 
 class SeparationGoal(_message.Message):
     __slots__ = ("confidence", "max_games")
