@@ -131,6 +131,10 @@ class _LadderLine:
                 click.echo(f"ladder {self.name}: {update.done} games so far; Ctrl-C stops",
                            err=True)
             self.played = update.done - self.first_done
+            if update.message:
+                self.end()
+                click.echo(update.message, err=True)
+                continue
             self._show(update)
         return last
 

@@ -46,13 +46,14 @@ class LadderField:
     running without connecting has failed and is not launched again."""
 
     def __init__(self, management: Management,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, table_size: int = 2) -> None:
         self.management = management
         self.launched: set[str] = set()
         self.failed: set[str] = set()
-        self.seated: list[str] = []
-        """The field at the last ask."""
+        self.seated: list[str] | None = None
+        """The field at the last ask (None before the first)."""
         self._say = say
+        self.table_size = table_size
 
     async def __call__(self) -> list[str]:
         """The connected latest entrants, after launching the managed ones that are new."""
@@ -72,14 +73,27 @@ class LadderField:
         field = [name for name in entrants
                  if name in connected and management.server.table_slots(name) > 0]
         if self._say is not None and field != self.seated:
-            joined = sorted(set(field) - set(self.seated))
-            left = sorted(set(self.seated) - set(field))
-            changes = ([f"{', '.join(joined)} joined"] if joined else []) + \
-                      ([f"{', '.join(left)} left"] if left else [])
-            count = f"{len(field)} bot{'' if len(field) == 1 else 's'}"
-            self._say(f"ladder: {'; '.join(changes)}; {count} in the field")
+            starting = [name for name in self.launched
+                        if name not in connected and name not in self.failed]
+            self._say(self._change(self.seated or [], field, len(starting)))
         self.seated = field
         return field
+
+    def _change(self, before: Sequence[str], field: Sequence[str], starting: int) -> str:
+        """The field's change in words, and what it waits for when it cannot fill a table."""
+        joined = sorted(set(field) - set(before))
+        left = sorted(set(before) - set(field))
+        changes = ([f"{', '.join(joined)} joined"] if joined else []) + \
+                  ([f"{', '.join(left)} left"] if left else [])
+        count = f"{len(field)} bot{'' if len(field) == 1 else 's'} in the field"
+        line = f"ladder: {'; '.join([*changes, count])}"
+        if len(field) < self.table_size and starting:
+            line += f", {starting} starting"
+        elif len(field) < self.table_size:
+            line += (f", waiting for {self.table_size}, a table's seats (`arena bot submit` or "
+                     "`arena bot add` adds a bot; a managed bot is launched, a remote one "
+                     "joins when it connects)")
+        return line
 
     async def _launch(self, name: str) -> None:
         try:
@@ -138,7 +152,8 @@ class LadderRun:
         self.settings = settings
         self.max_games = max_games
         self.tables: Tables = settings.tables if tables is None else tables
-        self.field = LadderField(management, say)
+        self.say = say
+        self.field = LadderField(management, say, settings.table_size)
 
     def open(self) -> Tournament:
         """The stored ladder, created if new (`LadderError` if it cannot be this one)."""
@@ -171,10 +186,19 @@ class LadderRun:
             if on_game is not None:
                 on_game(summary)
 
+        shown = [0, 0]
+
         def report(done: int, total: int) -> None:
+            shown[:] = [done, total]
             if progress is not None:
                 progress(Progress(done, total, last_game, ladder.name))
 
+        def tell(line: str) -> None:
+            if progress is not None:
+                progress(Progress(shown[0], shown[1], last_game, ladder.name, absence=line))
+
+        if self.say is None:
+            self.field = LadderField(management, tell, self.settings.table_size)
         feed = LadderFeed(management.store, ladder, self.settings, self.field,
                           max_games=self.max_games, changed=server.bots_changed)
         async with holding(management.store, ladder.id) as hold:

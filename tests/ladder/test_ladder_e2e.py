@@ -187,3 +187,28 @@ def _first_start(db: Path, bot: str) -> str | None:
     rows = query(db, "SELECT min(g.started_at) AS first FROM games g JOIN game_seats s ON "
                      "s.game_id = g.id JOIN bots b ON b.id = s.bot_id WHERE b.name = ?", bot)
     return None if rows[0]["first"] is None else str(rows[0]["first"])
+
+
+def test_bad_ladder_settings_are_refused_with_the_key_and_nothing_is_stored(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    bad = tmp_path / "bad.toml"
+    bad.write_text('tabels = 3\n', encoding="utf-8")
+    for args in (("ladder", "run", "--settings", str(bad)),
+                 ("serve", "--port", "0", "--ladder", str(bad))):
+        result = arena(db, *args)
+        assert result.exit_code != 0
+        assert "tabels: unknown ladder setting" in result.output, result.output
+        assert "Traceback" not in result.output
+    assert query(db, "SELECT name FROM tournaments") == []
+
+
+def test_the_example_ladder_settings_read() -> None:
+    from arena.cli.inputs import load_table
+    from arena.ladder.settings import LadderSettings
+    from tests.cli.cli_support import ROOT
+
+    settings = LadderSettings.from_dict(load_table(str(ROOT / "examples" / "ladder.toml"),
+                                                   "--settings"))
+    assert (settings.table_size, settings.rules.target_score) == (4, None)
