@@ -4,7 +4,6 @@ SIGTERM and kill -9."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -79,13 +78,13 @@ def test_ladder_run_plays_every_bot_and_shows_the_ladders_leaderboard(tmp_path: 
     db = tmp_path / "arena.db"
     with marked_env(f"ladder-{os.getpid()}-{tmp_path.name}") as env:
         add_bots(db, FIELD)
-        result = arena(db, "ladder", "run", "--games", "24", "--settings",
+        result = arena(db, "ladder", "run", "--games", "16", "--settings",
                        str(_settings(tmp_path)), env=env)
     assert result.exit_code == 0, result.output
     [(heading, rows)] = leaderboard_tables(result.stdout)
-    assert heading.startswith("ladder ladder: 24 games")
+    assert heading.startswith("ladder ladder: 16 games")
     assert {row["bot"] for row in rows} == set(FIELD)
-    assert _assert_recorded_once(db) == 24
+    assert _assert_recorded_once(db) == 16
     seats = Counter(bot for game in _ladder_games(db) for bot in eval(str(game["bot_ids"])))
     assert len(seats) == len(FIELD), "every bot played"
 
@@ -106,11 +105,10 @@ def test_a_submitted_version_joins_at_the_next_table_and_a_removed_bot_leaves_at
         wait_for_line(server, "arena serving on", 30)
         ladder = _start_ladder(db, port, env, "--settings", str(_settings(tmp_path)))
         try:
-            wait_until(lambda: _done(db) >= 8, timeout=60, what="8 ladder games")
+            wait_until(lambda: _done(db) >= 4, timeout=60, what="a first deal")
             ok(db, "--server", f"127.0.0.1:{port}", "bot", "submit", str(PYTHON_BOTS),
                "--manifest", "random.arena-bot.toml", "--name", "fresh")
-            wait_until(lambda: "fresh@1" in _connected(db, port), timeout=30,
-                       what="the new version to connect", interval=0.02)
+            said = wait_for_line(ladder, "fresh@1 joined", 30)  # the ladder saw it connect
             connected_at = datetime.now(UTC).isoformat()
             wait_until(lambda: _first_start(db, "fresh@1") is not None, timeout=30,
                        what="the new version's first game")
@@ -124,7 +122,7 @@ def test_a_submitted_version_joins_at_the_next_table_and_a_removed_bot_leaves_at
             ok(db, "--server", f"127.0.0.1:{port}", "bot", "remove", "greedy2")
             removed_at = datetime.now(UTC).isoformat()
             done_then = _done(db)
-            wait_until(lambda: _done(db) >= done_then + 12, timeout=60, what="12 more games")
+            wait_until(lambda: _done(db) >= done_then + 8, timeout=60, what="8 more games")
             later = [g for g in _ladder_games(db) if g["started_at"]
                      and str(g["started_at"]) > removed_at
                      and _bot_id(db, "greedy2") in eval(str(g["bot_ids"]))]
@@ -138,45 +136,39 @@ def test_a_submitted_version_joins_at_the_next_table_and_a_removed_bot_leaves_at
                 print("ladder said:", ladder.communicate()[1].decode())
     assert ladder.returncode == 130, err
     assert "the games in play were abandoned and go first next time" in err.decode()
-    assert "Traceback" not in err.decode()
+    assert "Traceback" not in said + err.decode()
     _assert_recorded_once(db)
 
 
 def test_a_server_killed_mid_ladder_loses_and_doubles_nothing_when_it_goes_on(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    add_bots(db, FIELD)
+    add_bots(db, {name: FIELD[name] for name in ("greedy", "counter", "rnd", "greedy2")})
     settings = str(_settings(tmp_path, tables=3))
     with marked_env(f"kill9-{os.getpid()}-{tmp_path.name}") as env:
         port = free_port()
         with serving(db, port, env) as server:
             wait_for_line(server, "arena serving on", 30)
             ladder = _start_ladder(db, port, env, "--settings", settings)
-            wait_until(lambda: _done(db) >= 10, timeout=60, what="10 ladder games")
+            wait_until(lambda: _done(db) >= 6, timeout=60, what="6 ladder games")
             server.send_signal(signal.SIGKILL)
             server.wait()
             ladder.communicate(timeout=30)
         assert ladder.returncode != 0
         before = _assert_recorded_once(db)
-        assert before >= 10
+        assert before >= 6
         port = free_port()
         with serving(db, port, env) as server:
             wait_for_line(server, "arena serving on", 30)
             resumed = _start_ladder(db, port, env, "--settings", settings,
-                                    "--games", str(before + 16))
+                                    "--games", str(before + 8))
             out, err = resumed.communicate(timeout=90)
     assert resumed.returncode == 0, err.decode()
     after = _assert_recorded_once(db)
-    assert after >= before + 16
+    assert after >= before + 8
     with Store.open(db) as store:
         assert all(game.status.value == "done" for game in store.scheduled_games("ladder"))
     assert leaderboard_tables(out.decode())
-
-
-def _connected(db: Path, port: int) -> set[str]:
-    listed = json.loads(arena(db, "--server", f"127.0.0.1:{port}", "bot", "list", "--format",
-                              "json").stdout)
-    return {bot["name"] for bot in listed if bot["connected"]}
 
 
 def _bot_id(db: Path, name: str) -> int:
