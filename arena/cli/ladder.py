@@ -35,6 +35,10 @@ def ladder() -> None:
     rotations. A version submitted while it runs plays at the next table once it
     has connected; a removed one leaves at once. Its leaderboard is
     `arena rankings --ladder`.
+
+    \b
+    Example:
+      arena ladder run --settings examples/ladder.toml
     """
 
 

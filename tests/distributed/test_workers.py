@@ -198,3 +198,16 @@ def test_a_driver_killed_mid_run_leaves_no_worker_and_resumes_with_nothing_lost_
     history = query(db, "SELECT game_id, bot_id, pool_id FROM pool_rating_history")
     assert len(history) == len({tuple(row) for row in history}) == 2 * total * 2, \
         "each seat rated once in each of its two pools"
+
+
+def test_a_ladder_on_a_dask_cluster_launches_its_bots_on_the_workers_and_records_once(
+        db: Path, cluster: Any) -> None:
+    settings = db.parent / "ladder.json"
+    settings.write_text(json.dumps({"rules": RULES, "tables": 2}))
+    result = ok(db, "ladder", "run", "--cluster", cluster.scheduler_address, "--games", "12",
+                "--settings", str(settings))
+    assert "ladder ladder: 12 games" in result.stdout
+    assert_recorded_once(db, "ladder", 12)
+    seats = query(db, "SELECT b.name, count(*) AS n FROM game_seats s JOIN bots b ON "
+                      "b.id = s.bot_id GROUP BY b.name")
+    assert {row["name"]: row["n"] for row in seats} == {"greedy": 12, "counter": 12}

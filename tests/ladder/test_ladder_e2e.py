@@ -4,6 +4,7 @@ SIGTERM and kill -9."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -95,11 +96,19 @@ def test_ladder_run_plays_every_bot_and_shows_the_ladders_leaderboard(tmp_path: 
     assert "ladder is a ladder: `arena ladder run --name ladder` plays it" in refused.output
 
 
-def test_a_submitted_version_joins_at_the_next_table_and_a_removed_bot_leaves_at_once(
+STRONG = {"greedy", "greedy2", "counter", "counter2"}
+"""The sample bots that play to win; `rnd` and the submitted `fresh@1` play at random."""
+
+
+def test_six_bots_of_known_strength_a_version_midway_and_a_removed_bot(
         tmp_path: Path) -> None:
+    """Five sample bots and a sixth submitted while the ladder plays: it is at the next
+    table once connected; after a fixed number of games every bot has played and the
+    board puts the two random bots last, never separating a pair against their strength;
+    a bot removed then starts no game; SIGTERM stops the ladder cleanly."""
     db = tmp_path / "arena.db"
     port = free_port()
-    add_bots(db, {name: FIELD[name] for name in ("greedy", "counter", "rnd", "greedy2")})
+    add_bots(db, FIELD)
     with marked_env(f"join-{os.getpid()}-{tmp_path.name}") as env, \
             serving(db, port, env) as server:
         wait_for_line(server, "arena serving on", 30)
@@ -118,6 +127,18 @@ def test_a_submitted_version_joins_at_the_next_table_and_a_removed_bot_leaves_at
                        if g["started_at"] and connected_at < str(g["started_at"]) < first]
             # The tables in play and queued when it connected: two tables, four rotations.
             assert len(between) <= 2 * 4, between
+
+            wait_until(lambda: _done(db) >= 96, timeout=90, what="96 ladder games")
+            board = json.loads(ok(db, "--server", f"127.0.0.1:{port}", "rankings", "--ladder",
+                                  "--format", "json").stdout)
+            assert {line["bot"] for line in board} == {*FIELD, "fresh@1"}, "every bot played"
+            assert {line["bot"] for line in board[-2:]} == {"rnd", "fresh@1"}
+            assert all(line["bot"] in STRONG for line in board if line["place_high"] <= 2)
+            weak_above_strong = [(upper["bot"], lower["bot"]) for upper, lower in
+                                 zip(board, board[1:], strict=False)
+                                 if upper["tier"] < lower["tier"] and upper["bot"] not in STRONG
+                                 and lower["bot"] in STRONG]
+            assert weak_above_strong == []
 
             ok(db, "--server", f"127.0.0.1:{port}", "bot", "remove", "greedy2")
             removed_at = datetime.now(UTC).isoformat()
