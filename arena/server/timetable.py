@@ -78,8 +78,8 @@ class Timetable:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._in_play: dict[str, _InPlay] = {}
         self._put_off: dict[str, float] = {}
-        """What waits before it is tried again (a timetable's or an edition's name), with
-        the loop time it may be tried at."""
+        """What waits before it is tried again ("entry NAME" or "edition NAME"), with the
+        loop time it may be tried at."""
         self._wake = asyncio.Event()
 
     @property
@@ -114,7 +114,7 @@ class Timetable:
         store = self.management.store
         for entry, tournament in await asyncio.to_thread(store.unfinished_editions):
             if (tournament.name not in self._in_play and not tournament.run_by
-                    and self._may_try(tournament.name)
+                    and self._may_try(f"edition {tournament.name}")
                     and self._has_room(tables := share_tables(entry.share, self.tables))):
                 self._say(f"timetable: resuming {tournament.name} "
                           f"({tournament.status.value}), on {tables} table(s)")
@@ -125,7 +125,8 @@ class Timetable:
                              and e.next_due <= now), key=lambda e: (e.next_due, e.id)):
             tables = share_tables(entry.share, self.tables)
             previous_in_play = any(p.timetable_id == entry.id for p in self._in_play.values())
-            if previous_in_play or not self._may_try(entry.name) or not self._has_room(tables):
+            if (previous_in_play or not self._may_try(f"entry {entry.name}")
+                    or not self._has_room(tables)):
                 continue
             edition = await self._make_edition(entry, now)
             if edition is not None:
@@ -164,11 +165,11 @@ class Timetable:
                      else await asyncio.to_thread(store.latest_entrants))
             entrants = list(dict.fromkeys(self.management.entrants(names)))
         except (StoreError, ManagementError) as exc:
-            self._try_later(entry.name, f"{entry.name} cannot start: {exc}")
+            self._try_later(f"entry {entry.name}", f"{entry.name} cannot start: {exc}")
             return None
         if len(entrants) < 2:
-            self._try_later(entry.name, f"{entry.name} cannot start: it has "
-                                        f"{len(entrants)} entrant(s), fewer than 2")
+            self._try_later(f"entry {entry.name}", f"{entry.name} cannot start: it has "
+                            f"{len(entrants)} entrant(s), fewer than 2")
             return None
         assert entry.next_due is not None
         due = entry.next_due
@@ -182,7 +183,7 @@ class Timetable:
         try:
             return await asyncio.to_thread(make)
         except (ScheduleError, StoreError, ValueError) as exc:
-            self._try_later(entry.name, f"{entry.name} cannot start: {exc}")
+            self._try_later(f"entry {entry.name}", f"{entry.name} cannot start: {exc}")
             return None
 
     # ------------------------------------------------------------- playing
@@ -203,7 +204,7 @@ class Timetable:
             self._say(f"timetable: {name} stopped with the server; it resumes when the "
                       "server is back")
         except Exception as exc:  # noqa: BLE001 - an edition's failure must not stop the server
-            self._try_later(name, f"{name} stopped: {exc}")
+            self._try_later(f"edition {name}", f"{name} stopped: {exc}")
         else:
             self._say(f"timetable: {name} finished ({played} games played)")
 

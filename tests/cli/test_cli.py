@@ -405,7 +405,8 @@ def test_every_command_is_covered_by_the_help_test() -> None:
     known = {(), ("bot",), ("bot", "add"), ("bot", "list"), ("bot", "remove"), ("serve",),
              ("match",), ("tournament",), ("tournament", "create"), ("tournament", "run"),
              ("tournament", "schedule"), ("tournament", "status"), ("tournament", "list"),
-             ("tournament", "standings"), ("rankings",), ("games",), ("replay",), ("watch",),
+             ("tournament", "standings"), ("tournament", "unschedule"), ("rankings",),
+             ("games",), ("replay",), ("watch",),
              ("demo",)}
     assert known <= set(COMMANDS)
 
