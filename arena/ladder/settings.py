@@ -19,6 +19,7 @@ from arena.tournament.schedule import (
     MAX_SEED,
     SettingsError,
     TournamentSettings,
+    check_settings_keys,
 )
 
 LADDER_FORMAT = "ladder"
@@ -128,13 +129,7 @@ class LadderSettings:
     def from_dict(cls, data: Mapping[str, Any]) -> LadderSettings:
         """Settings from a mapping (a TOML file's table); unknown keys and bad values raise
         `SettingsError` naming the key."""
-        if not isinstance(data, Mapping):
-            raise SettingsError(f"settings must be a table of values, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise SettingsError(
-                f"{unknown[0]}: unknown ladder setting (known: {', '.join(sorted(known))})")
+        check_settings_keys(data, {f.name for f in fields(cls)}, "ladder setting")
         values: dict[str, Any] = {}
         for name in ("table_size", "seed", "tables"):
             if name in data:

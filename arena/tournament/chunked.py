@@ -47,6 +47,7 @@ from arena.tournament.runner import (
     RunSummary,
     ScheduleFeed,
     ScheduleOrder,
+    apply_change,
     check_entrants,
     holding,
     record_played,
@@ -255,17 +256,8 @@ class _ChunkedRun:
             return
         change = await self.feed.refill(tuple(self.queue), wanted)
         self.feed_finished = change.finished
-        if change.withdrawn:
-            kept = deque(game for game in self.queue if game.id not in change.withdrawn)
-            self.total -= len(self.queue) - len(kept)
-            self.queue = kept
-            self.order.withdraw(change.withdrawn)
-        for game in change.added:
-            self.by_id[game.id] = game
-        if change.added:
-            self.queue.extend(change.added)
-            self.order.extend(change.added)
-            self.total += len(change.added)
+        self.by_id.update((game.id, game) for game in change.added)
+        self.total += apply_change(change, self.queue, self.order)
         if change.added or change.withdrawn:
             self._report()
             await self._record_ready()

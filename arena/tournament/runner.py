@@ -474,15 +474,7 @@ class _Run:
             return
         change = await self.feed.refill(tuple(self.queue), max(0, self.tables() - playing))
         self.feed_finished = change.finished
-        if change.withdrawn:
-            kept = deque(game for game in self.queue if game.id not in change.withdrawn)
-            self.total -= len(self.queue) - len(kept)
-            self.queue = kept
-            self.order.withdraw(change.withdrawn)
-        if change.added:
-            self.queue.extend(change.added)
-            self.order.extend(change.added)
-            self.total += len(change.added)
+        self.total += apply_change(change, self.queue, self.order)
         if change.added or change.withdrawn:
             self._report()
             if change.withdrawn:
@@ -587,6 +579,21 @@ class _Run:
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total)
+
+
+def apply_change(change: FeedChange, queue: deque[ScheduledGame],
+                 order: ScheduleOrder[Any]) -> int:
+    """Take the games `change` withdraws out of a run's `queue` and `order` and put the
+    games it adds at their end; return how much the run's total of games changes."""
+    before = len(queue)
+    if change.withdrawn:
+        kept = [game for game in queue if game.id not in change.withdrawn]
+        queue.clear()
+        queue.extend(kept)
+        order.withdraw(change.withdrawn)
+    queue.extend(change.added)
+    order.extend(change.added)
+    return len(queue) - before
 
 
 def record_played(

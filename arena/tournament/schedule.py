@@ -197,20 +197,23 @@ class TournamentSettings:
 
         The partner formats default the rule set's scoring to 'partners'.
         """
-        if not isinstance(data, Mapping):
-            raise SettingsError(f"settings must be a table of values, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise SettingsError(
-                f"{unknown[0]}: unknown setting (known: {', '.join(sorted(known))})"
-            )
+        check_settings_keys(data, {f.name for f in fields(cls)}, "setting")
         values: dict[str, Any] = {}
         for name, value in data.items():
             if name in _PARSERS:
                 values[name] = _PARSERS[name](name, value)
         values["rules"] = _parse_rules(data.get("rules", {}), values.get("format"))
         return cls(**values)
+
+
+def check_settings_keys(data: object, known: set[str], what: str) -> None:
+    """Refuse (`SettingsError`) `data` unless it is a table whose keys are all `known`,
+    naming the first other one as an unknown `what`."""
+    if not isinstance(data, Mapping):
+        raise SettingsError(f"settings must be a table of values, got {type(data).__name__}")
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise SettingsError(f"{unknown[0]}: unknown {what} (known: {', '.join(sorted(known))})")
 
 
 def _parse_table(name: str, value: object) -> dict[str, Any]:
