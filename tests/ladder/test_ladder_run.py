@@ -74,6 +74,15 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield opened
 
 
+@pytest.fixture
+def store_on_each_backend(store_target: Path | str) -> Iterator[Store]:
+    """The store with `BOTS`, once on SQLite and once on PostgreSQL."""
+    with Store.open(store_target) as opened:
+        for bot in BOTS:
+            opened.add_bot(bot, BotKind.REMOTE)
+        yield opened
+
+
 def play_ladder(store: Store, field: Field, table: StrengthTable, *, max_games: int | None,
                 tables: int = 2, stop: asyncio.Event | None = None,
                 settings: LadderSettings | None = None) -> RunSummary:
@@ -128,7 +137,8 @@ def test_a_bot_joining_the_field_sits_at_the_next_table(store: Store) -> None:
 
 
 def test_a_bot_leaving_the_field_has_its_queued_games_withdrawn_and_keeps_its_history(
-        store: Store) -> None:
+        store_on_each_backend: Store) -> None:
+    store = store_on_each_backend
     field = Field(BOTS)
     left_after: list[int] = []
 
@@ -147,7 +157,9 @@ def test_a_bot_leaving_the_field_has_its_queued_games_withdrawn_and_keeps_its_hi
     assert "ann" in {r.bot for r in store.ratings(pool=tournament_pool("ladder"))}
 
 
-def test_a_game_in_play_whose_bot_is_removed_is_withdrawn_not_recorded(store: Store) -> None:
+def test_a_game_in_play_whose_bot_is_removed_is_withdrawn_not_recorded(
+        store_on_each_backend: Store) -> None:
+    store = store_on_each_backend
     removed: list[ScheduledGame] = []
     field = Field(BOTS)
 
@@ -168,7 +180,8 @@ def test_a_game_in_play_whose_bot_is_removed_is_withdrawn_not_recorded(store: St
 
 
 def test_a_stopped_ladder_plays_its_queued_games_first_and_doubles_nothing(
-        store: Store) -> None:
+        store_on_each_backend: Store) -> None:
+    store = store_on_each_backend
     stop = asyncio.Event()
 
     def before(game: ScheduledGame) -> None:
