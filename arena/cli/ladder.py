@@ -15,7 +15,7 @@ from arena.cli.app import main
 from arena.cli.context import Context, ignore_ctrl_c, pass_context
 from arena.cli.inputs import POSITIVE_UINT32, load_table
 from arena.cli.output import emit_rankings, run_faults_warning
-from arena.tournament.schedule import MAX_WORKERS
+from arena.cli.tournaments import MAX_WORKERS
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
