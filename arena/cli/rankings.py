@@ -48,7 +48,7 @@ def pool_options(function: Any) -> Any:
 @click.option("--watch", is_flag=True,
               help="Read the leaderboard again every --interval while a run goes on, redrawn "
                    "in place on a terminal; with --tournament it ends when the tournament "
-                   "is finished, otherwise at Ctrl-C.")
+                   "is finished, otherwise (and with --ladder) at Ctrl-C.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
               metavar="SECONDS", help="With --watch: seconds between two readings.")
 @output_format

@@ -45,6 +45,9 @@ def progress_line(tournament: admin_pb2.TournamentInfo | None, interval: float) 
     clock = time.strftime("%H:%M:%S")
     if tournament is None:
         return f"rankings at {clock}, read every {interval:g} s (Ctrl-C stops)"
+    if tournament.format == "ladder":  # its schedule grows: the games played tell
+        return (f"ladder {tournament.name}: {tournament.status}, {tournament.games_done} games "
+                f"at {clock}, read every {interval:g} s (Ctrl-C stops)")
     games = f"{tournament.games_done} of {tournament.games_total} games"
     if tournament.status == "finished":
         return f"tournament {tournament.name}: finished, {games}"
@@ -70,8 +73,8 @@ def watch_rankings(context: Context, tournament: str | None, pool: str | None,
                 elif tables != shown:
                     click.echo("\n".join([progress_line(info, interval), *tables, ""]))
                 shown = tables
-                if info is not None and info.status == "finished":
-                    return
+                if info is not None and info.status == "finished" and info.format != "ladder":
+                    return  # a ladder goes on whenever it is played again
                 await asyncio.sleep(interval)
 
     try:
