@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -326,17 +327,24 @@ def _card_body(card: Card) -> bytes:
 
 def _scalar(key: bytes, value: int) -> bytes:
     """A varint field; proto3 leaves out a zero."""
-    return key + _varint(value) if value else b""
+    if not value:
+        return b""
+    return key + (_SMALL_VARINTS[value] if 0 < value < 128 else _varint(value))
 
 
 def _optional_scalar(key: bytes, value: int | None) -> bytes:
     """An optional varint field: written whenever it is set, zero too."""
-    return b"" if value is None else key + _varint(value)
+    if value is None:
+        return b""
+    return key + (_SMALL_VARINTS[value] if 0 <= value < 128 else _varint(value))
 
 
 def _packed_field(key: bytes, values: Sequence[int]) -> bytes:
     """A packed repeated varint field; left out when empty."""
-    return _delimited(key, _packed(values)) if values else b""
+    if not values:
+        return b""
+    one_byte_each = min(values) >= 0 and max(values) < 128  # then the values are the bytes
+    return _delimited(key, bytes(values) if one_byte_each else _packed(values))
 
 
 def _card_field(key: bytes, card: Card | None) -> bytes:
@@ -346,33 +354,36 @@ def _card_field(key: bytes, card: Card | None) -> bytes:
 def view_to_bytes(view: SeatView) -> bytes:
     """One seat's view as a serialized SeatView: its own hand, counts and public facts only."""
     v = _V
-    revealed = [
-        _delimited(v.revealed, _scalar(_REVEALED_SEAT, seat) + _REVEALED_CARDS.encode(cards))
-        for seat, cards in view.revealed
+    (seat, num_players, phase, decider, turn, hand, hand_sizes, top_card, active_color,
+     direction, dealer, hand_number, draw_pile_size, discard_pile, scores, active_seats,
+     pending_draw, drawn_card, uno_offender, revealed, teams) = view
+    parts = [
+        _scalar(v.seat, seat),
+        _scalar(v.num_players, num_players),
+        _scalar(v.phase, _PHASE_TO[phase]),
+        _optional_scalar(v.decider, decider),
+        _scalar(v.turn, turn),
+        _VIEW_HAND.encode(hand),
+        _packed_field(v.hand_sizes, hand_sizes),
+        _card_field(v.top_card, top_card),
+        _scalar(v.active_color, _color_to_proto(active_color)),
+        _scalar(v.direction, _zigzag32(direction)),
+        _scalar(v.dealer, dealer),
+        _scalar(v.hand_number, hand_number),
+        _scalar(v.draw_pile_size, draw_pile_size),
+        _VIEW_DISCARD_PILE.encode(discard_pile),
+        _packed_field(v.scores, scores),
+        _packed_field(v.active_seats, active_seats),
+        _scalar(v.pending_draw, pending_draw),
+        _card_field(v.drawn_card, drawn_card),
+        _optional_scalar(v.uno_offender, uno_offender),
     ]
-    return b"".join((
-        _scalar(v.seat, view.seat),
-        _scalar(v.num_players, view.num_players),
-        _scalar(v.phase, _PHASE_TO[view.phase]),
-        _optional_scalar(v.decider, view.decider),
-        _scalar(v.turn, view.turn),
-        _VIEW_HAND.encode(view.hand),
-        _packed_field(v.hand_sizes, view.hand_sizes),
-        _card_field(v.top_card, view.top_card),
-        _scalar(v.active_color, _color_to_proto(view.active_color)),
-        _scalar(v.direction, _zigzag32(view.direction)),
-        _scalar(v.dealer, view.dealer),
-        _scalar(v.hand_number, view.hand_number),
-        _scalar(v.draw_pile_size, view.draw_pile_size),
-        _VIEW_DISCARD_PILE.encode(view.discard_pile),
-        _packed_field(v.scores, view.scores),
-        _packed_field(v.active_seats, view.active_seats),
-        _scalar(v.pending_draw, view.pending_draw),
-        _card_field(v.drawn_card, view.drawn_card),
-        _optional_scalar(v.uno_offender, view.uno_offender),
-        *revealed,
-        _packed_field(v.teams, view.teams or ()),
-    ))
+    for shown_seat, cards in revealed:
+        parts.append(_delimited(v.revealed, _scalar(_REVEALED_SEAT, shown_seat)
+                                + _REVEALED_CARDS.encode(cards)))
+    if teams:
+        parts.append(_packed_field(v.teams, teams))
+    return b"".join(parts)
 
 
 def decision_request_to_bytes(
@@ -727,11 +738,33 @@ def dict_into(data: Mapping[str, Any], message: _M) -> _M:
     return message
 
 
+# A finished game's events and actions are all written out as JSON objects, and
+# the protobuf JSON mapping costs far more than the game took to play. The same
+# events and actions come back game after game, so each distinct one is converted
+# once and kept as `marshal` bytes, which give a fresh object (of dicts, lists,
+# strings and numbers only) for every call in a fraction of the conversion's time.
+
+_EVENT_DICTS: dict[ev.Event, bytes] = {}
+_ACTION_DICTS: dict[Action, bytes] = {}
+
+
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
-    """An event as a JSON object, for storage."""
-    return message_to_dict(event_to_proto(event))
+    """An event as a JSON object, for storage (a new object each call)."""
+    frozen = _EVENT_DICTS.get(event)
+    if frozen is None:
+        if len(_EVENT_DICTS) >= EVENT_CACHE_SIZE:
+            _EVENT_DICTS.clear()
+        frozen = _EVENT_DICTS[event] = marshal.dumps(message_to_dict(event_to_proto(event)))
+    data: dict[str, Any] = marshal.loads(frozen)
+    return data
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """An action as a JSON object, for storage."""
-    return message_to_dict(action_to_proto(action))
+    """An action as a JSON object, for storage (a new object each call)."""
+    frozen = _ACTION_DICTS.get(action)
+    if frozen is None:
+        if len(_ACTION_DICTS) >= EVENT_CACHE_SIZE:
+            _ACTION_DICTS.clear()
+        frozen = _ACTION_DICTS[action] = marshal.dumps(message_to_dict(action_to_proto(action)))
+    data: dict[str, Any] = marshal.loads(frozen)
+    return data

@@ -408,9 +408,34 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     ]
 
 
+def cpu_per_decision(repeats: int = 3, games: int = 120, pings: int = 2000) -> list[str]:
+    """The "CPU per decision" figure alone: `repeats` pairs of a pinned 1-worker run of
+    `games` games and a ping-pong of `pings` round trips, each pair's ratio and their
+    median (a quicker check than the whole benchmark)."""
+    import statistics
+
+    lines, ratios = [], []
+    for seed in range(repeats):
+        r = asyncio.run(measure(["1 worker, pinned", "ping-pong"], games, seed, pings))
+        one, ping = r["1 worker, pinned"], r["ping-pong"]
+        arena = one["server µs/decision"] + one["bots µs/decision"]
+        bare = ping["server µs/round trip"] + ping["clients µs/round trip"]
+        ratios.append(arena / bare)
+        lines.append(f"decision {arena:.0f} µs (server {one['server µs/decision']:.0f}, bots "
+                     f"{one['bots µs/decision']:.0f}); ping-pong {bare:.0f} µs (server "
+                     f"{ping['server µs/round trip']:.0f}, clients "
+                     f"{ping['clients µs/round trip']:.0f}); ratio {ratios[-1]:.2f}")
+        print(lines[-1], flush=True)
+    lines.append(f"median ratio {statistics.median(ratios):.2f} (goal ≤ 1.3)")
+    print(lines[-1])
+    return lines
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) == 3:
         print(json.dumps(asyncio.run(_ping_pong_here(int(sys.argv[2])))))
+    elif sys.argv[1:2] == ["cpu"] and len(sys.argv) <= 3:
+        cpu_per_decision(int(sys.argv[2]) if len(sys.argv) == 3 else 3)
     else:
-        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT (run the benchmark with "
-                 "python -m benchmarks scale)")
+        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT | cpu [REPEATS] (run the "
+                 "whole benchmark with python -m benchmarks scale)")

@@ -179,7 +179,7 @@ class Client:
         self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
             None)
         self._session_task: asyncio.Future[ExitReason | None] | None = None
-        self._handover: asyncio.Future[bot_pb2.ServerMessage | None] | None = None
+        self._handover: bot_pb2.ServerMessage | None = None
         self._answer: asyncio.Future[bot_pb2.BotMessage | None] | None = None
 
     # ------------------------------------------------------------ control
@@ -204,41 +204,38 @@ class Client:
     def _drive(self) -> ExitReason:
         """Run the stream on an event loop of this thread's own, and hand every server
         message to the bot while that loop stands still: the bot's code runs here, in
-        order, with no event loop running (it may run one, with ``asyncio.run``)."""
+        order, with no event loop running (it may run one, with ``asyncio.run``).
+
+        `_handled` stops the loop with a message to handle; `_run` ending stops it too.
+        """
         with asyncio.Runner() as runner:
             loop = runner.get_loop()
             main = loop.create_task(self._run())
-            main.add_done_callback(lambda _: self._hand_over(None))
+            main.add_done_callback(lambda _: loop.stop())
             while True:
                 if main.done():
                     return main.result()
-                self._handover = loop.create_future()
-                message = loop.run_until_complete(self._handover)
-                if message is None:
-                    return main.result()
+                loop.run_forever()
+                message, self._handover = self._handover, None
                 answer = self._answer
-                if answer is None or answer.done():
-                    continue  # stopped as the message came: its session is over, no answer
+                if message is None or answer is None or answer.done():
+                    continue  # `_run` is over, or stopped as the message came: no answer
                 try:
                     result = self._handle(message)
                 except Exception as error:  # raised where the loop would have met it
-                    if not answer.done():
-                        answer.set_exception(error)
+                    answer.set_exception(error)
                     continue
-                if not answer.done():
-                    answer.set_result(result)
-
-    def _hand_over(self, message: bot_pb2.ServerMessage | None) -> None:
-        """Stop the loop's run in `_drive` with `message` to handle (None: `_run` is over)."""
-        if self._handover is not None and not self._handover.done():
-            self._handover.set_result(message)
+                answer.set_result(result)
 
     async def _handled(self, message: bot_pb2.ServerMessage) -> bot_pb2.BotMessage | None:
         """The answer to `message`, which `_drive` computes once this loop stands still."""
-        self._answer = asyncio.get_running_loop().create_future()
-        self._hand_over(message)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[bot_pb2.BotMessage | None] = loop.create_future()
+        self._answer = answer
+        self._handover = message
+        loop.stop()
         try:
-            return await self._answer
+            return await answer
         finally:
             self._answer = None
 
@@ -426,7 +423,8 @@ class Client:
             self._hook(self.bot.on_events, table, events)
 
     def _decide(self, request: bot_pb2.DecisionRequest) -> bot_pb2.BotMessage:
-        table = self._table(request.game_id, request.view.seat)
+        table = self.tables.get(request.game_id) or self._table(request.game_id,
+                                                                 request.view.seat)
         if table.seat < 0:
             table.seat = request.view.seat
         self._deliver(table, request.events)  # with events_in_requests

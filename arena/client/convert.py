@@ -144,6 +144,14 @@ class _Converted(Generic[_T]):
             value = self._values[key] = self._convert(type(message).FromString(key))
         return value
 
+    def many(self, messages: Iterable[Any]) -> list[_T]:
+        """`[self(m) for m in messages]`, at the cost of a lookup each once all are known."""
+        values = self._values
+        try:
+            return [values[message.SerializeToString()] for message in messages]
+        except KeyError:
+            return [self(message) for message in messages]
+
 
 def _read_action(action: uno_pb2.Action) -> Action:
     return Action(
@@ -176,12 +184,14 @@ def action_to_proto(action: Action) -> uno_pb2.Action:
 
 def decision_to_proto(request_id: str, choice: int | Action) -> bot_pb2.BotMessage:
     """A Decision answering `request_id` with an index or a full action."""
-    decision = bot_pb2.Decision(request_id=request_id)
+    message = bot_pb2.BotMessage()
+    decision = message.decision  # filled in place: a message passed in would be copied
+    decision.request_id = request_id
     if isinstance(choice, Action):
         decision.action.CopyFrom(action_to_proto(choice))
     else:
         decision.action_index = choice
-    return bot_pb2.BotMessage(decision=decision)
+    return message
 
 
 def hello_to_proto(bot_version: str, max_tables: int, auto_single_action: bool,
@@ -248,7 +258,7 @@ def error_from_proto(error: bot_pb2.Error) -> ServerError:
 
 def legal_from_proto(request: bot_pb2.DecisionRequest) -> list[Action]:
     """The legal actions of a DecisionRequest, in the server's order."""
-    return [action_from_proto(a) for a in request.legal_actions]
+    return action_from_proto.many(request.legal_actions)
 
 
 # ---------------------------------------------------------------- events
@@ -346,4 +356,4 @@ with the message as `raw` (equal events share one)."""
 
 def events_from_proto(items: Iterable[uno_pb2.Event]) -> list[ev.Event]:
     """Protocol events as typed events, in order."""
-    return [event_from_proto(item) for item in items]
+    return event_from_proto.many(items)

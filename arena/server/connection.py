@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -130,6 +131,49 @@ class BotHello:
                    hello.auto_single_action, hello.events_in_requests)
 
 
+class Outbox:
+    """The messages waiting for a connection's writer (None: stop), first in first out.
+
+    `asyncio.Queue` with only what the writer needs: one consumer, no bound, no
+    task accounting, so a message costs a deque append and, when the writer
+    waits, one future.
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[bytes | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        """How many messages wait."""
+        return len(self._items)
+
+    def empty(self) -> bool:
+        """True when no message waits."""
+        return not self._items
+
+    def put_nowait(self, item: bytes | None) -> None:
+        """Queue `item` and wake the writer if it waits."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def get_nowait(self) -> bytes | None:
+        """The first message; raises `IndexError` when none waits."""
+        return self._items.popleft()
+
+    async def get(self) -> bytes | None:
+        """The first message, once there is one."""
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            await waiter
+        return self._items.popleft()
+
+
 WRITE_GRACE = 1.0
 """Seconds a write in progress may take to finish once a connection closes."""
 
@@ -162,7 +206,7 @@ class BotConnection:
         self.close_reason: CloseReason | None = None
         self._slots: dict[str, None] = {}  # game ids, in the order they were taken
         self._pending: dict[str, PendingDecision] = {}
-        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._outbox = Outbox()
         self._outbox_bytes = 0
         self._reader: asyncio.Task[None] | None = None
         self.write_abandoned = False

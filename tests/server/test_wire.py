@@ -143,6 +143,23 @@ def test_every_event_class_has_a_message_and_round_trips() -> None:
     assert missing <= {type(e) for e in hand_built}
 
 
+def test_stored_events_and_actions_are_the_json_mapping_and_a_new_object_each_time() -> None:
+    for game in random_games(HOUSE, 4, range(3)):
+        for event in game.events:
+            expected = wire.message_to_dict(wire.event_to_proto(event))
+            first = wire.event_to_dict(event)
+            assert first == expected
+            for body in first.values():
+                body.clear()
+            assert wire.event_to_dict(event) == expected
+        for action in game.actions:
+            expected = wire.message_to_dict(wire.action_to_proto(action))
+            first = wire.action_to_dict(action)
+            assert first == expected
+            first["kind"] = "changed"
+            assert wire.action_to_dict(action) == expected
+
+
 def test_event_messages_use_the_engine_field_names() -> None:
     played = events.CardPlayed(1, Card(Rank.WILD), Color.GREEN, uno=True, target=None)
     message = wire.event_to_proto(played).card_played
