@@ -14,7 +14,9 @@ pairs next to each other in the ratings' order (by μ), in three steps:
 2. **Everyone meets everyone.** Among the tables that could fill the other
    seats, those holding pairs that have not met for more than `OVERDUE` times
    the blocks a balanced schedule needs to bring every pair together once
-   (C(n, 2) / C(size, 2)) come first, the most overdue first.
+   (C(n, 2) / C(size, 2)) come first, the most overdue first. A pair that
+   never met counts from when the later of the two joined, as its blocks
+   played tell (a bot sits at about one block in n / size).
 3. **Information.** Among the rest, the table that brings the adjacent pairs
    closest to separation. The leaderboard tests the difference of two bots'
    mean scores; for an adjacent pair (a, b) the ratings predict its error as
@@ -289,12 +291,14 @@ def starved(contenders: Sequence[Contender], size: int) -> list[Contender]:
     return waiting[:size]
 
 
-def overdue(meetings: Meetings, a: str, b: str, period: float) -> float:
-    """How many meeting periods past `OVERDUE` the pair is (0 when it is not overdue); a
-    pair that never met counts from the ladder's first block."""
-    since = meetings.since(a, b)
-    waited = meetings.made if since is None else since
-    return max(0.0, waited / period - OVERDUE)
+def overdue(meetings: Meetings, a: Contender, b: Contender, size: int, bots: int) -> float:
+    """How many meeting periods past `OVERDUE` the pair is (0 when it is not overdue). A
+    pair that never met counts from when the later of the two joined, which the blocks it
+    played tell: a bot sits at about one block in bots / size."""
+    since = meetings.since(a.name, b.name)
+    if since is None:
+        since = min(meetings.made, math.ceil(min(a.blocks, b.blocks) * bots / size))
+    return max(0.0, since / meeting_period(bots, size) - OVERDUE)
 
 
 def choose_table(contenders: Sequence[Contender], size: int, meetings: Meetings,
@@ -317,8 +321,8 @@ def choose_table(contenders: Sequence[Contender], size: int, meetings: Meetings,
         key = (a, b) if a < b else (b, a)
         known = lateness.get(key)
         if known is None:
-            known = lateness[key] = overdue(meetings, shuffled[a].name, shuffled[b].name,
-                                            period)
+            known = lateness[key] = overdue(meetings, shuffled[a], shuffled[b], size,
+                                            len(shuffled))
         return known
 
     def value(bots: Sequence[int]) -> tuple[float, float]:

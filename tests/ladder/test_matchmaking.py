@@ -17,6 +17,7 @@ from arena.ladder.matchmaking import (
     ENUMERATION_LIMIT,
     OVERDUE,
     meeting_period,
+    overdue,
     starvation_bound,
 )
 from arena.rating.pools import pool_parameters
@@ -151,6 +152,22 @@ def test_over_a_long_run_every_pair_meets_again_and_again_and_nobody_waits_long(
     assert all(meetings.since(a, b) is not None
                and meetings.since(a, b) <= (OVERDUE + 1) * period  # type: ignore[operator]
                for a, b in itertools.combinations(names, 2))
+
+
+def test_a_pair_is_overdue_after_some_meeting_periods_counted_from_the_later_arrival() -> None:
+    tables = [("a", "b", "c", "d")] * 3 + [("b", "c", "d", "e")] * 40
+    meetings = Meetings.from_tables(tables)
+    period = meeting_period(5, 4)  # 2.5 blocks
+    a, e = Contender("a", 25.0, 1.0, blocks=3), Contender("e", 25.0, 1.0, blocks=40)
+    b = Contender("b", 25.0, 1.0, blocks=43)
+    assert overdue(meetings, a, b, 4, 5) == pytest.approx(40 / period - OVERDUE)
+    assert overdue(meetings, b, e, 4, 5) == 0.0  # they met at the last block
+    # a and e never met: counted from a's arrival, which its three blocks put 4 back.
+    assert overdue(meetings, a, e, 4, 5) == 0.0
+    newcomer_e = Contender("new", 25.0, 8.0, blocks=0)
+    assert overdue(meetings, newcomer_e, b, 4, 5) == 0.0
+    veteran = Contender("old", 25.0, 1.0, blocks=40)
+    assert overdue(meetings, veteran, b, 4, 5) == pytest.approx(43 / period - OVERDUE)
 
 
 def test_too_few_contenders_and_other_bad_input_are_refused_clearly() -> None:
