@@ -22,6 +22,7 @@ from arena.ladder.matchmaking import (
 )
 from arena.rating.pools import pool_parameters
 from benchmarks import ladder as bench
+from tests.test_layers import STDLIB, imports_of
 
 PARAMETERS = pool_parameters(4)
 NEW = 10**6
@@ -38,6 +39,14 @@ def established(count: int, rng: random.Random, prefix: str = "bot") -> list[Con
 def newcomer(name: str = "new") -> Contender:
     """A new version: the pool's initial skill, never seated."""
     return Contender(name, PARAMETERS.mu, PARAMETERS.sigma, blocks=0, waited=NEW)
+
+
+def test_matchmaking_is_pure_the_standard_library_and_the_ratings_only() -> None:
+    for module in ("arena.ladder", "arena.ladder.matchmaking"):
+        outside = {name for name in imports_of(module) if name.split(".")[0] not in STDLIB
+                   and not name.startswith(("arena.rating", "arena.ladder"))}
+        assert not outside, (module, outside)
+    assert "arena.rating" in imports_of("arena.ladder.matchmaking")
 
 
 def test_meetings_count_pairs_and_the_blocks_since_they_met() -> None:
