@@ -38,15 +38,15 @@ pairs next to each other in the ratings' order (by μ), in three steps:
    with bots whose rating is unsure (few blocks, large σ), and the others'
    opponents kept balanced, so that mean scores stay comparable.
 
-What was measured and not kept (`python -m benchmarks ladder`): seating
-together the bots the ratings cannot order (what TrueSkill's match quality
-rewards; at β = 14.5 the quality itself hardly tells one pair from another)
-separates the leaderboard *later* than random tables, because mean scores
-earned among neighbours say little about the neighbours' order and the bots
-far from them are starved of games; and letting the opponent mix widen the
-expected gap (giving the upper bot weaker opponents) separates sooner but
-manufactures the gap and would lock in an early error of the ratings, so the
-bias enters squared, in whichever direction.
+What was measured and not kept (`python -m benchmarks ladder`'s fields):
+seating together the bots the ratings cannot order (what TrueSkill's match
+quality rewards; at β = 14.5 the quality itself hardly tells one pair from
+another) needs 1.25x and 1.09x the games of random tables on the two 6-bot
+fields, because mean scores earned among neighbours add the game between them
+to both bots' variance and the bots far from them are starved of games; and
+letting the opponent mix widen the expected gap (giving the upper bot weaker
+opponents) separates sooner but manufactures the gap, and would lock in an
+early error of the ratings, so the bias enters squared, in whichever direction.
 
 With few possible tables (C(n, size) ≤ `ENUMERATION_LIMIT`) every one is
 valued; otherwise the table is built greedily, seat by seat, each going to the
