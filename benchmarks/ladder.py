@@ -25,10 +25,10 @@ A replicate that is not separated within `MAX_BLOCKS` counts at that many games
 (the median is unaffected while fewer than half are cut off; "cut off" says how
 many were).
 
-Measured (`python -m benchmarks ladder`, 2 cores): matchmaking needs 0.88x the
-games of random tables for 6 evenly spaced bots, 0.79x for 6 bots with random
-gaps and 0.69x for 12 bots, with no ordering errors in either arm (the
-sequential monitor: 0.97x and 0.93x on the 6-bot fields). How much a table
+Measured (`python -m benchmarks ladder`, 2 cores): matchmaking needs 0.89x the
+games of random tables for 6 evenly spaced bots, 0.78x for 6 bots with random
+gaps and 0.57x for 12 bots, with no ordering errors in either arm (the
+sequential monitor: 1.02x and 0.97x on the 6-bot fields). How much a table
 chosen by information can save is bounded by the field. The pair that limits
 separation is best seated at every table, and the variance of its mean-score
 difference, per block, is 1/fa + 1/fb + (2/3)·fab/(fa·fb) times a bot's block

@@ -31,12 +31,15 @@ pairs next to each other in the ratings' order (by μ), in three steps:
    difference owes to the opponents each met: the slope of the score in μ,
    φ(0) / (√2·β), times the gap between the mean μ of a's other opponents and
    of b's. The gap to tell apart is what the ratings expect, the same slope
-   times √((μa − μb)² + σa² + σb²) (σ counts: a pair whose order is unsure
-   is as close as the ratings might be wrong). With ρ = MSE / gap², the table
-   chosen is the one that lowers Σ ρ² the most: mostly the pair that limits
-   separation, seated together (both get data, their opponents are shared),
-   with bots whose rating is unsure (few blocks, large σ), and the others'
-   opponents kept balanced, so that mean scores stay comparable.
+   times √((μa − μb)² + σa² + σb²) (the expected squared gap, the ratings
+   being uncertain by σ). With ρ = MSE / gap², the table chosen is the one
+   that lowers Σ ρ³ the most (cubed, so the pair furthest from separation
+   counts most: on the benchmark's 12-bot field ρ, ρ², ρ³ and ρ⁴ needed 0.88x,
+   0.69x, 0.57x and 0.64x the games of random tables; on 6 bots they differ
+   by no more than noise). That is mostly the pair that limits separation,
+   seated together (both get data, their opponents are shared), with bots
+   whose rating is unsure (few blocks, large σ), and the others' opponents
+   kept balanced, so that mean scores stay comparable.
 
 What was measured and not kept (`python -m benchmarks ladder`'s fields):
 seating together the bots the ratings cannot order (what TrueSkill's match
@@ -72,7 +75,7 @@ SHORTLIST = 16
 """How many bots the greedy build values in full for each seat."""
 OVERDUE = 4.0
 """A pair is overdue after this many times the blocks a balanced schedule brings it together in."""
-POWER = 2.0
+POWER = 3.0
 """How much more the pair furthest from separation counts than the others (see `_Separation`)."""
 STARVATION_FACTOR = 2.0
 """A bot that has waited more than this many times n / size blocks sits at the next table."""
