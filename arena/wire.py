@@ -18,7 +18,7 @@ import hashlib
 import json
 import marshal
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, TypeVar
@@ -750,21 +750,21 @@ _ACTION_DICTS: dict[Action, bytes] = {}
 
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
     """An event as a JSON object, for storage (a new object each call)."""
-    frozen = _EVENT_DICTS.get(event)
-    if frozen is None:
-        if len(_EVENT_DICTS) >= EVENT_CACHE_SIZE:
-            _EVENT_DICTS.clear()
-        frozen = _EVENT_DICTS[event] = marshal.dumps(message_to_dict(event_to_proto(event)))
-    data: dict[str, Any] = marshal.loads(frozen)
-    return data
+    return _fresh_dict(_EVENT_DICTS, event, lambda: message_to_dict(event_to_proto(event)))
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """An action as a JSON object, for storage (a new object each call)."""
-    frozen = _ACTION_DICTS.get(action)
+    return _fresh_dict(_ACTION_DICTS, action, lambda: message_to_dict(action_to_proto(action)))
+
+
+def _fresh_dict(cache: dict[Any, bytes], key: Hashable,
+                convert: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A new copy of `convert()`, converted once per `key` and kept frozen in `cache`."""
+    frozen = cache.get(key)
     if frozen is None:
-        if len(_ACTION_DICTS) >= EVENT_CACHE_SIZE:
-            _ACTION_DICTS.clear()
-        frozen = _ACTION_DICTS[action] = marshal.dumps(message_to_dict(action_to_proto(action)))
+        if len(cache) >= EVENT_CACHE_SIZE:
+            cache.clear()
+        frozen = cache[key] = marshal.dumps(convert())
     data: dict[str, Any] = marshal.loads(frozen)
     return data

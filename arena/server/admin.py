@@ -376,7 +376,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 cluster=request.cluster)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
-        async for update in _progress_stream(context, start, resume):
+        async for update in _progress_stream(context, start, resume, management.track):
             yield update
 
     async def RunLadder(self, request: admin_pb2.RunLadderRequest,
@@ -395,7 +395,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                                cluster=request.cluster)
 
         resume = "run `arena ladder run` again to go on"
-        async for update in _progress_stream(context, start, resume):
+        async for update in _progress_stream(context, start, resume, management.track):
             yield update
 
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
@@ -410,7 +410,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 request.concurrency or 1, wire_admin.wait_seconds(request), listener,
                 wire_admin.sprt_plan(request), workers=request.workers or 1)
 
-        async for update in _progress_stream(context, start):
+        async for update in _progress_stream(context, start, track=management.track):
             yield update
 
     async def _available_management(self, context: Any, method: str) -> Management:
@@ -429,15 +429,20 @@ class ManagementUnavailable(Exception):
 
 
 async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
-                           resume: str = "") -> AsyncIterator[admin_pb2.RunProgress]:
+                           resume: str = "",
+                           track: Callable[[asyncio.Future[Any]], None] | None = None
+                           ) -> AsyncIterator[admin_pb2.RunProgress]:
     """Run `start` as a task and stream its progress; errors become a gRPC status.
 
     A run cut short by the server stopping (its games in play aborted) ends
     with ABORTED and how far it came, plus the `resume` hint; the run's own
-    error is always retrieved, even when the caller has gone away.
+    error is always retrieved, even when the caller has gone away. `track` is handed
+    the run's task, so that a stopping server can let it finish with the store.
     """
     updates: asyncio.Queue[Progress] = asyncio.Queue()
     task = asyncio.ensure_future(start(updates.put_nowait))
+    if track is not None:
+        track(task)
     getter: asyncio.Future[Progress] | None = None
     last = Progress(0, 0)
     try:

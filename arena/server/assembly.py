@@ -69,6 +69,7 @@ def build_server(store: Store, log_dir: Path,
                             isolation=isolation, worker_pools=worker_pools)
     server.admin_servicer = functools.partial(AdminService, management=management)
     server.on_stop = management.stop_bots
+    server.on_stopped = management.finish_runs
     if on_management is not None:
         on_management(management)
     return server

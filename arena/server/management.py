@@ -100,6 +100,9 @@ PAST_TOLERANCE = timedelta(minutes=1)
 """How far in the past a scheduled tournament's start may be (the clocks of the command
 and the server may differ a little): it then starts at once."""
 
+RUN_CLEANUP_SECONDS = 10.0
+"""How long a stopping server waits for the runs it cancelled to end (workers stopping)."""
+
 CRASH_GRACE = 0.5
 """Seconds a managed bot whose connection dropped is given to finish exiting, so that
 its seats' violations are recorded as a crash rather than a disconnect."""
@@ -159,6 +162,7 @@ class Management:
         self._supervisor: BotSupervisor | None = None
         self._exits: dict[str, int] = {}
         """The last exit code of each managed bot launched here, once it has exited."""
+        self._runs: set[asyncio.Future[Any]] = set()
 
     # ------------------------------------------------------------------ bots
 
@@ -378,6 +382,19 @@ class Management:
             return False
         code = await self._supervisor.exit_code(name, CRASH_GRACE)
         return code is not None and code != 0
+
+    def track(self, run: asyncio.Future[Any]) -> None:
+        """Count `run` (a run started for an admin call) among those `finish_runs` waits
+        for."""
+        self._runs.add(run)
+        run.add_done_callback(self._runs.discard)
+
+    async def finish_runs(self, timeout: float = RUN_CLEANUP_SECONDS) -> None:
+        """Wait up to `timeout` seconds for the runs started here to end: a run cancelled
+        because its server stopped writes its last status and lets go of its tournament
+        before the store is closed under it."""
+        if self._runs:
+            await asyncio.wait(set(self._runs), timeout=timeout)
 
     async def stop_bots(self) -> None:
         """Stop every managed bot this server launched."""

@@ -112,6 +112,9 @@ class ArenaServer:
         find_table); replace it before `start` to serve the management calls."""
         self.on_stop: Callable[[], Awaitable[None]] | None = None
         """Awaited by `stop` once the games in play are aborted (e.g. to stop managed bots)."""
+        self.on_stopped: Callable[[], Awaitable[None]] | None = None
+        """Awaited by `stop` once the gRPC server has stopped and cancelled the calls still
+        in play (e.g. to let the runs they started finish with the store)."""
         self.crash_check: CrashCheck | None = None
         """Set by whoever launches the bots: asked, when a bot's connection drops, whether
         its process crashed (see `CrashCheck`)."""
@@ -206,6 +209,8 @@ class ArenaServer:
         for connection in self._lobby.connections():
             connection.finish()
         await server.stop(grace)
+        if self.on_stopped is not None:
+            await self.on_stopped()
         self._server = None
         self._stopping = False
         if self._unix_folder is not None:

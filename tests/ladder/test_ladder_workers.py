@@ -54,7 +54,7 @@ def test_a_ladder_on_two_workers_takes_in_a_bot_added_while_it_plays(tmp_path: P
                 ladder.kill()
                 print("ladder said:", ladder.communicate()[1].decode())
     assert ladder.returncode == 130, err.decode()
-    assert "Traceback" not in err.decode()
+    assert "Traceback" not in err.decode(), err.decode()
     done = query(db, "SELECT s.game_id FROM scheduled_games s WHERE s.status = 'done'")
     assert len(done) == len({row["game_id"] for row in done})
     assert len(query(db, "SELECT id FROM games")) == len(done), "every game recorded once"
