@@ -42,8 +42,9 @@ _log = logging.getLogger(__name__)
 
 class LadderField:
     """The bots a ladder can seat now: the latest entrants that are connected. Asking
-    launches the managed ones this server has not launched yet; one that stops
-    running without connecting has failed and is not launched again."""
+    launches the managed ones this server has not launched yet; one that crashes is
+    out of the field until its restart connects, and one whose restarts are spent has
+    failed and is not launched again."""
 
     def __init__(self, management: Management,
                  say: Callable[[str], None] | None = None, table_size: int = 2) -> None:
@@ -64,10 +65,10 @@ class LadderField:
             if name in connected or name in self.failed:
                 continue
             if name in self.launched:
-                if not management.is_running(name):
+                if management.has_failed(name):
                     self.failed.add(name)
-                    _log.warning("ladder: %s stopped without connecting; it leaves the field "
-                                 "(see its log in %s)", name, management.log_dir)
+                    _log.warning("ladder: %s stopped and will not be restarted; it leaves the "
+                                 "field (see its log in %s)", name, management.log_dir)
                 continue
             await self._launch(name)
         field = [name for name in entrants

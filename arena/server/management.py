@@ -329,9 +329,10 @@ class Management:
             raise ManagementError(f"bots exited before connecting: {which}; see the logs in "
                                   f"{self.log_dir}")
 
-    def is_running(self, name: str) -> bool:
-        """Whether this server runs the managed bot `name`'s process now."""
-        return self._supervisor is not None and self._supervisor.is_running(name)
+    def has_failed(self, name: str) -> bool:
+        """Whether the managed bot `name` this server launched has stopped for good (it
+        exited and will not be restarted)."""
+        return self._supervisor is not None and self._supervisor.gave_up(name)
 
     async def launch(self, bot: Bot) -> None:
         """Launch managed `bot` without waiting for it to connect (`ManagementError` if

@@ -140,6 +140,14 @@ class BotSupervisor:
         process = self._bots[name].process
         return process is not None and process.returncode is None
 
+    def gave_up(self, name: str) -> bool:
+        """Whether the bot's process has exited for good: its restarts are spent, the
+        server refused its token, or it could not be launched again (False for a bot
+        never started here)."""
+        running = self._bots.get(name)
+        return (running is not None and running.watcher is not None
+                and running.watcher.done() and not self.is_running(name))
+
     async def exit_code(self, name: str, within: float) -> int | None:
         """The exit code of the bot's process if it has exited or exits within `within`
         seconds; None if it is still running then (or the bot is not managed here)."""
