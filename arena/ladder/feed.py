@@ -98,15 +98,13 @@ class LadderFeed:
         schedule = store.scheduled_games(ladder.id)
         self._games = len(schedule)
         self._round = max((game.round for game in schedule), default=0)
-        self._index = store.next_game_index(ladder.id)
-        tables = _tables_by_round(schedule)
-        self.meetings = Meetings.from_tables(tables)
+        self._index = max((game.game_index for game in schedule), default=-1) + 1
+        self.meetings = Meetings()
+        """Who has sat with whom, and how many tables the ladder has made."""
         self._blocks: dict[str, int] = {}
         self._last: dict[str, int] = {}
-        for made, table in enumerate(tables):
-            self._seated(table, made)
-        self.made = len(tables)
-        """How many tables the ladder has made, withdrawn ones included."""
+        for table in _tables_by_round(schedule):
+            self._seated(table)
 
     @property
     def games(self) -> int:
@@ -150,24 +148,23 @@ class LadderFeed:
         settings = self.settings
         seatings = seat_rotations(table) if settings.rotations else [table]
         deal_seed = derive_seed(settings.seed, "deal", self._round, 1, 0)
+        teams = settings.tournament_settings().table_teams
         entries = []
         for seating in seatings:
             entries.append(ScheduledTable(
                 round=self._round, table=1, game_index=self._index, seats=seating,
                 seed=(deal_seed if settings.duplicate
                       else derive_seed(settings.seed, "game", self._index)),
-                teams=settings.tournament_settings().table_teams))
+                teams=teams))
             self._index += 1
         stored = self.store.append_games(self.ladder.id, entries)
-        self.meetings.add(table)
-        self._seated(table, self.made)
-        self.made += 1
+        self._seated(table)
         self._games += len(stored)
         return stored
 
     def choose(self, field: Sequence[str]) -> tuple[str, ...]:
         """The bots of the next table among `field`, as the ladder's matchmaking picks."""
-        rng = random.Random(derive_seed(self.settings.seed, "matchmaking", self.made))
+        rng = random.Random(derive_seed(self.settings.seed, "matchmaking", self.meetings.made))
         contenders = self.contenders(field)
         if self.settings.matchmaking is Matchmaking.RANDOM:
             return random_table(contenders, self.settings.table_size, rng)
@@ -190,13 +187,15 @@ class LadderFeed:
                 name=bot, mu=initial.mu if rated is None else rated.mu,
                 sigma=initial.sigma if rated is None else rated.sigma,
                 blocks=self._blocks.get(bot, 0),
-                waited=NEVER_SEATED if last is None else self.made - 1 - last))
+                waited=NEVER_SEATED if last is None else self.meetings.made - 1 - last))
         return contenders
 
-    def _seated(self, table: Sequence[str], made: int) -> None:
+    def _seated(self, table: Sequence[str]) -> None:
+        """Count `table` as the next one made."""
         for bot in table:
             self._blocks[bot] = self._blocks.get(bot, 0) + 1
-            self._last[bot] = made
+            self._last[bot] = self.meetings.made
+        self.meetings.add(table)
 
 
 def _tables_by_round(schedule: Sequence[ScheduledGame]) -> list[tuple[str, ...]]:

@@ -142,6 +142,37 @@ class WorkerField:
         return field
 
 
+class _Reporter:
+    """A ladder run's progress as the admin stream carries it: each game recorded, how far
+    the run has come, and the field's lines (when the run has no `say` of its own)."""
+
+    def __init__(self, ladder: str, progress: ProgressListener | None) -> None:
+        self.ladder = ladder
+        self.progress = progress
+        self.last_game = 0
+        self.done = self.total = 0
+
+    def recorded(self, summary: GameSummary) -> None:
+        """Note the last game recorded."""
+        self.last_game = summary.id
+
+    def report(self, done: int, total: int) -> None:
+        """Pass on how far the run has come."""
+        self.done, self.total = done, total
+        self._send()
+
+    def tell(self, line: str) -> None:
+        """Pass on a line about the field."""
+        self._send(line)
+
+    def _send(self, line: str = "") -> None:
+        from arena.server.management import Progress
+
+        if self.progress is not None:
+            self.progress(Progress(self.done, self.total, self.last_game, self.ladder,
+                                   absence=line))
+
+
 class LadderRun:
     """One run of a ladder on a server (see the module's description)."""
 
@@ -154,59 +185,38 @@ class LadderRun:
         self.max_games = max_games
         self.tables: Tables = settings.tables if tables is None else tables
         self.say = say
-        self.field = LadderField(management, say, settings.table_size)
+        """Where the field's lines go (None: into the run's progress)."""
 
     def open(self) -> Tournament:
         """The stored ladder, created if new (`LadderError` if it cannot be this one)."""
         return open_ladder(self.management.store, self.name, self.settings)
 
     async def play(self, *, stop: asyncio.Event | None = None,
-                   progress: ProgressListener | None = None,
-                   on_game: Callable[[GameSummary], None] | None = None) -> RunSummary:
+                   progress: ProgressListener | None = None) -> RunSummary:
         """Play the ladder until `stop` is set, the budget is spent or the call is
         cancelled (the games in play are then abandoned, and stay queued)."""
-        from arena.server.management import Progress, ServerPresence, bot_policy
+        from arena.server.management import ServerPresence, bot_policy, played_game
 
         management = self.management
         ladder = await asyncio.to_thread(self.open)
         policy = bot_policy(self.settings.tournament_settings())
         server = management.server
+        reporter = _Reporter(ladder.name, progress)
 
         async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
-            from arena.server.management import played_game
             result = await server.play_game(
                 list(game.seats), rules, game.seed, policy,
                 game_id=public_game_id(ladder.name, game.game_index))
             return played_game(result)
 
-        last_game = 0
-
-        def recorded(summary: GameSummary) -> None:
-            nonlocal last_game
-            last_game = summary.id
-            if on_game is not None:
-                on_game(summary)
-
-        shown = [0, 0]
-
-        def report(done: int, total: int) -> None:
-            shown[:] = [done, total]
-            if progress is not None:
-                progress(Progress(done, total, last_game, ladder.name))
-
-        def tell(line: str) -> None:
-            if progress is not None:
-                progress(Progress(shown[0], shown[1], last_game, ladder.name, absence=line))
-
-        if self.say is None:
-            self.field = LadderField(management, tell, self.settings.table_size)
-        feed = LadderFeed(management.store, ladder, self.settings, self.field,
+        field = LadderField(management, self.say or reporter.tell, self.settings.table_size)
+        feed = LadderFeed(management.store, ladder, self.settings, field,
                           max_games=self.max_games, changed=server.bots_changed)
         async with holding(management.store, ladder.id) as hold:
             return await run_tournament(
-                management.store, ladder.id, play, concurrency=self.tables, progress=report,
-                on_game=recorded, stop=stop, hold=hold, presence=ServerPresence(server),
-                wait=self.settings.wait, feed=feed)
+                management.store, ladder.id, play, concurrency=self.tables,
+                progress=reporter.report, on_game=reporter.recorded, stop=stop, hold=hold,
+                presence=ServerPresence(server), wait=self.settings.wait, feed=feed)
 
     async def play_on_workers(self, workers: int, cluster: str = "", *,
                               stop: asyncio.Event | None = None,
@@ -215,26 +225,22 @@ class LadderRun:
         (or the workers of the Dask cluster at `cluster`), `settings.tables` at once on
         each; the field is its managed bots (`WorkerField`), which each worker launches as
         its chunks bring them."""
-        from arena.server.management import Progress
         from arena.tournament.chunked import run_tournament_on_workers
 
         management = self.management
         assert management.worker_pools is not None
         ladder = await asyncio.to_thread(self.open)
-        last_game = 0
+        reporter = _Reporter(ladder.name, progress)
+        commands: dict[str, tuple[str, str, str]] = {}
 
-        def recorded(summary: GameSummary) -> None:
-            nonlocal last_game
-            last_game = summary.id
+        def bots(names: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+            for name in names:  # a version's command never changes: looked up once
+                if name not in commands:
+                    commands[name] = (name, *management.bot_command(name))
+            return tuple(commands[name] for name in names)
 
-        def report(done: int, total: int) -> None:
-            if progress is not None:
-                progress(Progress(done, total, last_game, ladder.name))
-
-        def commands(names: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
-            return tuple((name, *management.bot_command(name)) for name in names)
-
-        feed = LadderFeed(management.store, ladder, self.settings, WorkerField(management),
+        feed = LadderFeed(management.store, ladder, self.settings,
+                          WorkerField(management, self.say or reporter.tell),
                           max_games=self.max_games)
         where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
         # The hold is let go before the workers are stopped, which takes a while: a run
@@ -245,8 +251,8 @@ class LadderRun:
                     holding(management.store, ladder.id) as hold:
                 return await run_tournament_on_workers(
                     management.store, ladder.id, pool, concurrency=self.settings.tables,
-                    progress=report, on_game=recorded, stop=stop, hold=hold, feed=feed,
-                    bots=commands)
+                    progress=reporter.report, on_game=reporter.recorded, stop=stop,
+                    hold=hold, feed=feed, bots=bots)
         except (StoreError, sqlite3.Error):
             raise
         except Exception as exc:

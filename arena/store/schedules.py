@@ -58,10 +58,10 @@ class ScheduleRecords(Database):
             self._insert_scheduled(conn, tournament_id, entries)
         if not entries:
             return []
-        first = min(entry.game_index for entry in entries)
+        added = {entry.game_index for entry in entries}
         return [game for game in self._scheduled(tournament_id, pending_only=True,
-                                                 from_index=first)
-                if game.game_index in {entry.game_index for entry in entries}]
+                                                 from_index=min(added))
+                if game.game_index in added]
 
     def withdraw_games(self, tournament: str | int, game_ids: Iterable[int]) -> int:
         """Take the pending games `game_ids` out of a tournament's schedule (a game
@@ -77,16 +77,6 @@ class ScheduleRecords(Database):
                     f" AND id IN ({','.join('?' * len(batch))})",
                     (tournament_id, *batch)).rowcount
         return removed
-
-    def next_game_index(self, tournament: str | int) -> int:
-        """The game index a game appended to a tournament's schedule gets: one past the
-        highest ever stored (0 for an empty schedule)."""
-        with self._lock:
-            tournament_id = self._tournament_id(self._conn, tournament)
-            row = self._conn.execute(
-                "SELECT COALESCE(MAX(game_index), -1) + 1 FROM scheduled_games"
-                " WHERE tournament_id = ?", (tournament_id,)).fetchone()
-        return int(row[0])
 
     def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The whole schedule of a tournament, by game index."""

@@ -33,7 +33,6 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from arena.store import (
-    EntrantRemoved,
     GameSummary,
     ScheduledGame,
     Store,
@@ -47,6 +46,7 @@ from arena.tournament.runner import (
     RunSummary,
     ScheduleFeed,
     ScheduleOrder,
+    Withdrawn,
     apply_change,
     check_entrants,
     holding,
@@ -306,7 +306,7 @@ class _ChunkedRun:
         if ready:
             summaries = await asyncio.to_thread(self._record_all, ready)
             for summary in summaries:
-                if isinstance(summary, _Withdrawn):
+                if isinstance(summary, Withdrawn):
                     self.total -= 1
                     continue
                 self.done += 1
@@ -317,27 +317,19 @@ class _ChunkedRun:
             self._report()
 
     def _record_all(self, ready: Sequence[tuple[ScheduledGame, PlayedGame]]
-                    ) -> list[GameSummary | None | _Withdrawn]:
+                    ) -> list[GameSummary | None | Withdrawn]:
         return [self._record(game, played) for game, played in ready]
 
     def _record(self, game: ScheduledGame, played: PlayedGame
-                ) -> GameSummary | None | _Withdrawn:
+                ) -> GameSummary | None | Withdrawn:
         now = datetime.now(UTC)
-        try:
-            return record_played(self.store, self.tournament, game, played, now, now)
-        except EntrantRemoved:
-            if self.feed is None:
-                raise
-            self.store.withdraw_games(self.tournament.id, [game.id])
-            return _Withdrawn()
+        return record_played(self.store, self.tournament, game, played, now, now,
+                             withdraw_removed=self.feed is not None)
 
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total)
 
-
-class _Withdrawn:
-    """What recording a game whose bot was removed meanwhile gives, with a feed."""
 
 BotCommands = Callable[[Sequence[str]], tuple[tuple[str, str, str], ...]]
 """The managed bots among the names given, as a chunk carries them (`Chunk.bots`)."""

@@ -496,13 +496,8 @@ class _Run:
         one whose bot was removed while it was played is withdrawn instead."""
         async with self.recording:
             for item in self.order.ready():
-                try:
-                    summary = await asyncio.to_thread(self._record, *item)
-                except EntrantRemoved:
-                    if self.feed is None:
-                        raise
-                    await asyncio.to_thread(self.store.withdraw_games, self.tournament.id,
-                                            [item[0].id])
+                summary = await asyncio.to_thread(self._record, *item)
+                if isinstance(summary, Withdrawn):
                     self.total -= 1
                     self._report()
                     continue
@@ -573,8 +568,9 @@ class _Run:
 
     def _record(
         self, game: ScheduledGame, played: PlayedGame, started: datetime, finished: datetime
-    ) -> GameSummary | None:
-        return record_played(self.store, self.tournament, game, played, started, finished)
+    ) -> GameSummary | Withdrawn | None:
+        return record_played(self.store, self.tournament, game, played, started, finished,
+                             withdraw_removed=self.feed is not None)
 
     def _report(self) -> None:
         if self.progress is not None:
@@ -596,13 +592,20 @@ def apply_change(change: FeedChange, queue: deque[ScheduledGame],
     return len(queue) - before
 
 
+class Withdrawn:
+    """What `record_played` gives for a game whose bot was removed while it was played,
+    when asked to withdraw such a game: it is no longer in the schedule."""
+
+
 def record_played(
     store: Store, tournament: Tournament, game: ScheduledGame, played: PlayedGame,
-    started: datetime, finished: datetime,
-) -> GameSummary | None:
+    started: datetime, finished: datetime, *, withdraw_removed: bool = False,
+) -> GameSummary | Withdrawn | None:
     """Record `played` as scheduled `game` of `tournament` (with its rating update, in one
     transaction); `started` and `finished` stand in for timestamps it lacks. None, and
-    nothing changed, when the game is recorded already."""
+    nothing changed, when the game is recorded already. A game whose bot was removed
+    meanwhile raises `EntrantRemoved`, or with `withdraw_removed` (a growing schedule's)
+    is taken out of the schedule and gives a `Withdrawn`."""
     try:
         return store.record_game(
             seats=game.seats,
@@ -620,6 +623,11 @@ def record_played(
         )
     except AlreadyRecorded:
         return None
+    except EntrantRemoved:
+        if not withdraw_removed:
+            raise
+        store.withdraw_games(tournament.id, [game.id])
+        return Withdrawn()
 
 
 async def _call(play: TableRunner, game: ScheduledGame, rules: RuleSet) -> PlayedGame:

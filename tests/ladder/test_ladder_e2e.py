@@ -86,7 +86,7 @@ def test_ladder_run_plays_every_bot_and_shows_the_ladders_leaderboard(tmp_path: 
     assert heading.startswith("ladder ladder: 16 games")
     assert {row["bot"] for row in rows} == set(FIELD)
     assert _assert_recorded_once(db) == 16
-    seats = Counter(bot for game in _ladder_games(db) for bot in eval(str(game["bot_ids"])))
+    seats = Counter(bot for game in _ladder_games(db) for bot in json.loads(str(game["bot_ids"])))
     assert len(seats) == len(FIELD), "every bot played"
 
     shown = ok(db, "rankings", "--ladder")
@@ -146,7 +146,7 @@ def test_six_bots_of_known_strength_a_version_midway_and_a_removed_bot(
             wait_until(lambda: _done(db) >= done_then + 8, timeout=60, what="8 more games")
             later = [g for g in _ladder_games(db) if g["started_at"]
                      and str(g["started_at"]) > removed_at
-                     and _bot_id(db, "greedy2") in eval(str(g["bot_ids"]))]
+                     and _bot_id(db, "greedy2") in json.loads(str(g["bot_ids"]))]
             assert later == [], "a removed bot starts no game"
 
             ladder.send_signal(signal.SIGTERM)
