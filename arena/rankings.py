@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from arena import stats
-from arena.ladder.settings import LADDER_FORMAT
+from arena.ladder.settings import LADDER_FORMAT, LadderSettings
 from arena.rating import DEFAULT_PARAMETERS, fit
 from arena.store import Pool, Rating, Store, Tournament
 
@@ -89,8 +89,8 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
     games = ranked_games(store, key)
     ladder = _ladder_of(store, pool)
     if ladder is not None:
-        games = complete_blocks(games, ladder.settings.get("table_size", 4)
-                                if ladder.settings.get("rotations", True) else 1)
+        settings = LadderSettings.from_stored(ladder.settings, ladder.rules)
+        games = complete_blocks(games, settings.table_size if settings.rotations else 1)
     board = stats.leaderboard(games, confidence)
     ratings = {r.bot: r for r in store.ratings(pool=key)}
     lines = [_line(standing, ratings[standing.bot]) for standing in board.standings
