@@ -116,8 +116,10 @@ class TournamentRecords(Database):
             now = datetime.now(UTC)
             if row is not None and (holder := _live_claim(
                     row, now, self._claim_alive(conn), stale_after)) is not None:
+                held = self._tournament_row(conn, tournament_id)
+                kind = "ladder" if held["format"] == "ladder" else "tournament"
                 raise TournamentBusy(
-                    f"tournament {self._tournament_row(conn, tournament_id)['name']!r} is "
+                    f"{kind} {held['name']!r} is "
                     f"already being run by {holder.describe()}; a run that was killed is "
                     f"taken over once its process is gone, or after {stale_after:g} s "
                     "without a heartbeat")

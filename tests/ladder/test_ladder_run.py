@@ -20,7 +20,7 @@ from arena.ladder.settings import LADDER_FORMAT, LadderSettings, Matchmaking
 from arena.rankings import pool_ranking
 from arena.rating.pools import tournament_pool
 from arena.record import SeatTermination
-from arena.store import BotKind, GameStatus, ScheduledGame, Store
+from arena.store import BotKind, GameStatus, ScheduledGame, Store, TournamentBusy
 from arena.tournament.runner import PlayedGame, RunSummary, run_tournament
 from arena.tournament.schedule import SettingsError, TournamentSettings
 from tests.support import store_with_remote_bots
@@ -300,3 +300,10 @@ def _spearman(order: Sequence[str], truth: Sequence[str]) -> float:
     n = len(truth)
     squares = sum((order.index(bot) - truth.index(bot)) ** 2 for bot in truth)
     return 1 - 6 * squares / (n * (n * n - 1)) if n > 1 else math.nan
+
+
+def test_a_second_run_of_a_ladder_is_refused_naming_the_ladder(store: Store) -> None:
+    ladder = open_ladder(store, "ladder", LadderSettings(seed=1))
+    store.claim_run(ladder.id)
+    with pytest.raises(TournamentBusy, match="^ladder 'ladder' is already being run by"):
+        store.claim_run(ladder.id)
