@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from arena import stats
-from arena.ladder.settings import LADDER_FORMAT, LadderSettings
+from arena.ladder.settings import LadderSettings
 from arena.rating import DEFAULT_PARAMETERS, fit
-from arena.store import Pool, Rating, Store, Tournament
+from arena.store import LADDER_FORMAT, Pool, Rating, Store, Tournament
 
 
 @dataclass(frozen=True, slots=True)

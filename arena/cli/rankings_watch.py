@@ -17,6 +17,7 @@ import click
 
 from arena.cli.output import pool_heading, ranking_rows, separation_notes
 from arena.cli.screen import Screen, can_redraw
+from arena.store.records import LADDER_FORMAT
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def progress_line(tournament: admin_pb2.TournamentInfo | None, interval: float) 
     clock = time.strftime("%H:%M:%S")
     if tournament is None:
         return f"rankings at {clock}, read every {interval:g} s (Ctrl-C stops)"
-    if tournament.format == "ladder":  # its schedule grows: the games played tell
+    if tournament.format == LADDER_FORMAT:  # its schedule grows: the games played tell
         return (f"ladder {tournament.name}: {tournament.status}, {tournament.games_done} games "
                 f"at {clock}, read every {interval:g} s (Ctrl-C stops)")
     games = f"{tournament.games_done} of {tournament.games_total} games"
@@ -73,7 +74,7 @@ def watch_rankings(context: Context, tournament: str | None, pool: str | None,
                 elif tables != shown:
                     click.echo("\n".join([progress_line(info, interval), *tables, ""]))
                 shown = tables
-                if info is not None and info.status == "finished" and info.format != "ladder":
+                if info is not None and info.status == "finished" and info.format != LADDER_FORMAT:
                     return  # a ladder goes on whenever it is played again
                 await asyncio.sleep(interval)
 

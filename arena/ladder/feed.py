@@ -26,10 +26,11 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from arena.ladder.matchmaking import Contender, Meetings, choose_table, random_table
-from arena.ladder.settings import LADDER_FORMAT, LadderSettings, Matchmaking
+from arena.ladder.settings import LadderSettings, Matchmaking
 from arena.rating import RatingParameters
 from arena.rating.pools import pool_parameters, tournament_pool
 from arena.store import (
+    LADDER_FORMAT,
     DuplicateName,
     ScheduledGame,
     Store,

@@ -22,9 +22,6 @@ from arena.tournament.schedule import (
     check_settings_keys,
 )
 
-LADDER_FORMAT = "ladder"
-"""The format a ladder is stored under, among the tournaments."""
-
 DEFAULT_NAME = "ladder"
 """The ladder's name when none is given: its games are `ladder:INDEX`."""
 

@@ -75,9 +75,9 @@ def describe_rules_pool(rules: Mapping[str, Any], seats: int) -> str:
     return f"{text}, {seats} seats"
 
 
-def describe_tournament_pool(name: str, format_: str = "") -> str:
-    """A tournament pool in words ("ladder NAME" for a ladder's)."""
-    return f"ladder {name}" if format_ == "ladder" else f"tournament {name}"
+def describe_tournament_pool(name: str, kind: str = "tournament") -> str:
+    """A tournament pool in words ("ladder NAME" for a ladder's, `kind` "ladder")."""
+    return f"{kind} {name}"
 
 
 def _value_text(value: object) -> str:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.ladder.feed import LadderError, LadderFeed, open_ladder
-from arena.ladder.settings import LADDER_FORMAT, LadderSettings
+from arena.ladder.settings import LadderSettings
 from arena.server.result import GameAbortedError
 from arena.store import (
+    LADDER_FORMAT,
     BotKind,
     GameSummary,
     ScheduledGame,

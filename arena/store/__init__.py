@@ -40,6 +40,7 @@ from arena.store.games import GameRecords
 from arena.store.ratings import RatingRecords, UnknownPool
 from arena.store.records import (
     CLAIM_STALE_AFTER,
+    LADDER_FORMAT,
     MAX_SEATS,
     MIN_SEATS,
     Bot,
@@ -58,6 +59,7 @@ from arena.store.records import (
     StoredGame,
     Tournament,
     TournamentStatus,
+    tournament_kind,
 )
 from arena.store.schedules import ScheduleRecords
 from arena.store.schema import MIGRATIONS, Migration
@@ -80,6 +82,7 @@ __all__ = [
     "GameStatus",
     "GameSummary",
     "InvalidInput",
+    "LADDER_FORMAT",
     "MAX_SEATS",
     "MAX_TIMETABLE_NAME",
     "MIGRATIONS",
@@ -109,6 +112,7 @@ __all__ = [
     "UnknownTimetable",
     "UnknownTournament",
     "hash_token",
+    "tournament_kind",
 ]
 
 

@@ -19,6 +19,7 @@ from arena.engine.outcome import Outcome, Termination
 from arena.rating import pools as rating_pools
 from arena.store.backend import Connection
 from arena.store.errors import InvalidInput
+from arena.store.records import tournament_kind
 
 POOL_TABLES = (
     """CREATE TABLE pools (
@@ -65,7 +66,8 @@ def pool_keys(conn: Connection, tournament_id: int | None, rules: Mapping[str, A
         name, format_ = conn.execute("SELECT name, format FROM tournaments WHERE id = ?",
                                      (tournament_id,)).fetchone()
         keys.insert(0, (rating_pools.tournament_pool(str(name)),
-                        rating_pools.describe_tournament_pool(str(name), str(format_)),
+                        rating_pools.describe_tournament_pool(str(name),
+                                                              tournament_kind(str(format_))),
                         tournament_id))
     return keys
 

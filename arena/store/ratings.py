@@ -10,7 +10,7 @@ from arena.store.backend import Connection, Row
 from arena.store.codec import _teams_from_json
 from arena.store.database import Database
 from arena.store.errors import StoreError, UnknownBot
-from arena.store.records import Pool, PoolGame, Rating, RatingPoint
+from arena.store.records import Pool, PoolGame, Rating, RatingPoint, tournament_kind
 
 
 class UnknownPool(StoreError):
@@ -147,8 +147,8 @@ class RatingRecords(Database):
             owner = None if played_by == key else conn.execute(
                 "SELECT format FROM tournaments WHERE name = ?", (played_by,)).fetchone()
             if owner is not None:
-                kind = "ladder" if owner[0] == "ladder" else "tournament"
-                raise UnknownPool(f"{kind} {played_by} has no rated game yet")
+                raise UnknownPool(f"{tournament_kind(owner[0])} {played_by} has no rated "
+                                  "game yet")
             raise UnknownPool(f"no rating pool {key!r} (`arena rankings --pools` lists them; "
                               "a tournament's is `tournament:NAME`)")
         return _pool(row)

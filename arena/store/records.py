@@ -27,6 +27,15 @@ class BotKind(StrEnum):
     """Started by its owner anywhere; connects with its token."""
 
 
+LADDER_FORMAT = "ladder"
+"""The format a ladder is stored under among the tournaments (`arena.ladder`)."""
+
+
+def tournament_kind(format_: str) -> str:
+    """What a stored tournament of `format_` is called: "ladder" or "tournament"."""
+    return "ladder" if format_ == LADDER_FORMAT else "tournament"
+
+
 class TournamentStatus(StrEnum):
     """Where a tournament is in its life."""
 

@@ -34,6 +34,7 @@ from arena.store.records import (
     ScheduleEntry,
     Tournament,
     TournamentStatus,
+    tournament_kind,
 )
 from arena.store.values import (
     _check_name,
@@ -117,9 +118,8 @@ class TournamentRecords(Database):
             if row is not None and (holder := _live_claim(
                     row, now, self._claim_alive(conn), stale_after)) is not None:
                 held = self._tournament_row(conn, tournament_id)
-                kind = "ladder" if held["format"] == "ladder" else "tournament"
                 raise TournamentBusy(
-                    f"{kind} {held['name']!r} is "
+                    f"{tournament_kind(held['format'])} {held['name']!r} is "
                     f"already being run by {holder.describe()}; a run that was killed is "
                     f"taken over once its process is gone, or after {stale_after:g} s "
                     "without a heartbeat")

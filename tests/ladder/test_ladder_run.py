@@ -16,11 +16,11 @@ import pytest
 from arena.engine.outcome import Outcome, Termination, ranks_from_keys
 from arena.engine.rules import RuleSet
 from arena.ladder.feed import LadderError, LadderFeed, open_ladder
-from arena.ladder.settings import LADDER_FORMAT, LadderSettings, Matchmaking
+from arena.ladder.settings import LadderSettings, Matchmaking
 from arena.rankings import pool_ranking
 from arena.rating.pools import tournament_pool
 from arena.record import SeatTermination
-from arena.store import BotKind, GameStatus, ScheduledGame, Store, TournamentBusy
+from arena.store import LADDER_FORMAT, BotKind, GameStatus, ScheduledGame, Store, TournamentBusy
 from arena.tournament.runner import PlayedGame, RunSummary, run_tournament
 from arena.tournament.schedule import SettingsError, TournamentSettings
 from tests.support import store_with_remote_bots
