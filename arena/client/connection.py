@@ -179,8 +179,6 @@ class Client:
         self._call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.ServerMessage] | None = (
             None)
         self._session_task: asyncio.Future[ExitReason | None] | None = None
-        self._handover: bot_pb2.ServerMessage | None = None
-        self._answer: asyncio.Future[bot_pb2.BotMessage | None] | None = None
 
     # ------------------------------------------------------------ control
 
@@ -202,42 +200,23 @@ class Client:
         return reasons[0] if reasons else ExitReason.STOPPED
 
     def _drive(self) -> ExitReason:
-        """Run the stream on an event loop of this thread's own, and hand every server
-        message to the bot while that loop stands still: the bot's code runs here, in
-        order, with no event loop running (it may run one, with ``asyncio.run``).
+        """Run the stream on an event loop of this thread's own until it ends.
 
-        `_handled` stops the loop with a message to handle; `_run` ending stops it too.
+        The bot's code runs on this thread, in order, as each message is handled
+        (`_handled`), with no event loop running: it may run one, with ``asyncio.run``.
         """
         with asyncio.Runner() as runner:
-            loop = runner.get_loop()
-            main = loop.create_task(self._run())
-            main.add_done_callback(lambda _: loop.stop())
-            while True:
-                if main.done():
-                    return main.result()
-                loop.run_forever()
-                message, self._handover = self._handover, None
-                answer = self._answer
-                if message is None or answer is None or answer.done():
-                    continue  # `_run` is over, or stopped as the message came: no answer
-                try:
-                    result = self._handle(message)
-                except Exception as error:  # raised where the loop would have met it
-                    answer.set_exception(error)
-                    continue
-                answer.set_result(result)
+            return runner.get_loop().run_until_complete(self._run())
 
-    async def _handled(self, message: bot_pb2.ServerMessage) -> bot_pb2.BotMessage | None:
-        """The answer to `message`, which `_drive` computes once this loop stands still."""
+    def _handled(self, message: bot_pb2.ServerMessage) -> bot_pb2.BotMessage | None:
+        """The answer to `message`, computed by the bot's code while this thread shows no
+        running event loop (the loop is only paused on this call meanwhile)."""
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[bot_pb2.BotMessage | None] = loop.create_future()
-        self._answer = answer
-        self._handover = message
-        loop.stop()
+        asyncio.events._set_running_loop(None)
         try:
-            return await answer
+            return self._handle(message)
         finally:
-            self._answer = None
+            asyncio.events._set_running_loop(loop)
 
     async def _run(self) -> ExitReason:
         with self._lock:
@@ -345,7 +324,7 @@ class Client:
                                                   self.auto_single_action,
                                                   self.events_in_requests))
                 while isinstance(message := await call.read(), bot_pb2.ServerMessage):
-                    answer = await self._handled(message)
+                    answer = self._handled(message)
                     if answer is not None:
                         await _write(call, answer)
             except asyncio.CancelledError:
