@@ -48,7 +48,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -242,17 +242,38 @@ class _EchoStream:
     released: asyncio.Future[None]
 
 
+def echo_payload(ping_size: int, pong_size: int) -> bytes:
+    """An echo ping of `ping_size` bytes asking for a pong of `pong_size` bytes."""
+    return pong_size.to_bytes(2, "big") + bytes(max(0, ping_size - 2))
+
+
+def _ready_client(message: Any) -> int | None:
+    """The client process id an echo stream's first message ("ready:PID") names."""
+    return int(message.split(b":")[1]) if message.startswith(b"ready:") else None
+
+
 class EchoServer:
     """The server side of the ping-pong: each stream, once its client says it is ready
-    (with its process id), waits to be taken by a measurement, which drives it."""
+    (with its process id), waits to be taken by a measurement, which drives it.
 
-    def __init__(self) -> None:
+    Messages are bytes unless a `request_deserializer` and `response_serializer` are
+    given; `client_of` reads the client's process id from a stream's first message.
+    """
+
+    def __init__(self, request_deserializer: Callable[[bytes], Any] | None = None,
+                 response_serializer: Callable[[Any], bytes] | None = None,
+                 client_of: Callable[[Any], int | None] = _ready_client) -> None:
         self.idle: list[_EchoStream] = []
+        self._request_deserializer = request_deserializer
+        self._response_serializer = response_serializer
+        self._client_of = client_of
 
     def handler(self) -> Any:
         import grpc
 
-        method = grpc.stream_stream_rpc_method_handler(self._stream)
+        method = grpc.stream_stream_rpc_method_handler(
+            self._stream, request_deserializer=self._request_deserializer,
+            response_serializer=self._response_serializer)
         service, name = ECHO_METHOD.strip("/").split("/")
         return grpc.method_handlers_generic_handler(service, {name: method})
 
@@ -260,10 +281,10 @@ class EchoServer:
         from grpc.aio import EOF  # type: ignore[attr-defined]
 
         ready = await context.read()
-        if ready is EOF:
+        client = None if ready is EOF else self._client_of(ready)
+        if client is None:
             return
-        stream = _EchoStream(int(ready.split(b":")[1]), context,
-                             asyncio.get_running_loop().create_future())
+        stream = _EchoStream(client, context, asyncio.get_running_loop().create_future())
         self.idle.append(stream)
         try:
             await stream.released
@@ -290,11 +311,11 @@ class EchoServer:
                 self.idle.remove(stream)
         return groups
 
-    async def measure(self, tables: int, count: int, ping_size: int, pong_size: int,
+    async def measure(self, tables: int, count: int, payload: Any,
                       turns: Sequence[int] = (0,)) -> dict[str, float]:
-        """`count` round trips at each of `tables` tables at once; each table sends its
-        pings to its client processes in the order `turns` gives (cycled), table t
-        starting `t` turns in."""
+        """`count` round trips of `payload` at each of `tables` tables at once; each
+        table sends its pings to its client processes in the order `turns` gives
+        (cycled), table t starting `t` turns in."""
         rotation = max(turns) + 1
         waited = 0.0
         while (groups := self._take(tables, rotation)) is None:
@@ -302,7 +323,6 @@ class EchoServer:
                 raise RuntimeError(f"too few ping-pong streams for {tables} x {rotation}")
             await asyncio.sleep(0.01)
             waited += 0.01
-        payload = pong_size.to_bytes(2, "big") + bytes(max(0, ping_size - 2))
         latencies: list[float] = []
         clock = time.perf_counter
 
@@ -383,9 +403,9 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
             with probe.installed():
                 await asyncio.gather(*(  # warm up every connection
                     _play(server, names, 1, 1, 999, probe) for names in sets.values()))
-                await echo.measure(streams, 100, probe.request_size, probe.decision_size)
-                await echo.measure(streams, 100, probe.request_size, probe.decision_size,
-                                   range(SEATS))
+                payload = echo_payload(probe.request_size, probe.decision_size)
+                await echo.measure(streams, 100, payload)
+                await echo.measure(streams, 100, payload, range(SEATS))
                 for repeat in range(repeats):
                     game_turns: list[int] = []
                     for config in configs:
@@ -400,8 +420,9 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
                     for tables in sorted({c.tables for c in configs}):
                         count = max(50, round(PINGS[tables] * scale))
                         for kind, turns in (("ping", [0]), ("turns ping", game_turns)):
-                            ping = await echo.measure(tables, count, probe.request_size,
-                                                      probe.decision_size, turns)
+                            ping = await echo.measure(
+                                tables, count,
+                                echo_payload(probe.request_size, probe.decision_size), turns)
                             figures.setdefault((kind, tables, False, False), []).append(
                                 {**ping, "request B": probe.request_size})
     finally:

@@ -23,7 +23,10 @@ machine may be shared.
   server and its four bots) per decision, split between server and bots, against
   the CPU per round trip of a bare grpc.aio ping-pong that rotates among four
   client processes, all on one core (the rotating ping-pong of `benchmarks
-  protocol`). Goal: ≤ 1.3 × the ping-pong's.
+  protocol`). Goal: ≤ 1.3 × the ping-pong's. The same against the protobuf
+  ping-pong too, whose ends parse and build the protocol's messages (a real
+  DecisionRequest, a Decision) as a bot without an SDK and the bot service do:
+  what is left above it is arena's own work.
 """
 
 from __future__ import annotations
@@ -262,43 +265,123 @@ async def _ceiling(bench: _Bench, games: int, seed: int) -> dict[str, float]:
     return {"games/s": summary.played / (time.perf_counter() - start)}
 
 
-def _ping_pong(count: int) -> dict[str, float]:
-    """The rotating ping-pong on one core, in a process of its own: CPU µs per round trip."""
+PING_PONGS = ("echo", "protobuf")
+"""The ping-pong anchors: "echo" moves bytes of a request's and a decision's sizes and
+parses nothing; "protobuf" moves a real DecisionRequest, parsed by the client as a
+`ServerMessage`, and a Decision built by the client and parsed by the server with the
+bot service's own parser: the messages of a decision, with none of arena's work."""
+
+
+def _ping_pong(count: int, kind: str = "echo") -> dict[str, float]:
+    """The rotating ping-pong `kind` on one core, in a process of its own: CPU µs per
+    round trip."""
     core = _cores()[0]
     output = subprocess.run(
-        [sys.executable, "-m", "benchmarks.scale", "ping-pong", str(count)], cwd=ROOT,
+        [sys.executable, "-m", "benchmarks.scale", "ping-pong", str(count), kind], cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=True,
         preexec_fn=lambda: os.sched_setaffinity(0, {core})).stdout
     return dict(json.loads(output))
 
 
-async def _ping_pong_here(count: int) -> dict[str, float]:
+def decision_request_payload(seed: int = 0, decisions: int = 24) -> bytes:
+    """A `ServerMessage` of a decision request as a table sends it, `decisions` into a
+    seeded four-seat hand of random moves: the seat's view, its legal actions and the
+    events since its last decision (about 470 bytes, the games' mean)."""
+    from arena import wire
+    from arena.engine.game import Game
+    from arena.engine.rules import RuleSet
+
+    game = Game.new(RuleSet.from_dict(RULES), 4, seed)
+    pick = random.Random(seed)
+    last_seen = 0
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        seen = len(game.events)
+        game.apply(pick.choice(game.legal_actions()))
+        if game.decider is not None and not game.is_over:
+            last_seen = seen
+    assert game.decider is not None, "the hand ended before the request"
+    seat = game.decider
+    events = [wire.event_to_bytes(e)
+              for e in wire.events_for_seat(game.events[last_seen:], seat)]
+    return wire.decision_request_to_bytes("123456", "bench:0", game.view(seat),
+                                          game.legal_actions(), 5000, 0, events)
+
+
+async def _ping_pong_here(count: int, kind: str = "echo") -> dict[str, float]:
     import grpc
 
-    from benchmarks.protocol import EchoServer
+    from arena.server.connection import serialize
+    from arena.server.message_size import MAX_BOT_MESSAGE_BYTES, bot_message_parser
+    from benchmarks.protocol import EchoServer, echo_payload
 
-    echo = EchoServer()
+    if kind == "echo":
+        echo = EchoServer()
+        client = ["-m", "benchmarks.protocol", "echo"]
+        ping = echo_payload(PING_BYTES, PONG_BYTES)
+    else:
+        echo = EchoServer(request_deserializer=bot_message_parser(MAX_BOT_MESSAGE_BYTES),
+                          response_serializer=serialize, client_of=_hello_client)
+        client = ["-m", "benchmarks.scale", "protobuf-client"]
+        ping = decision_request_payload()
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     server.add_generic_rpc_handlers((echo.handler(),))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    clients = [subprocess.Popen([sys.executable, "-m", "benchmarks.protocol", "echo",
-                                 f"127.0.0.1:{port}", "1"], cwd=ROOT,
+    clients = [subprocess.Popen([sys.executable, *client, f"127.0.0.1:{port}", "1"], cwd=ROOT,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
                for _ in range(4)]
     try:
-        await echo.measure(1, 200, PING_BYTES, PONG_BYTES, range(4))  # warm up
+        await echo.measure(1, 200, ping, range(4))  # warm up
         pids = [os.getpid(), *(c.pid for c in clients)]
         before = {pid: _cpu(pid) for pid in pids}
-        await echo.measure(1, count, PING_BYTES, PONG_BYTES, range(4))
+        await echo.measure(1, count, ping, range(4))
         used = {pid: _cpu(pid) - before[pid] for pid in pids}
     finally:
-        for client in clients:
-            client.terminate()
-            client.wait()
+        for client_process in clients:
+            client_process.terminate()
+            client_process.wait()
         await server.stop(0)
     return {"server µs/round trip": 1e6 * used[os.getpid()] / count,
             "clients µs/round trip": 1e6 * sum(used[c.pid] for c in clients) / count}
+
+
+def _hello_client(message: Any) -> int | None:
+    """The client process id a protobuf ping-pong stream's Hello names (its bot_version,
+    "ready:PID"); None for any other first message."""
+    version = message.hello.bot_version if message.WhichOneof("kind") == "hello" else ""
+    return int(version.split(":")[1]) if version.startswith("ready:") else None
+
+
+async def _protobuf_client(address: str, streams: int) -> None:
+    """The protobuf ping-pong's client: `streams` streams, each saying Hello ("ready:PID")
+    and answering each DecisionRequest with a Decision for its last legal action, as a
+    bot without an SDK would."""
+    import grpc
+
+    from arena.v1 import bot_pb2
+    from benchmarks.protocol import ECHO_METHOD
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        connect = channel.stream_stream(
+            ECHO_METHOD, request_serializer=bot_pb2.BotMessage.SerializeToString,
+            response_deserializer=bot_pb2.ServerMessage.FromString)
+
+        async def serve() -> None:
+            hello = bot_pb2.BotMessage(hello=bot_pb2.Hello(bot_version=f"ready:{os.getpid()}"))
+            while True:
+                call = connect()
+                await call.write(hello)
+                while isinstance(message := await call.read(), bot_pb2.ServerMessage):
+                    request = message.decision_request
+                    answer = bot_pb2.BotMessage()
+                    answer.decision.request_id = request.request_id
+                    answer.decision.action_index = len(request.legal_actions) - 1
+                    await call.write(answer)
+                await call.code()
+
+        await asyncio.gather(*(serve() for _ in range(streams)))
 
 
 # ------------------------------------------------------------------- run
@@ -322,7 +405,7 @@ async def _bench() -> AsyncIterator[_Bench]:
 
 
 PARTS = ("one process", "1 worker, pinned", "N workers, pinned", "Dask, N workers",
-         "driver ceiling", "ping-pong")
+         "driver ceiling", "ping-pong", "protobuf ping-pong")
 """What one measurement takes, in order."""
 
 
@@ -345,7 +428,9 @@ async def measure(parts: Sequence[str], games: int, seed: int, pings: int,
             if part in runs:
                 figures[part] = await runs[part]()
     if "ping-pong" in parts:
-        figures["ping-pong"] = _ping_pong(pings)
+        figures["ping-pong"] = _ping_pong(pings, "echo")
+    if "protobuf ping-pong" in parts:
+        figures["protobuf ping-pong"] = _ping_pong(pings, "protobuf")
     return figures
 
 
@@ -369,14 +454,11 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         return round(statistics.median(
             r[top]["decisions/s"] / (times * r[bottom]["decisions/s"]) for r in runs), 2)
 
-    def cpu(r: dict[str, dict[str, float]]) -> float:
-        one, ping = r["1 worker, pinned"], r["ping-pong"]
-        return ((one["server µs/decision"] + one["bots µs/decision"])
-                / (ping["server µs/round trip"] + ping["clients µs/round trip"]))
+    def cpu(r: dict[str, dict[str, float]], anchor: str) -> float:
+        return _per_decision(r["1 worker, pinned"]) / _per_round_trip(r[anchor])
 
-    one, ping = m["1 worker, pinned"], m["ping-pong"]
-    per_decision = one["server µs/decision"] + one["bots µs/decision"]
-    ping_cpu = ping["server µs/round trip"] + ping["clients µs/round trip"]
+    one = m["1 worker, pinned"]
+    per_decision = _per_decision(one)
 
     def row(figure: str, part: str | None, ratio_: object = "",
             goal: str = "") -> dict[str, object]:
@@ -401,41 +483,63 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         row(f"CPU per decision, 1 worker: {per_decision:.0f} µs (server "
             f"{one['server µs/decision']:.0f}, bots {one['bots µs/decision']:.0f}); "
             f"{one['decisions/s per core']:.0f} decisions/s per core", None,
-            round(statistics.median(cpu(r) for r in runs), 2),
-            f"≤ 1.3 × ping-pong's {ping_cpu:.0f} µs (server "
-            f"{ping['server µs/round trip']:.0f}, clients "
-            f"{ping['clients µs/round trip']:.0f})"),
+            round(statistics.median(cpu(r, "ping-pong") for r in runs), 2),
+            f"≤ 1.3 × the echo ping-pong's {_anchor(m['ping-pong'])}"),
+        row("CPU per decision against the protobuf ping-pong", None,
+            round(statistics.median(cpu(r, "protobuf ping-pong") for r in runs), 2),
+            f"the protobuf ping-pong's {_anchor(m['protobuf ping-pong'])}"),
     ]
 
 
+def _per_decision(figures: dict[str, float]) -> float:
+    return figures["server µs/decision"] + figures["bots µs/decision"]
+
+
+def _per_round_trip(figures: dict[str, float]) -> float:
+    return figures["server µs/round trip"] + figures["clients µs/round trip"]
+
+
+def _anchor(figures: dict[str, float]) -> str:
+    return (f"{_per_round_trip(figures):.0f} µs (server {figures['server µs/round trip']:.0f},"
+            f" clients {figures['clients µs/round trip']:.0f})")
+
+
 def cpu_per_decision(repeats: int = 3, games: int = 120, pings: int = 2000) -> list[str]:
-    """The "CPU per decision" figure alone: `repeats` pairs of a pinned 1-worker run of
-    `games` games and a ping-pong of `pings` round trips, each pair's ratio and their
-    median (a quicker check than the whole benchmark)."""
+    """The "CPU per decision" figure alone: `repeats` runs of a pinned 1-worker run of
+    `games` games and both ping-pongs of `pings` round trips, each run's ratios and their
+    medians (a quicker check than the whole benchmark)."""
     import statistics
 
-    lines, ratios = [], []
+    lines: list[str] = []
+    ratios: dict[str, list[float]] = {"ping-pong": [], "protobuf ping-pong": []}
     for seed in range(repeats):
-        r = asyncio.run(measure(["1 worker, pinned", "ping-pong"], games, seed, pings))
-        one, ping = r["1 worker, pinned"], r["ping-pong"]
-        arena = one["server µs/decision"] + one["bots µs/decision"]
-        bare = ping["server µs/round trip"] + ping["clients µs/round trip"]
-        ratios.append(arena / bare)
-        lines.append(f"decision {arena:.0f} µs (server {one['server µs/decision']:.0f}, bots "
-                     f"{one['bots µs/decision']:.0f}); ping-pong {bare:.0f} µs (server "
-                     f"{ping['server µs/round trip']:.0f}, clients "
-                     f"{ping['clients µs/round trip']:.0f}); ratio {ratios[-1]:.2f}")
+        r = asyncio.run(measure(["1 worker, pinned", *ratios], games, seed, pings))
+        one = r["1 worker, pinned"]
+        for anchor, values in ratios.items():
+            values.append(_per_decision(one) / _per_round_trip(r[anchor]))
+        lines.append(f"decision {_per_decision(one):.0f} µs (server "
+                     f"{one['server µs/decision']:.0f}, bots {one['bots µs/decision']:.0f}); "
+                     f"echo ping-pong {_anchor(r['ping-pong'])}, ratio "
+                     f"{ratios['ping-pong'][-1]:.2f}; protobuf ping-pong "
+                     f"{_anchor(r['protobuf ping-pong'])}, ratio "
+                     f"{ratios['protobuf ping-pong'][-1]:.2f}")
         print(lines[-1], flush=True)
-    lines.append(f"median ratio {statistics.median(ratios):.2f} (goal ≤ 1.3)")
+    lines.append(f"median ratio {statistics.median(ratios['ping-pong']):.2f} to the echo "
+                 f"ping-pong (goal ≤ 1.3), "
+                 f"{statistics.median(ratios['protobuf ping-pong']):.2f} to the protobuf one")
     print(lines[-1])
     return lines
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) == 3:
-        print(json.dumps(asyncio.run(_ping_pong_here(int(sys.argv[2])))))
+    if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) in (3, 4):
+        print(json.dumps(asyncio.run(_ping_pong_here(int(sys.argv[2]), *sys.argv[3:]))))
+    elif sys.argv[1:2] == ["protobuf-client"] and len(sys.argv) == 4:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_protobuf_client(sys.argv[2], int(sys.argv[3])))
     elif sys.argv[1:2] == ["cpu"] and len(sys.argv) <= 3:
         cpu_per_decision(int(sys.argv[2]) if len(sys.argv) == 3 else 3)
     else:
-        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT | cpu [REPEATS] (run the "
+        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT [echo|protobuf] | "
+                 "protobuf-client HOST:PORT STREAMS | cpu [REPEATS] (run the "
                  "whole benchmark with python -m benchmarks scale)")

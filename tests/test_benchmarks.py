@@ -129,10 +129,10 @@ def test_recording_benchmark_puts_sqlite_and_postgresql_side_by_side(
     _assert_positive(rows, "games", "record_game games/s", "ms/game")
 
 
-def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong() -> None:
+def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pongs() -> None:
     # The N-worker and Dask figures run the same pools the tests in tests/distributed
     # check; starting their bots again here would double the suite's slowest part.
-    parts = ("1 worker, pinned", "driver ceiling", "ping-pong")
+    parts = ("1 worker, pinned", "driver ceiling", "ping-pong", "protobuf ping-pong")
     # Enough pings that each client process spends several clock ticks of CPU time.
     figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=1500))
     assert sorted(figures) == sorted(parts)
@@ -140,3 +140,13 @@ def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong
         assert figures[part] and all(value > 0 for value in figures[part].values()), part
     assert {"games/s", "server µs/decision", "bots µs/decision",
             "decisions/s per core"} <= set(figures["1 worker, pinned"])
+
+
+def test_the_protobuf_ping_pong_sends_a_decision_request_that_a_bot_can_answer() -> None:
+    from arena.v1 import bot_pb2
+
+    message = bot_pb2.ServerMessage.FromString(scale.decision_request_payload())
+    request = message.decision_request
+    assert request.request_id and request.legal_actions and request.events
+    assert request.view.seat == request.view.decider
+    assert 200 < len(message.SerializeToString()) < 1000
