@@ -520,9 +520,13 @@ class _Run:
         self.away_since = {bot: since for bot, since in self.away_since.items()
                            if bot in still_away}
         full = self._full_bots()
-        away = set(presence.absent(list({bot: None for game in self.queue for bot in game.seats})))
+        away: dict[str, bool] = {}  # asked of the presence only for the games looked at
         for index, game in enumerate(self.queue):
-            missing = [bot for bot in game.seats if bot in away]
+            unknown = [bot for bot in game.seats if bot not in away]
+            if unknown:
+                gone = set(presence.absent(unknown))
+                away.update((bot, bot in gone) for bot in unknown)
+            missing = [bot for bot in game.seats if away[bot]]
             for bot in missing:
                 self.away_since.setdefault(bot, now)
             if all(now - self.away_since[bot] >= self.wait for bot in missing) \

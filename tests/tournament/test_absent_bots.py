@@ -125,3 +125,31 @@ def test_a_bot_back_before_the_wait_runs_out_is_never_counted_absent(store: Stor
     summary = asyncio.run(run())
     assert summary.absent == {}
     assert summary.done == 30
+
+
+class CountingPresence(FakePresence):
+    """FAKE presence that counts the bots it is asked about."""
+
+    def __init__(self, away: Sequence[str]) -> None:
+        super().__init__(away)
+        self.asked = 0
+
+    def absent(self, bots: Sequence[str]) -> list[str]:
+        self.asked += len(bots)
+        return super().absent(bots)
+
+
+def test_starting_a_game_looks_at_the_queue_only_up_to_the_game_it_starts(
+        tmp_path: Path) -> None:
+    bots = [f"bot{n:02d}" for n in range(40)]
+    with store_with_remote_bots(tmp_path / "big.db", bots) as store:
+        settings = TournamentSettings.from_dict(
+            {"table_size": 4, "seed": 1, "concurrency": 1, "rotations": False})
+        tournament = create_tournament(store, "big", settings, bots).id
+        games = len(store.scheduled_games(tournament))
+        presence = CountingPresence([])
+        asyncio.run(run_tournament(store, tournament, FakeTable(), presence=presence))
+    # Asking about every bot of the queue at each start would ask about most of the
+    # 40 bots for every game; the first game waiting is startable, so only its seats are.
+    assert games >= 100
+    assert presence.asked <= 4 * games
