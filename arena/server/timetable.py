@@ -175,9 +175,9 @@ class Timetable:
         due = entry.next_due
 
         def make() -> Tournament | None:
-            settings, schedule = edition_schedule(entry.settings, entry.rules, entrants)
-            return store.start_edition(entry, edition_name(entry.name, due, entry.every),
-                                       next_due(due, entry.every, now),
+            name = edition_name(entry.name, due, entry.every)
+            settings, schedule = edition_schedule(entry.settings, entry.rules, entrants, name)
+            return store.start_edition(entry, name, next_due(due, entry.every, now),
                                        stored_settings(settings), settings.rules.to_dict(),
                                        schedule)
         try:

@@ -12,11 +12,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from arena.tournament.schedule import Schedule, TournamentSettings, build_schedule
+from arena.tournament.schedule import (
+    Schedule,
+    TournamentSettings,
+    build_schedule,
+    derive_seed,
+)
 
 DEFAULT_SHARE = 0.5
 """The share of the server's tables a scheduled tournament plays on unless told."""
@@ -166,8 +171,15 @@ def stored_settings(settings: TournamentSettings) -> dict[str, Any]:
 
 
 def edition_schedule(settings: Mapping[str, Any], rules: Mapping[str, Any],
-                     entrants: Sequence[str]) -> tuple[TournamentSettings, Schedule]:
+                     entrants: Sequence[str],
+                     edition: str | None = None) -> tuple[TournamentSettings, Schedule]:
     """An edition's settings, read back from a timetable's stored ones, and its schedule
-    between `entrants` (`ScheduleError` if they cannot make one)."""
+    between `entrants` (`ScheduleError` if they cannot make one).
+
+    An edition named `edition` gets a seed of its own, derived from the timetable's
+    seed and its name: editions deal different cards, and each is reproducible from
+    its stored settings."""
     tournament = TournamentSettings.from_dict({**settings, "rules": dict(rules)})
+    if edition is not None:
+        tournament = replace(tournament, seed=derive_seed(tournament.seed, "edition", edition))
     return tournament, build_schedule(tournament, entrants)

@@ -145,3 +145,15 @@ def test_the_share_comes_out_of_the_settings() -> None:
     with pytest.raises(SettingsError, match="unknown setting"):
         timetable_settings({"shares": 0.5})
 
+
+
+def test_each_edition_deals_its_own_cards_and_the_same_edition_deals_the_same_again() -> None:
+    from arena.tournament.timetable import edition_schedule
+
+    settings = {"table_size": 2, "seed": 7}
+    first, first_games = edition_schedule(settings, {}, ["a", "b", "c"], "cup-2026-12-01")
+    second, second_games = edition_schedule(settings, {}, ["a", "b", "c"], "cup-2026-12-08")
+    again, again_games = edition_schedule(settings, {}, ["a", "b", "c"], "cup-2026-12-01")
+    assert len({first.seed, second.seed, 7}) == 3 and again.seed == first.seed
+    assert [g.seed for g in first_games] != [g.seed for g in second_games]
+    assert [g.seed for g in first_games] == [g.seed for g in again_games]
