@@ -77,6 +77,8 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --all-versions
     """
     tournament = tournament_or_ladder(tournament, ladder)
+    if ladder is not None:
+        context.run(lambda s: require_ladder(s, ladder), read_only=True)
     if watch:
         if list_pools or fit or fmt != "table":
             raise click.UsageError("--watch redraws the leaderboard table: it goes with "
@@ -103,6 +105,27 @@ def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | No
     if tournament is not None:
         raise click.UsageError("--ladder and --tournament name one pool each: give one")
     return ladder
+
+
+async def require_ladder(session: Session, name: str) -> admin_pb2.TournamentInfo:
+    """The ladder `name`; a `ClickException` saying so when there is no such ladder, or
+    when `name` is a tournament."""
+    import grpc
+
+    from arena.store.records import LADDER_FORMAT
+
+    try:
+        info = (await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(
+            tournament=name, skip_games=True))).tournament
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() is not grpc.StatusCode.NOT_FOUND:
+            raise
+        starts = "arena ladder run" + ("" if name == "ladder" else f" --name {name}")
+        raise click.ClickException(f"no ladder {name!r} yet: `{starts}` starts it") from None
+    if info.format != LADDER_FORMAT:
+        raise click.ClickException(f"{name!r} is a tournament, not a ladder: "
+                                   f"--tournament {name} shows its standings")
+    return info
 
 
 async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
@@ -180,6 +203,8 @@ def crosstable(context: Context, tournament: str | None, ladder: str | None, poo
     tournament = tournament_or_ladder(tournament, ladder)
 
     async def body(session: Session) -> admin_pb2.GetCrosstableResponse:
+        if ladder is not None:
+            await require_ladder(session, ladder)
         return await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
             tournament=tournament or "", pool=pool or "", confidence=confidence))
 

@@ -217,3 +217,26 @@ def test_a_wait_of_0_does_not_wait_for_the_bots(two_bots: Path) -> None:
     assert result.stderr.startswith("Error: bots not connected after 0 s: far-a, far-b")
     assert time.monotonic() - started < 10
     assert _no_tournaments(two_bots)
+
+
+# ------------------------------------------------------------ a ladder's name
+
+@pytest.mark.parametrize("command", [["rankings"], ["rankings", "--watch"], ["crosstable"]])
+def test_a_ladder_that_does_not_exist_is_named_with_the_command_that_starts_it(
+        two_bots: Path, command: list[str]) -> None:
+    result = arena(two_bots, *command, "--ladder", "weekly")
+    assert result.exit_code == 1
+    assert result.output == ("Error: no ladder 'weekly' yet: "
+                             "`arena ladder run --name weekly` starts it\n")
+    assert arena(two_bots, *command, "--ladder").output == (
+        "Error: no ladder 'ladder' yet: `arena ladder run` starts it\n")
+
+
+@pytest.mark.parametrize("command", [["rankings"], ["crosstable"]])
+def test_a_tournament_asked_for_as_a_ladder_is_pointed_to_tournament(
+        two_bots: Path, command: list[str]) -> None:
+    ok(two_bots, "tournament", "create", "cup", "far-a", "far-b", "--table-size", "2")
+    result = arena(two_bots, *command, "--ladder", "cup")
+    assert result.exit_code == 1
+    assert result.output == ("Error: 'cup' is a tournament, not a ladder: "
+                             "--tournament cup shows its standings\n")
