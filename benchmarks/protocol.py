@@ -312,10 +312,12 @@ class EchoServer:
         return groups
 
     async def measure(self, tables: int, count: int, payload: Any,
-                      turns: Sequence[int] = (0,)) -> dict[str, float]:
+                      turns: Sequence[int] = (0,), work: float = 0.0) -> dict[str, float]:
         """`count` round trips of `payload` at each of `tables` tables at once; each
         table sends its pings to its client processes in the order `turns` gives
-        (cycled), table t starting `t` turns in."""
+        (cycled), table t starting `t` turns in. With `work`, the server spends that
+        many seconds of CPU after each round trip, as a server with work of its own
+        between messages does ("work s": the CPU so spent)."""
         rotation = max(turns) + 1
         waited = 0.0
         while (groups := self._take(tables, rotation)) is None:
@@ -326,9 +328,12 @@ class EchoServer:
         latencies: list[float] = []
         clock = time.perf_counter
 
+        worked = 0.0
+
         async def drive(table: int, group: list[_EchoStream]) -> None:
             from grpc.aio import EOF  # type: ignore[attr-defined]
 
+            nonlocal worked
             for turn in range(table, table + count):
                 context = group[turns[turn % len(turns)]].context
                 start = clock()
@@ -336,6 +341,8 @@ class EchoServer:
                 if await context.read() is EOF:
                     break
                 latencies.append(clock() - start)
+                if work:
+                    worked += _spin(work)
 
         start = clock()
         try:
@@ -345,7 +352,15 @@ class EchoServer:
                 for stream in group:
                     if not stream.released.done():
                         stream.released.set_result(None)
-        return _summary(latencies, clock() - start)
+        return {**_summary(latencies, clock() - start), "work s": worked}
+
+
+def _spin(seconds: float) -> float:
+    """Spend `seconds` of this thread's CPU; return the CPU spent."""
+    began = time.thread_time()
+    while time.thread_time() - began < seconds:
+        pass
+    return time.thread_time() - began
 
 
 async def _echo_client(address: str, streams: int) -> None:

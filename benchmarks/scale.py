@@ -272,12 +272,14 @@ parses nothing; "protobuf" moves a real DecisionRequest, parsed by the client as
 bot service's own parser: the messages of a decision, with none of arena's work."""
 
 
-def _ping_pong(count: int, kind: str = "echo") -> dict[str, float]:
+def _ping_pong(count: int, kind: str = "echo", work: float = 0.0) -> dict[str, float]:
     """The rotating ping-pong `kind` on one core, in a process of its own: CPU µs per
-    round trip."""
+    round trip; with `work`, its server spends that many µs of CPU after each round trip
+    (left out of its figure)."""
     core = _cores()[0]
     output = subprocess.run(
-        [sys.executable, "-m", "benchmarks.scale", "ping-pong", str(count), kind], cwd=ROOT,
+        [sys.executable, "-m", "benchmarks.scale", "ping-pong", str(count), kind, str(work)],
+        cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=True,
         preexec_fn=lambda: os.sched_setaffinity(0, {core})).stdout
     return dict(json.loads(output))
@@ -309,7 +311,8 @@ def decision_request_payload(seed: int = 0, decisions: int = 24) -> bytes:
                                           game.legal_actions(), 5000, 0, events)
 
 
-async def _ping_pong_here(count: int, kind: str = "echo") -> dict[str, float]:
+async def _ping_pong_here(count: int, kind: str = "echo", work: float = 0.0
+                          ) -> dict[str, float]:
     import grpc
 
     from arena.server.connection import serialize
@@ -336,8 +339,9 @@ async def _ping_pong_here(count: int, kind: str = "echo") -> dict[str, float]:
         await echo.measure(1, 200, ping, range(4))  # warm up
         pids = [os.getpid(), *(c.pid for c in clients)]
         before = {pid: _cpu(pid) for pid in pids}
-        await echo.measure(1, count, ping, range(4))
+        worked = (await echo.measure(1, count, ping, range(4), work / 1e6))["work s"]
         used = {pid: _cpu(pid) - before[pid] for pid in pids}
+        used[os.getpid()] -= worked
     finally:
         for client_process in clients:
             client_process.terminate()
@@ -405,7 +409,7 @@ async def _bench() -> AsyncIterator[_Bench]:
 
 
 PARTS = ("one process", "1 worker, pinned", "N workers, pinned", "Dask, N workers",
-         "driver ceiling", "ping-pong", "protobuf ping-pong")
+         "driver ceiling", "ping-pong", "protobuf ping-pong", "own work", "paced ping-pong")
 """What one measurement takes, in order."""
 
 
@@ -431,7 +435,27 @@ async def measure(parts: Sequence[str], games: int, seed: int, pings: int,
         figures["ping-pong"] = _ping_pong(pings, "echo")
     if "protobuf ping-pong" in parts:
         figures["protobuf ping-pong"] = _ping_pong(pings, "protobuf")
+    if "own work" in parts or "paced ping-pong" in parts:
+        figures["own work"] = await asyncio.to_thread(_own_work, games, seed)
+    if "paced ping-pong" in parts:
+        figures["paced ping-pong"] = _ping_pong(pings, "echo", figures["own work"]["server µs"])
     return figures
+
+
+def _own_work(games: int, seed: int) -> dict[str, float]:
+    """arena's own CPU per decision, with no transport (`benchmarks.decision_cost`), on one
+    core: the server's and the SDK's, over `games` games (run on a thread of its own,
+    which alone is pinned)."""
+    from benchmarks import decision_cost
+
+    core = _cores()[0]
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})
+    try:
+        server, messages = decision_cost.server_cost(games, seed)
+        return {"server µs": server, "SDK µs": decision_cost.sdk_cost(messages)}
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
@@ -456,6 +480,11 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
 
     def cpu(r: dict[str, dict[str, float]], anchor: str) -> float:
         return _per_decision(r["1 worker, pinned"]) / _per_round_trip(r[anchor])
+
+    def paced(r: dict[str, dict[str, float]]) -> float:
+        own = r["own work"]["server µs"] + r["own work"]["SDK µs"]
+        return _per_decision(r["1 worker, pinned"]) / (_per_round_trip(r["paced ping-pong"])
+                                                        + own)
 
     one = m["1 worker, pinned"]
     per_decision = _per_decision(one)
@@ -488,6 +517,11 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
         row("CPU per decision against the protobuf ping-pong", None,
             round(statistics.median(cpu(r, "protobuf ping-pong") for r in runs), 2),
             f"the protobuf ping-pong's {_anchor(m['protobuf ping-pong'])}"),
+        row(f"arena's own work per decision: server {m['own work']['server µs']:.0f} µs, "
+            f"SDK {m['own work']['SDK µs']:.0f} µs (no transport)", None,
+            round(statistics.median(paced(r) for r in runs), 2),
+            f"against the ping-pong paced by the server's own work, "
+            f"{_anchor(m['paced ping-pong'])}, plus the own work"),
     ]
 
 
@@ -505,41 +539,51 @@ def _anchor(figures: dict[str, float]) -> str:
 
 
 def cpu_per_decision(repeats: int = 3, games: int = 120, pings: int = 2000) -> list[str]:
-    """The "CPU per decision" figure alone: `repeats` runs of a pinned 1-worker run of
-    `games` games and both ping-pongs of `pings` round trips, each run's ratios and their
-    medians (a quicker check than the whole benchmark)."""
+    """The "CPU per decision" figures alone: `repeats` runs of a pinned 1-worker run of
+    `games` games, the echo and protobuf ping-pongs of `pings` round trips, arena's own
+    work and the paced ping-pong; each run's ratios and their medians (a quicker check
+    than the whole benchmark)."""
     import statistics
 
     lines: list[str] = []
-    ratios: dict[str, list[float]] = {"ping-pong": [], "protobuf ping-pong": []}
+    anchors = ("ping-pong", "protobuf ping-pong", "paced")
+    ratios: dict[str, list[float]] = {anchor: [] for anchor in anchors}
     for seed in range(repeats):
-        r = asyncio.run(measure(["1 worker, pinned", *ratios], games, seed, pings))
-        one = r["1 worker, pinned"]
-        for anchor, values in ratios.items():
-            values.append(_per_decision(one) / _per_round_trip(r[anchor]))
-        lines.append(f"decision {_per_decision(one):.0f} µs (server "
-                     f"{one['server µs/decision']:.0f}, bots {one['bots µs/decision']:.0f}); "
-                     f"echo ping-pong {_anchor(r['ping-pong'])}, ratio "
-                     f"{ratios['ping-pong'][-1]:.2f}; protobuf ping-pong "
-                     f"{_anchor(r['protobuf ping-pong'])}, ratio "
-                     f"{ratios['protobuf ping-pong'][-1]:.2f}")
+        r = asyncio.run(measure(["1 worker, pinned", "ping-pong", "protobuf ping-pong",
+                                 "own work", "paced ping-pong"], games, seed, pings))
+        one, own = r["1 worker, pinned"], r["own work"]
+        decision = _per_decision(one)
+        ratios["ping-pong"].append(decision / _per_round_trip(r["ping-pong"]))
+        ratios["protobuf ping-pong"].append(decision / _per_round_trip(r["protobuf ping-pong"]))
+        ratios["paced"].append(decision / (_per_round_trip(r["paced ping-pong"])
+                                           + own["server µs"] + own["SDK µs"]))
+        lines.append(
+            f"decision {decision:.0f} µs (server {one['server µs/decision']:.0f}, bots "
+            f"{one['bots µs/decision']:.0f}); echo ping-pong {_anchor(r['ping-pong'])}: "
+            f"{ratios['ping-pong'][-1]:.2f}; protobuf ping-pong "
+            f"{_anchor(r['protobuf ping-pong'])}: {ratios['protobuf ping-pong'][-1]:.2f}; own "
+            f"work server {own['server µs']:.0f} µs, SDK {own['SDK µs']:.0f} µs; paced "
+            f"ping-pong {_anchor(r['paced ping-pong'])}, with the own work: "
+            f"{ratios['paced'][-1]:.2f}")
         print(lines[-1], flush=True)
-    lines.append(f"median ratio {statistics.median(ratios['ping-pong']):.2f} to the echo "
-                 f"ping-pong (goal ≤ 1.3), "
-                 f"{statistics.median(ratios['protobuf ping-pong']):.2f} to the protobuf one")
+    lines.append(f"median ratios: {statistics.median(ratios['ping-pong']):.2f} to the echo "
+                 f"ping-pong (goal ≤ 1.3), {statistics.median(ratios['protobuf ping-pong']):.2f}"
+                 f" to the protobuf one, {statistics.median(ratios['paced']):.2f} to the paced "
+                 f"one plus arena's own work")
     print(lines[-1])
     return lines
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) in (3, 4):
-        print(json.dumps(asyncio.run(_ping_pong_here(int(sys.argv[2]), *sys.argv[3:]))))
+    if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) in (3, 4, 5):
+        print(json.dumps(asyncio.run(_ping_pong_here(
+            int(sys.argv[2]), *sys.argv[3:4], *(float(w) for w in sys.argv[4:5])))))
     elif sys.argv[1:2] == ["protobuf-client"] and len(sys.argv) == 4:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_protobuf_client(sys.argv[2], int(sys.argv[3])))
     elif sys.argv[1:2] == ["cpu"] and len(sys.argv) <= 3:
         cpu_per_decision(int(sys.argv[2]) if len(sys.argv) == 3 else 3)
     else:
-        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT [echo|protobuf] | "
+        sys.exit("usage: python -m benchmarks.scale ping-pong COUNT [echo|protobuf [WORK_µS]] | "
                  "protobuf-client HOST:PORT STREAMS | cpu [REPEATS] (run the "
                  "whole benchmark with python -m benchmarks scale)")

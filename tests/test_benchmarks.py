@@ -10,7 +10,17 @@ import pytest
 
 from arena.sandbox import status
 from arena.store import Store
-from benchmarks import chaos, engine, protocol, recording, sandbox, scale, schedule, tournament
+from benchmarks import (
+    chaos,
+    decision_cost,
+    engine,
+    protocol,
+    recording,
+    sandbox,
+    scale,
+    schedule,
+    tournament,
+)
 from tests.postgres_support import SHARED_DATABASE, PostgresCluster
 from tests.support import in_ci
 
@@ -131,8 +141,10 @@ def test_recording_benchmark_puts_sqlite_and_postgresql_side_by_side(
 
 def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pongs() -> None:
     # The N-worker and Dask figures run the same pools the tests in tests/distributed
-    # check; starting their bots again here would double the suite's slowest part.
-    parts = ("1 worker, pinned", "driver ceiling", "ping-pong", "protobuf ping-pong")
+    # check; starting their bots again here would double the suite's slowest part. The
+    # paced ping-pong is the echo one with work between round trips: the same code.
+    parts = ("1 worker, pinned", "driver ceiling", "protobuf ping-pong", "own work",
+             "paced ping-pong")
     # Enough pings that each client process spends several clock ticks of CPU time.
     figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=1500))
     assert sorted(figures) == sorted(parts)
@@ -150,3 +162,9 @@ def test_the_protobuf_ping_pong_sends_a_decision_request_that_a_bot_can_answer()
     assert request.request_id and request.legal_actions and request.events
     assert request.view.seat == request.view.decider
     assert 200 < len(message.SerializeToString()) < 1000
+
+
+def test_decision_cost_benchmark_measures_the_server_the_sdk_and_a_bare_bot() -> None:
+    rows = decision_cost.run(repeats=1, scale=0.05)
+    assert [row["part"] for row in rows] == ["server", "SDK", "bare bot"]
+    _assert_positive(rows, "CPU µs/decision")
