@@ -20,14 +20,19 @@ The package is split by kind: `errors`, `records` (the values handed out), `valu
 from __future__ import annotations
 
 from arena.store.bots import BotRecords
+from arena.store.database import RECONNECT_WITHIN
 from arena.store.errors import (
     AlreadyRecorded,
+    ClaimTakenOver,
+    CommitUncertain,
+    ConnectionLost,
     DamagedDatabase,
     DuplicateName,
     EntrantRemoved,
     InvalidInput,
     NoDatabase,
     NotWritable,
+    ReconnectFailed,
     SchemaError,
     StoreError,
     TournamentBusy,
@@ -71,6 +76,9 @@ from arena.store.versions import VersionRecords
 __all__ = [
     "AlreadyRecorded",
     "Bot",
+    "ClaimTakenOver",
+    "CommitUncertain",
+    "ConnectionLost",
     "BotKind",
     "BotVersion",
     "BuildStatus",
@@ -91,6 +99,8 @@ __all__ = [
     "NAME",
     "NoDatabase",
     "NotWritable",
+    "RECONNECT_WITHIN",
+    "ReconnectFailed",
     "Rating",
     "Pool",
     "PoolGame",

@@ -142,9 +142,11 @@ class Backend(ABC):
     """What a statement that breaks a constraint raises."""
 
     @abstractmethod
-    def connect(self, target: Target, read_only: bool) -> tuple[Connection, bool]:
+    def connect(self, target: Target, read_only: bool,
+                timeout: float | None = None) -> tuple[Connection, bool]:
         """A connection to `target`, and whether it can only be read as it stands (a
-        read-only file, whose schema cannot be brought up to date)."""
+        read-only file, whose schema cannot be brought up to date); a server that does
+        not answer within `timeout` seconds (None: the driver's own limit) is an error."""
 
     @abstractmethod
     def prepare(self, conn: Connection) -> None:
