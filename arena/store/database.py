@@ -302,9 +302,10 @@ class Database:
                 if left <= 0:
                     self._gave_up = True
                     within = f"within {budget:g} s" if budget else "again"
+                    why = str(exc).removeprefix(f"cannot connect to {self.target}: ")
                     raise ReconnectFailed(
                         f"lost the connection to the database {self.target} and could not "
-                        f"reconnect {within}: {exc}; nothing was half-written") from None
+                        f"reconnect {within} ({why}); nothing was half-written") from None
                 time.sleep(min(wait, left))
                 wait = min(2 * wait, RECONNECT_LONGEST_WAIT)
         took = time.monotonic() - self._lost_at
