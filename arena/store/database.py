@@ -40,6 +40,7 @@ from arena.store.errors import (
     ClaimTakenOver,
     CommitUncertain,
     ConnectionLost,
+    DamagedDatabase,
     DatabaseError,
     InvalidInput,
     NoDatabase,
@@ -144,12 +145,11 @@ class Database:
         """Whether the unit running now has committed a transaction."""
         self._rerun_after_commit = False
         """Whether the unit running now runs again after a commit of unknown outcome."""
-        self._rerun = False
-        """Whether the unit running now runs again after a reconnect."""
         self._lost_at: float | None = None
         """When the connection was found broken (monotonic time), while it is."""
         self._gave_up = False
         """Whether the last reconnect ran out of time (the next tries once, at once)."""
+        self._closed = False
         self._conn, file_read_only = self._backend.connect(target, read_only)
         try:
             self._prepare(wanted, read_only=read_only, file_read_only=file_read_only)
@@ -218,6 +218,7 @@ class Database:
     def close(self) -> None:
         """Close the connection (on PostgreSQL, every claim it held lapses)."""
         with self._lock:
+            self._closed = True
             self._close_connection()
 
     def _close_connection(self) -> None:
@@ -237,9 +238,9 @@ class Database:
             _acting_for.reset(token)
 
     def claim_lost(self, claim: RunClaim) -> bool:
-        """Whether a reconnect found `claim` taken over by another run."""
-        with self._lock:
-            return claim.token in self._lost_claims
+        """Whether a reconnect found `claim` taken over by another run. It waits for
+        nothing, not even a reconnect under way: a run asks it on its event loop."""
+        return claim.token in self._lost_claims
 
     @contextmanager
     def reporting_connection(self, listener: ConnectionListener) -> Iterator[None]:
@@ -269,6 +270,8 @@ class Database:
                             self._reconnect()
                         return body()
                     except ConnectionLost as lost:
+                        if self._closed:
+                            raise DatabaseError("the store is closed") from None
                         uncertain = lost.during_commit or self._committed
                         if uncertain and not again_after_commit:
                             raise CommitUncertain(
@@ -281,14 +284,12 @@ class Database:
                             self._announce(f"lost the connection to the database "
                                            f"{self.target}; reconnecting")
                         self._reconnect()
-                        self._rerun = True
             finally:
-                self._in_unit = self._rerun = self._rerun_after_commit = False
+                self._in_unit = self._rerun_after_commit = False
 
     def _reconnect(self) -> None:
         """Connect again, within `reconnect_within` s (at once after an earlier reconnect
-        ran out of time); raise `ReconnectFailed` if the database stays unreachable, and
-        `ClaimTakenOver` if this unit's run claim was taken over meanwhile."""
+        ran out of time); raise `ReconnectFailed` if the database stays unreachable."""
         assert self._lost_at is not None
         budget = 0.0 if self._gave_up else self.reconnect_within
         deadline = time.monotonic() + budget
@@ -312,9 +313,6 @@ class Database:
         self._lost_at = None
         self._gave_up = False
         self._announce(f"reconnected to the database {self.target} after {took:.1f} s")
-        acting = _acting_for.get()
-        if acting is not None and acting in self._lost_claims:
-            raise ClaimTakenOver(self._lost_claims[acting])
 
     def _connect_again(self, timeout: float) -> None:
         """Replace the broken connection with a new one, set up as the first was, holding
@@ -366,7 +364,7 @@ class Database:
         held = cls._tournament_row(conn, tournament_id)
         try:
             holder = "" if row is None else f" ({_run_claim(row).describe()})"
-        except Exception:  # a damaged claim: the takeover is what matters
+        except (DamagedDatabase, TypeError, OverflowError):  # the takeover is what matters
             holder = ""
         return (f"another driver{holder} took over {tournament_kind(held['format'])} "
                 f"{held['name']!r} while this one was disconnected from the database; this "

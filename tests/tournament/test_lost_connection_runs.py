@@ -29,8 +29,10 @@ from arena.store import (
     Store,
     TournamentStatus,
 )
+from arena.tournament.chunked import Chunk, ChunkResult, run_tournament_on_workers
 from arena.tournament.runner import PlayedGame, RunSummary, run_tournament
 from tests.postgres_support import PostgresCluster
+from tests.tournament.test_chunked import FakeWorkers
 from tests.tournament.test_runner import BOTS, FakeTable, new_tournament
 
 GAMES = 30
@@ -213,3 +215,34 @@ def test_a_driver_whose_claim_was_taken_while_it_was_disconnected_stops(
         assert_each_game_recorded_once(other, tournament)
         assert ratings(other, tournament) == uninterrupted
 
+
+
+class DisruptingWorkers(FakeWorkers):
+    """The fake worker pool, ending the database's sessions before it hands back chosen
+    chunks (counted from 0)."""
+
+    def __init__(self, end_sessions: Callable[[], int], chunks: set[int]) -> None:
+        super().__init__(2, seed=5)
+        self.end_sessions = end_sessions
+        self.disrupted = set(chunks)
+        self.handed_back = 0
+
+    async def play(self, chunk: Chunk) -> ChunkResult:
+        result = await super().play(chunk)
+        if self.handed_back in self.disrupted:
+            self.end_sessions()
+        self.handed_back += 1
+        return result
+
+
+def test_a_run_on_workers_goes_on_through_ended_sessions(
+        postgres_cluster: PostgresCluster, driver_url: str,
+        uninterrupted: list[tuple[object, ...]]) -> None:
+    workers = DisruptingWorkers(postgres_cluster.end_sessions, {1, 3})
+    with Store.open(driver_url) as store:
+        tournament = new_tournament(store)
+        summary = asyncio.run(run_tournament_on_workers(store, tournament, workers))
+        assert (summary.status, summary.played) == (TournamentStatus.FINISHED, GAMES)
+        assert workers.handed_back > 3
+        assert_each_game_recorded_once(store, tournament)
+        assert ratings(store, tournament) == uninterrupted
