@@ -8,7 +8,9 @@ store writes it for SQLite: `?` placeholders, `INSERT ... RETURNING id` for new 
 write transaction begins (SQLite's `BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` under one
 transaction-scoped advisory lock, so writers queue as they do on SQLite), the types
 of a migration's columns, how to list a database's tables, and the session locks
-that make a killed run's claim lapse at once on PostgreSQL.
+that make a killed run's claim lapse at once on PostgreSQL. Only a PostgreSQL
+connection breaks under a running store (`ConnectionLost`), and is then made again
+(see `arena.store.database`).
 
 SQL written for the store runs on both when it keeps to these rules:
 

@@ -8,7 +8,9 @@ latest commit, as on SQLite; a write transaction first takes one transaction-sco
 advisory lock, so writers queue one after another as SQLite's `BEGIN IMMEDIATE`
 makes them. A run's claim on a tournament also holds a session advisory lock keyed
 by its token: PostgreSQL lets go of it the moment the run's connection ends, so a
-claim whose run was killed lapses at once, from any host.
+claim whose run was killed lapses at once, from any host. An error that leaves the
+connection broken or closed (the server restarted or ended the session, the network
+failed) is a `ConnectionLost`, which the store answers by reconnecting.
 """
 
 from __future__ import annotations

@@ -214,3 +214,14 @@ def test_every_public_method_of_the_store_is_one_unit() -> None:
     assert len(methods) > 40
     assert [name for name, method in methods.items()
             if not getattr(method, "__arena_unit__", False)] == []
+
+
+def test_a_read_only_store_stays_read_only_once_reconnected(
+        postgres_cluster: PostgresCluster, url: str, store: Store) -> None:
+    add_remote_bots(store, "alpha")
+    with Store.open(url, read_only=True) as reader:
+        postgres_cluster.end_sessions()
+        assert [bot.name for bot in reader.list_bots()] == ["alpha"]
+        with pytest.raises(Exception, match="read-only transaction"):
+            reader.add_bot("beta", BotKind.REMOTE)
+    assert [bot.name for bot in store.list_bots()] == ["alpha"]
