@@ -144,8 +144,10 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     if ladder_file is not None:
         jobs.append(served_ladder(managements[0], ladder_name, ladder_file, timetable, store))
     try:
-        asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
-                                  background=jobs))
+        # The server's own log says when its store lost the database and reconnected.
+        with store.reporting_connection(say_on_stderr):
+            asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
+                                      background=jobs))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

@@ -21,15 +21,19 @@ from tests.cli.cli_support import (
     BOTS,
     ONE_HAND,
     add_bots,
+    arena,
     arena_env,
     assert_recorded_once,
+    invoke,
     marked_env,
     ok,
     query,
+    serving,
+    wait_for_line,
     write_json,
 )
 from tests.postgres_support import PostgresCluster
-from tests.support import wait_until
+from tests.support import free_port, wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -129,8 +133,24 @@ def test_a_run_whose_database_stays_away_stops_in_one_line_and_resumes(
 
 def test_a_bad_reconnect_budget_is_a_usage_error(driver: tuple[str, str]) -> None:
     url, _ = driver
-    from tests.cli.cli_support import arena
-
     result = arena(url, "tournament", "list", env={"ARENA_DB_RECONNECT": "soon"})
     assert result.exit_code == 2
     assert "ARENA_DB_RECONNECT='soon' is not a number of seconds" in result.output
+
+
+def test_serve_says_in_its_log_when_its_store_lost_the_database_and_reconnected(
+        postgres_cluster: PostgresCluster, driver: tuple[str, str], tmp_path: Path) -> None:
+    url, _ = driver
+    user = url.removeprefix("postgresql://").partition("@")[0]
+    port = free_port()
+    with marked_env(f"serve-{os.getpid()}-{tmp_path.name}") as env, \
+            serving(url, port, arena_env(env, url)) as server:
+        wait_for_line(server, "arena serving on", timeout=30)
+        postgres_cluster.end_sessions(user)
+        listed = invoke("--db", url, "--server", f"127.0.0.1:{port}", "bot", "list")
+        assert listed.exit_code == 0, listed.output
+        assert all(name in listed.output for name in BOTS)
+        said = wait_for_line(server, "reconnected to the database", timeout=30)
+    lost = [line for line in _lines(said) if "lost the connection to the database" in line]
+    assert len(lost) == 1, said
+    assert "Traceback" not in said
