@@ -47,7 +47,6 @@ from arena.record import SeatTermination
 from arena.store import (
     CLAIM_STALE_AFTER,
     AlreadyRecorded,
-    ClaimTakenOver,
     EntrantRemoved,
     GameSummary,
     ReconnectFailed,
@@ -336,8 +335,6 @@ class RunHold:
             await asyncio.sleep(HEARTBEAT_EVERY)
             try:
                 held = await asyncio.to_thread(self.store.refresh_run, self.claim)
-            except ClaimTakenOver:
-                return
             except (sqlite3.Error, StoreError) as exc:
                 _log.warning("tournament %d: heartbeat failed, trying again: %s",
                              self.claim.tournament_id, exc)
