@@ -357,7 +357,7 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
     message = admin_pb2.RunProgress(
         done=progress.done, total=progress.total, last_game_id=progress.last_game_id,
         status=status, tournament=progress.tournament, unseparated=list(progress.unseparated),
-        conclusion=progress.conclusion, message=progress.absence,
+        conclusion=progress.conclusion, message=progress.absence, notice=progress.notice,
         terminations=[bot_terminations(bot, faults)
                       for bot, faults in sorted((progress.faults or {}).items())])
     test = progress.sprt

@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,7 @@ class PostgresCluster:
         self.port = free_port()
         self._numbers = itertools.count(1)
         self._admin_connection: psycopg.Connection[Any] | None = None
+        self._shared_database_made = False
         self._template: str | None = None
         if self.user is not None:
             account = pwd.getpwnam(self.user)
@@ -135,8 +137,10 @@ class PostgresCluster:
         import psycopg
 
         if self._admin_connection is None:
-            with psycopg.connect(self.url(), autocommit=True) as server:
-                server.execute(f'CREATE DATABASE "{SHARED_DATABASE}"')
+            if not self._shared_database_made:
+                with psycopg.connect(self.url(), autocommit=True) as server:
+                    server.execute(f'CREATE DATABASE "{SHARED_DATABASE}"')
+                self._shared_database_made = True
             self._admin_connection = psycopg.connect(self.url(SHARED_DATABASE),
                                                      autocommit=True)
         return self._admin_connection
@@ -154,6 +158,47 @@ class PostgresCluster:
         # Lines starting with a backslash are psql's commands (pg_dump's \restrict), not SQL.
         statements = "\n".join(line for line in dump.splitlines() if not line.startswith("\\"))
         return re.sub(rf"\b{template}\b", TEMPLATE_SCHEMA, statements)
+
+    def end_sessions(self, user: str | None = None) -> int:
+        """End every session on the shared database but this cluster's own (only those
+        of `user`, if given), as `pg_terminate_backend` does; return once they are gone,
+        with how many there were."""
+        admin = self._admin()
+        ended = [row[0] for row in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+            " AND backend_type = 'client backend' AND (%s::text IS NULL OR usename = %s)",
+            (SHARED_DATABASE, user, user)).fetchall()]
+        for pid in ended:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        for _ in range(500):
+            row = admin.execute("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ANY(%s)",
+                                (ended,)).fetchone()
+            if row is None or row[0] == 0:
+                break
+            time.sleep(0.01)
+        return len(ended)
+
+    def add_user(self, name: str) -> None:
+        """Create a superuser `name` that can log in (a second driver, say, whose
+        sessions can be refused alone)."""
+        self._admin().execute(f'CREATE ROLE "{name}" LOGIN SUPERUSER')
+
+    def allow_login(self, name: str, allowed: bool) -> None:
+        """Let the user `name` log in, or refuse its new sessions (its open ones go on)."""
+        self._admin().execute(f'ALTER ROLE "{name}" {"LOGIN" if allowed else "NOLOGIN"}')
+
+    @staticmethod
+    def as_user(url: str, name: str) -> str:
+        """`url`, one of this cluster's, for the user `name` instead of its own."""
+        return re.sub(r"^postgresql://[^@/]*@", f"postgresql://{name}@", url)
+
+    def restart(self) -> None:
+        """Restart the server, as `pg_ctl restart -m fast` does: every session ends."""
+        if self._admin_connection is not None:
+            self._admin_connection.close()
+            self._admin_connection = None
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l",
+                  str(self.folder / "server.log"), "-m", "fast", "-w", "-t", "60", "restart")
 
     def log(self) -> str:
         """What the server wrote to its log so far."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sqlite3
@@ -45,6 +46,11 @@ class DatabaseOption(click.ParamType):  # type: ignore[type-arg]
         return "FILE|URL"
 
 
+RECONNECT_VARIABLE = "ARENA_DB_RECONNECT"
+"""Names the seconds a PostgreSQL store that lost its connection goes on trying to
+reconnect (`arena.store.RECONNECT_WITHIN` without it)."""
+
+
 class Context:
     """Options shared by every command: where the server and the database are."""
 
@@ -53,6 +59,25 @@ class Context:
         self.db = db
         """An SQLite file, or a `postgresql://` URL (which may hold a password: print
         `db_name` instead)."""
+
+    @property
+    def reconnect_within(self) -> float:
+        """The seconds a PostgreSQL store that lost its connection goes on trying to
+        reconnect: `ARENA_DB_RECONNECT`, else the store's default; a usage error for a
+        value that is not a number of seconds."""
+        from arena.store import RECONNECT_WITHIN
+
+        given = os.environ.get(RECONNECT_VARIABLE, "").strip()
+        if not given:
+            return RECONNECT_WITHIN
+        try:
+            seconds = float(given)
+        except ValueError:
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds < 0:
+            raise click.UsageError(f"{RECONNECT_VARIABLE}={given!r} is not a number of "
+                                   "seconds (0 or more)")
+        return seconds
 
     @property
     def db_name(self) -> str:
@@ -84,6 +109,7 @@ class Context:
         from arena.server.auth import find_admin_token
         from arena.store import NoDatabase, StoreError
 
+        reconnect_within = self.reconnect_within
         try:
             tls = tls_from_env() if self.server else None
             token = find_admin_token(self.db_files) if self.server else None
@@ -93,7 +119,8 @@ class Context:
 
         async def main() -> T:
             async with admin_session(self.server, self.db, token, tls,
-                                     read_only=read_only) as session:
+                                     read_only=read_only,
+                                     reconnect_within=reconnect_within) as session:
                 return await body(session)
         try:
             return asyncio.run(main())

@@ -78,6 +78,9 @@ async def follow_progress(updates: Any, label: str,
             if first and on_first is not None:
                 on_first()
             first = False
+            if update.notice:
+                click.echo(f"\n{update.notice}" if bar is not None else update.notice, err=True)
+                continue
             last = update
             rate.seen = update
             if bar is None and update.total:

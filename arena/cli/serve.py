@@ -115,7 +115,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     isolation = bot_isolation(host, unsafe_bots)
     check_port_free(host, port)
     try:
-        store = Store.open(context.db)
+        store = Store.open(context.db, reconnect_within=context.reconnect_within)
     except (sqlite3.Error, StoreError) as exc:
         raise click.ClickException(f"cannot use the database {context.db_name}: {exc}"
                                    ) from None
@@ -144,8 +144,10 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     if ladder_file is not None:
         jobs.append(served_ladder(managements[0], ladder_name, ladder_file, timetable, store))
     try:
-        asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
-                                  background=jobs))
+        # The server's own log says when its store lost the database and reconnected.
+        with store.reporting_connection(say_on_stderr):
+            asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
+                                      background=jobs))
     except (OSError, RuntimeError) as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:

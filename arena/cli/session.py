@@ -24,7 +24,7 @@ from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
-from arena.store import Store
+from arena.store import RECONNECT_WITHIN, Store
 from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
 
@@ -41,18 +41,20 @@ class Session:
 async def admin_session(server_address: str | None, db_path: Path | str,
                         admin_token: str | None = None,
                         tls: grpc.ChannelCredentials | None = None, *,
-                        read_only: bool = False) -> AsyncIterator[Session]:
+                        read_only: bool = False,
+                        reconnect_within: float = RECONNECT_WITHIN) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
     `tls`, if given), or an in-process server on `db_path`, a file or a `postgresql://`
     URL (under an admin token of its own). With `read_only`, the in-process server's
     database is opened only to be read
     (`Store.open(read_only=True)`): a missing one is not created, and one in a
-    read-only folder can still be read."""
+    read-only folder can still be read. A PostgreSQL store that loses its connection
+    goes on trying to reconnect for `reconnect_within` seconds."""
     if server_address:
         async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
-    store = Store.open(db_path, read_only=read_only)
+    store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within)
     own_token = secrets.token_urlsafe(24)
     server = build_server(store, log_dir_for(side_path(db_path)), admin_token=own_token,
                           worker_pools=worker_pools)

@@ -13,7 +13,8 @@ import asyncio
 import contextlib
 import functools
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -32,6 +33,8 @@ from arena.store import (
     GameSummary,
     InvalidInput,
     Pool,
+    ReconnectFailed,
+    Store,
     StoreError,
     Tournament,
     UnknownBot,
@@ -376,7 +379,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 cluster=request.cluster)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
-        async for update in _progress_stream(context, start, resume, management.track):
+        async for update in _progress_stream(context, start, resume, management.track,
+                                             management.store):
             yield update
 
     async def RunLadder(self, request: admin_pb2.RunLadderRequest,
@@ -395,7 +399,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                                cluster=request.cluster)
 
         resume = "run `arena ladder run` again to go on"
-        async for update in _progress_stream(context, start, resume, management.track):
+        async for update in _progress_stream(context, start, resume, management.track,
+                                             management.store):
             yield update
 
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
@@ -410,7 +415,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 request.concurrency or 1, wire_admin.wait_seconds(request), listener,
                 wire_admin.sprt_plan(request), workers=request.workers or 1)
 
-        async for update in _progress_stream(context, start, track=management.track):
+        async for update in _progress_stream(context, start, track=management.track,
+                                             store=management.store):
             yield update
 
     async def _available_management(self, context: Any, method: str) -> Management:
@@ -430,7 +436,8 @@ class ManagementUnavailable(Exception):
 
 async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
                            resume: str = "",
-                           track: Callable[[asyncio.Future[Any]], None] | None = None
+                           track: Callable[[asyncio.Future[Any]], None] | None = None,
+                           store: Store | None = None,
                            ) -> AsyncIterator[admin_pb2.RunProgress]:
     """Run `start` as a task and stream its progress; errors become a gRPC status.
 
@@ -438,8 +445,36 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
     with ABORTED and how far it came, plus the `resume` hint; the run's own
     error is always retrieved, even when the caller has gone away. `track` is handed
     the run's task, so that a stopping server can let it finish with the store.
+    While it runs, the `store` losing its connection to the database, and
+    reconnecting, are streamed as notices.
     """
     updates: asyncio.Queue[Progress] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+    last = Progress(0, 0)
+
+    def notice(line: str) -> None:
+        # Called from whichever thread the store found out in.
+        loop.call_soon_threadsafe(lambda: updates.put_nowait(replace(last, notice=line)))
+
+    with contextlib.ExitStack() as watching:
+        if store is not None:
+            watching.enter_context(store.reporting_connection(notice))
+        stream = _stream_updates(context, start, updates, resume, track)
+        async with contextlib.aclosing(stream):  # the run ends with the call
+            async for update in stream:
+                if not update.notice:
+                    last = update
+                yield wire_admin.run_progress(update, "running")
+        yield wire_admin.run_progress(last, "finished" if last.done >= last.total
+                                      else "stopped")
+
+
+async def _stream_updates(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
+                          updates: asyncio.Queue[Progress], resume: str,
+                          track: Callable[[asyncio.Future[Any]], None] | None
+                          ) -> AsyncGenerator[Progress, None]:
+    """Run `start` as a task and give each update it puts in `updates` (see
+    `_progress_stream`)."""
     task = asyncio.ensure_future(start(updates.put_nowait))
     if track is not None:
         track(task)
@@ -450,8 +485,10 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
             getter = asyncio.ensure_future(updates.get())
             await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
             if getter.done():
-                last = getter.result()
-                yield wire_admin.run_progress(last, "running")
+                update = getter.result()
+                if not update.notice:
+                    last = update
+                yield update
             else:
                 getter.cancel()
         task.result()
@@ -459,6 +496,9 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
         hint = f"; {resume}" if resume else ""
         await context.abort(grpc.StatusCode.ABORTED,
                             f"the server stopped: {last.done} of {last.total} games done{hint}")
+    except ReconnectFailed as exc:
+        hint = f"; {resume}" if resume else ""
+        await context.abort(status_for(exc), f"{exc}{hint}")
     except (StoreError, ValueError, sqlite3.Error) as exc:
         await _abort(context, exc)
     finally:
@@ -470,4 +510,3 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
                 await task
         elif not task.cancelled():
             task.exception()  # reported above, or nobody is left to tell
-    yield wire_admin.run_progress(last, "finished" if last.done >= last.total else "stopped")

@@ -132,6 +132,9 @@ class Progress:
     faults: Mapping[str, Mapping[SeatTermination, int]] | None = None
     """The bots whose seats ended by their own fault in the games this run played: how
     many games ended with each fault (`arena.record.count_faults`)."""
+    notice: str = ""
+    """A line to show at once (the store lost its connection to the database, or
+    reconnected); such an update repeats how far the run had come."""
 
 
 VersionLine = tuple[BotVersion | Bot, Rating | None]

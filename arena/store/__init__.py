@@ -7,7 +7,9 @@ One `Store` owns one connection. Every write is one transaction, and
 applies the rating update together, so a tournament killed at any moment
 resumes without losing or double-counting a game. The schema evolves through
 the numbered `MIGRATIONS`, each applied in its own transaction and recorded in
-the `schema_migrations` table.
+the `schema_migrations` table. A PostgreSQL store whose connection breaks reconnects
+for up to `RECONNECT_WITHIN` seconds and runs the call in flight again (`database`
+says when that is safe); a run's claim taken over meanwhile raises `ClaimTakenOver`.
 
 The package is split by kind: `errors`, `records` (the values handed out), `values`
 (what is accepted), `schema` (migrations), `codec` (columns and row decoders),
@@ -20,14 +22,19 @@ The package is split by kind: `errors`, `records` (the values handed out), `valu
 from __future__ import annotations
 
 from arena.store.bots import BotRecords
+from arena.store.database import RECONNECT_WITHIN
 from arena.store.errors import (
     AlreadyRecorded,
+    ClaimTakenOver,
+    CommitUncertain,
+    ConnectionLost,
     DamagedDatabase,
     DuplicateName,
     EntrantRemoved,
     InvalidInput,
     NoDatabase,
     NotWritable,
+    ReconnectFailed,
     SchemaError,
     StoreError,
     TournamentBusy,
@@ -71,6 +78,9 @@ from arena.store.versions import VersionRecords
 __all__ = [
     "AlreadyRecorded",
     "Bot",
+    "ClaimTakenOver",
+    "CommitUncertain",
+    "ConnectionLost",
     "BotKind",
     "BotVersion",
     "BuildStatus",
@@ -91,6 +101,8 @@ __all__ = [
     "NAME",
     "NoDatabase",
     "NotWritable",
+    "RECONNECT_WITHIN",
+    "ReconnectFailed",
     "Rating",
     "Pool",
     "PoolGame",

@@ -8,7 +8,9 @@ store writes it for SQLite: `?` placeholders, `INSERT ... RETURNING id` for new 
 write transaction begins (SQLite's `BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` under one
 transaction-scoped advisory lock, so writers queue as they do on SQLite), the types
 of a migration's columns, how to list a database's tables, and the session locks
-that make a killed run's claim lapse at once on PostgreSQL.
+that make a killed run's claim lapse at once on PostgreSQL. Only a PostgreSQL
+connection breaks under a running store (`ConnectionLost`), and is then made again
+(see `arena.store.database`).
 
 SQL written for the store runs on both when it keeps to these rules:
 
@@ -142,9 +144,11 @@ class Backend(ABC):
     """What a statement that breaks a constraint raises."""
 
     @abstractmethod
-    def connect(self, target: Target, read_only: bool) -> tuple[Connection, bool]:
+    def connect(self, target: Target, read_only: bool,
+                timeout: float | None = None) -> tuple[Connection, bool]:
         """A connection to `target`, and whether it can only be read as it stands (a
-        read-only file, whose schema cannot be brought up to date)."""
+        read-only file, whose schema cannot be brought up to date); a server that does
+        not answer within `timeout` seconds (None: the driver's own limit) is an error."""
 
     @abstractmethod
     def prepare(self, conn: Connection) -> None:

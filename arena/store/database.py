@@ -1,24 +1,50 @@
 """One connection (SQLite or PostgreSQL), its transactions and migrations, and the
-look-ups every part of the store shares."""
+look-ups every part of the store shares.
+
+A PostgreSQL connection can break under a running store (the server restarts, an
+administrator ends the session, the network fails). Every public method of the store's
+parts is then one *unit*: when the connection breaks in it, the store reconnects,
+waiting `RECONNECT_FIRST_WAIT` s and twice as long each time after, for up to
+`reconnect_within` s (`RECONNECT_WITHIN`), takes the locks of its run claims again, and
+runs the unit again from its start. The server rolled back the transaction in flight, so
+running it again is running it once; only a commit cut off midway may or may not have
+taken effect, and the unit then runs again only if it is `repeatable` (running it twice
+does what running it once does), else it fails with `CommitUncertain`. A claim that
+another run took over while the connection was down is not taken back: every write
+made for it (`acting_for`) fails with `ClaimTakenOver`. SQLite connections do not
+break this way, and nothing of this happens on SQLite.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
+import logging
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar
 
 from arena.store.backend import Connection, Row, Target, backend_for, describe
 from arena.store.codec import (
     _TOURNAMENT_SELECT,
     _json,
     _now,
+    _run_claim,
     _teams_tuple,
 )
 from arena.store.errors import (
+    ClaimTakenOver,
+    CommitUncertain,
+    ConnectionLost,
+    DamagedDatabase,
+    DatabaseError,
     InvalidInput,
     NoDatabase,
+    ReconnectFailed,
     SchemaError,
     UnknownBot,
     UnknownGame,
@@ -26,7 +52,9 @@ from arena.store.errors import (
 )
 from arena.store.records import (
     GameStatus,
+    RunClaim,
     ScheduleEntry,
+    tournament_kind,
 )
 from arena.store.schema import (
     MIGRATIONS,
@@ -37,23 +65,91 @@ from arena.store.values import (
     _check_seat_count,
 )
 
+RECONNECT_WITHIN = 30.0
+"""Seconds a store whose connection broke goes on trying to reconnect before the call
+that found it broken fails (`ReconnectFailed`); `Store.open(..., reconnect_within=...)`
+sets another."""
+
+RECONNECT_FIRST_WAIT = 0.1
+"""Seconds between the first two attempts to reconnect; each wait after is twice the
+one before, up to `RECONNECT_LONGEST_WAIT`."""
+
+RECONNECT_LONGEST_WAIT = 5.0
+"""The longest wait between two attempts to reconnect."""
+
+ConnectionListener = Callable[[str], None]
+"""Told, in a line, that the store lost its connection, and that it reconnected; called
+from whichever thread found out, while the store is locked: it must be quick."""
+
+_log = logging.getLogger("arena.store")
+
+_acting_for: ContextVar[str | None] = ContextVar("arena_store_acting_for", default=None)
+"""The token of the run claim the calls in this context are made for (`acting_for`)."""
+
+T = TypeVar("T")
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def repeatable(method: Method) -> Method:
+    """Mark a store method that may run again after a commit that was cut off midway
+    (its outcome unknown): running it twice does what running it once does."""
+    method.__arena_repeatable__ = True  # type: ignore[attr-defined]
+    return method
+
+
+def _one_unit(method: Callable[..., T]) -> Callable[..., T]:
+    """`method` run as one unit of the store: again from its start after a reconnect."""
+    again_after_commit = getattr(method, "__arena_repeatable__", False)
+
+    @functools.wraps(method)
+    def unit(self: Database, *args: Any, **kwargs: Any) -> T:
+        return self._run_unit(functools.partial(method, self, *args, **kwargs),
+                              again_after_commit)
+    unit.__arena_unit__ = True  # type: ignore[attr-defined]
+    return unit
+
 
 class Database:
     """The connection every part of `Store` works through. Open with `Store.open(target)`.
 
     Safe to call from any thread, one call at a time: a lock serialises access
-    to the single connection.
+    to the single connection. Every public method a part of the store defines is one
+    unit, run again after a reconnect (see the module's description).
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, value in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.isfunction(value) \
+                    and not getattr(value, "__arena_unit__", False):
+                setattr(cls, name, _one_unit(value))
 
     def __init__(
         self, target: Target, *, migrations: Sequence[Migration] | None = None,
-        read_only: bool = False,
+        read_only: bool = False, reconnect_within: float = RECONNECT_WITHIN,
     ) -> None:
         self._lock = threading.RLock()
         wanted = MIGRATIONS if migrations is None else migrations
         self._target = target
+        self._read_only = read_only
+        self.reconnect_within = reconnect_within
+        """Seconds to go on trying to reconnect after the connection broke."""
         self._backend = backend_for(target)
-        self._held_claims: set[str] = set()
+        self._held_claims: dict[str, int] = {}
+        """The run claims whose locks this connection holds: token → tournament id."""
+        self._lost_claims: dict[str, str] = {}
+        """Claims another run took over while the connection was down: token → why."""
+        self._listeners: list[ConnectionListener] = []
+        self._in_unit = False
+        self._committed = False
+        """Whether the unit running now has committed a transaction."""
+        self._rerun_after_commit = False
+        """Whether the unit running now runs again after a commit of unknown outcome."""
+        self._lost_at: float | None = None
+        """When the connection was found broken (monotonic time), while it is."""
+        self._gave_up = False
+        """Whether the last reconnect ran out of time (the next tries once, at once)."""
+        self._closed = False
         self._conn, file_read_only = self._backend.connect(target, read_only)
         try:
             self._prepare(wanted, read_only=read_only, file_read_only=file_read_only)
@@ -84,7 +180,7 @@ class Database:
     @classmethod
     def open(
         cls, target: Target, *, migrations: Sequence[Migration] | None = None,
-        read_only: bool = False,
+        read_only: bool = False, reconnect_within: float = RECONNECT_WITHIN,
     ) -> Self:
         """Open the database at `target` and bring its schema up to date.
 
@@ -101,8 +197,13 @@ class Database:
         is still brought up to date first; where a file and its folder cannot (a
         read-only folder or mount), the file is read as it is, and an older schema is
         a `SchemaError`.
+
+        On PostgreSQL, a connection that breaks later is made again for up to
+        `reconnect_within` seconds, and the call in flight run again (see the module's
+        description); opening itself is not retried.
         """
-        return cls(target, migrations=migrations, read_only=read_only)
+        return cls(target, migrations=migrations, read_only=read_only,
+                   reconnect_within=reconnect_within)
 
     @property
     def target(self) -> str:
@@ -117,11 +218,170 @@ class Database:
     def close(self) -> None:
         """Close the connection (on PostgreSQL, every claim it held lapses)."""
         with self._lock:
+            self._closed = True
             self._close_connection()
 
     def _close_connection(self) -> None:
         self._held_claims.clear()
-        self._conn.close()
+        with suppress(ConnectionLost):
+            self._conn.close()
+
+    @contextmanager
+    def acting_for(self, claim: RunClaim) -> Iterator[None]:
+        """Make the calls in this block, and in the tasks and threads started in it, the
+        calls of the run holding `claim`: once a reconnect finds that another run took
+        the claim over, each of them that writes raises `ClaimTakenOver`."""
+        token = _acting_for.set(claim.token)
+        try:
+            yield
+        finally:
+            _acting_for.reset(token)
+
+    def claim_lost(self, claim: RunClaim) -> bool:
+        """Whether a reconnect found `claim` taken over by another run. It waits for
+        nothing, not even a reconnect under way: a run asks it on its event loop."""
+        return claim.token in self._lost_claims
+
+    @contextmanager
+    def reporting_connection(self, listener: ConnectionListener) -> Iterator[None]:
+        """Tell `listener`, while this block runs, when the store loses its connection
+        and when it has reconnected (one line each; with no listener, they are logged
+        as warnings of the `arena.store` logger)."""
+        with self._lock:
+            self._listeners.append(listener)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._listeners.remove(listener)
+
+    def _run_unit(self, body: Callable[[], T], again_after_commit: bool) -> T:
+        """Run `body`, one unit of the store; after the connection broke in it, reconnect
+        and run it again (see the module's description)."""
+        with self._lock:
+            if self._in_unit:
+                return body()  # part of the unit that called it, which runs again whole
+            self._in_unit = True
+            try:
+                while True:
+                    self._committed = False
+                    try:
+                        if self._lost_at is not None:
+                            self._reconnect()
+                        return body()
+                    except ConnectionLost as lost:
+                        if self._closed:
+                            raise DatabaseError("the store is closed") from None
+                        uncertain = lost.during_commit or self._committed
+                        if uncertain and not again_after_commit:
+                            raise CommitUncertain(
+                                "the connection to the database broke while a change was "
+                                "being committed: it may or may not have been made; look "
+                                "before making it again") from None
+                        self._rerun_after_commit = self._rerun_after_commit or uncertain
+                        if self._lost_at is None:
+                            self._lost_at = time.monotonic()
+                            self._announce(f"lost the connection to the database "
+                                           f"{self.target}; reconnecting")
+                        self._reconnect()
+            finally:
+                self._in_unit = self._rerun_after_commit = False
+
+    def _reconnect(self) -> None:
+        """Connect again, within `reconnect_within` s (at once after an earlier reconnect
+        ran out of time); raise `ReconnectFailed` if the database stays unreachable."""
+        assert self._lost_at is not None
+        budget = 0.0 if self._gave_up else self.reconnect_within
+        deadline = time.monotonic() + budget
+        wait = RECONNECT_FIRST_WAIT
+        while True:
+            try:
+                self._connect_again(timeout=deadline - time.monotonic())
+                break
+            except (DatabaseError, NoDatabase) as exc:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._gave_up = True
+                    within = f"within {budget:g} s" if budget else "again"
+                    why = str(exc).removeprefix(f"cannot connect to {self.target}: ")
+                    raise ReconnectFailed(
+                        f"lost the connection to the database {self.target} and could not "
+                        f"reconnect {within} ({why}); nothing was half-written") from None
+                time.sleep(min(wait, left))
+                wait = min(2 * wait, RECONNECT_LONGEST_WAIT)
+        took = time.monotonic() - self._lost_at
+        self._lost_at = None
+        self._gave_up = False
+        self._announce(f"reconnected to the database {self.target} after {took:.1f} s")
+
+    def _connect_again(self, timeout: float) -> None:
+        """Replace the broken connection with a new one, set up as the first was, holding
+        again the locks of the run claims it held that are still this store's."""
+        with suppress(DatabaseError):
+            self._conn.close()
+        conn, _ = self._backend.connect(self._target, self._read_only, max(timeout, 0.0))
+        try:
+            self._backend.prepare(conn)
+            if self._read_only:
+                self._backend.make_read_only(conn)
+            lost = self._hold_claims_again(conn)
+        except BaseException:
+            with suppress(DatabaseError):
+                conn.close()
+            raise
+        self._conn = conn
+        for token, why in lost.items():
+            del self._held_claims[token]
+            self._lost_claims[token] = why
+
+    def _hold_claims_again(self, conn: Connection) -> dict[str, str]:
+        """Take again, through `conn`, the lock of every claim still stored as this run's
+        (in a write transaction, so that no run takes one over meanwhile); return the
+        claims another run took over, each with the error that says so."""
+        if not self._held_claims:
+            return {}
+        lost: dict[str, str] = {}
+        self._backend.begin(conn)
+        try:
+            for token, tournament_id in sorted(self._held_claims.items()):
+                row = conn.execute("SELECT * FROM tournament_runs WHERE tournament_id = ?",
+                                   (tournament_id,)).fetchone()
+                if row is not None and row["token"] == token:
+                    self._backend.hold_claim(conn, token)
+                else:
+                    lost[token] = self._taken_over(conn, tournament_id, row)
+            conn.execute("COMMIT")
+        except BaseException:
+            with suppress(DatabaseError):
+                conn.execute("ROLLBACK")
+            raise
+        return lost
+
+    @classmethod
+    def _taken_over(cls, conn: Connection, tournament_id: int, row: Row | None) -> str:
+        """The error of a run whose claim on `tournament_id` another run took over (its
+        claim now `row`, or none left)."""
+        held = cls._tournament_row(conn, tournament_id)
+        try:
+            holder = "" if row is None else f" ({_run_claim(row).describe()})"
+        except (DamagedDatabase, TypeError, OverflowError):  # the takeover is what matters
+            holder = ""
+        return (f"another driver{holder} took over {tournament_kind(held['format'])} "
+                f"{held['name']!r} while this one was disconnected from the database; this "
+                "run stops here, and the games it recorded are kept")
+
+    def _announce(self, line: str) -> None:
+        """Tell the listeners `line`; log it when none listens."""
+        if not self._listeners:
+            _log.warning("%s", line)
+        for listener in list(self._listeners):
+            listener(line)
+
+    def _check_acting_claim(self) -> None:
+        """Refuse a write made for a run claim another run took over (`acting_for`)."""
+        acting = _acting_for.get()
+        if acting is not None and acting in self._lost_claims:
+            raise ClaimTakenOver(self._lost_claims[acting])
 
     def __enter__(self) -> Self:
         return self
@@ -137,6 +397,7 @@ class Database:
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
         with self._lock:
+            self._check_acting_claim()
             self._backend.begin(self._conn)
             try:
                 yield self._conn
@@ -146,7 +407,11 @@ class Database:
                 with suppress(*self._backend.errors):
                     self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            try:
+                self._conn.execute("COMMIT")
+            except ConnectionLost as lost:
+                raise ConnectionLost(str(lost), during_commit=True) from lost
+            self._committed = True
 
     @contextmanager
     def _snapshot(self) -> Iterator[Connection]:
@@ -223,6 +488,9 @@ class Database:
     @property
     def schema_version(self) -> int:
         """The version of the newest migration applied to this database."""
+        return self._run_unit(self._schema_version, again_after_commit=False)
+
+    def _schema_version(self) -> int:
         with self._lock:
             row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
         try:
@@ -235,6 +503,9 @@ class Database:
     def journal_mode(self) -> str:
         """SQLite's journal mode for this database ('wal' for a file); on PostgreSQL,
         which keeps its own write-ahead log, 'postgresql'."""
+        return self._run_unit(self._journal_mode, again_after_commit=False)
+
+    def _journal_mode(self) -> str:
         with self._lock:
             if isinstance(self._backend, SQLiteBackend):
                 return self._backend.journal_mode(self._conn)

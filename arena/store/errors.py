@@ -66,3 +66,30 @@ class DatabaseError(StoreError):
 
 class ConstraintViolation(DatabaseError):
     """A statement broke one of the schema's constraints (PostgreSQL)."""
+
+
+class ConnectionLost(DatabaseError):
+    """The connection to the database server broke (the server restarted, the session
+    was ended, the network failed): the statement, and the transaction it was in, did
+    not take effect, unless `during_commit` says the commit itself was cut off."""
+
+    def __init__(self, message: str, *, during_commit: bool = False) -> None:
+        super().__init__(message)
+        self.during_commit = during_commit
+        """Whether the connection broke while committing: the commit may have taken
+        effect or not."""
+
+
+class ReconnectFailed(DatabaseError):
+    """The connection to the database was lost and could not be made again in time;
+    what was being written was not written."""
+
+
+class CommitUncertain(DatabaseError):
+    """The connection to the database broke while a change that cannot safely be made
+    twice was being committed: it may or may not have been made."""
+
+
+class ClaimTakenOver(TournamentBusy):
+    """While this run was disconnected from the database, another run took its claim on
+    the tournament over: this run must write nothing more for it."""

@@ -21,9 +21,11 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    repeatable,
 )
 from arena.store.errors import (
     AlreadyRecorded,
+    CommitUncertain,
     EntrantRemoved,
     InvalidInput,
     UnknownGame,
@@ -45,6 +47,7 @@ from arena.store.values import (
 class GameRecords(Database):
     """Finished games: recorded with their rating update in one transaction, and read back."""
 
+    @repeatable
     def record_game(
         self,
         *,
@@ -71,10 +74,62 @@ class GameRecords(Database):
         game twice raises `AlreadyRecorded` and changes nothing. `events` is the
         replay log as JSON objects; a game that ended by a forfeit names the
         `forfeited_seat`.
+
+        Should the connection break while the game is committed, a scheduled game is
+        recorded again, as is safe: if the commit took effect, the game recorded then
+        is the one returned; a game outside any schedule raises `CommitUncertain`.
         """
         terminations = _seat_terminations(seat_terminations)
         _check_game_shape(seats, outcome, terminations)
         _check_forfeited_seat(forfeited_seat, len(seats))
+        if scheduled_game_id is None and self._rerun_after_commit:
+            raise CommitUncertain("the connection to the database broke while a game was "
+                                  "committed: it may or may not have been recorded")
+        try:
+            return self._record(seats, seed, rules, outcome, terminations, events, actions,
+                                started_at, finished_at, scheduled_game_id, teams, rated,
+                                forfeited_seat)
+        except AlreadyRecorded:
+            if scheduled_game_id is None or not self._rerun_after_commit:
+                raise
+            recorded = self._recorded_before(scheduled_game_id, outcome, started_at,
+                                             finished_at)
+            if recorded is None:
+                raise
+            return recorded
+
+    def _recorded_before(self, scheduled_game_id: int, outcome: Outcome,
+                         started_at: datetime, finished_at: datetime) -> GameSummary | None:
+        """The game recorded as `scheduled_game_id` if it is this very game (its outcome
+        and times), recorded by a commit that was cut off yet took effect; else None."""
+        with self._lock:
+            found = self._summaries(self._conn, "WHERE sg.id = ?", (scheduled_game_id,))
+        if not found:
+            return None
+        game = found[0]
+        same = (game.outcome.termination, tuple(game.outcome.scores),
+                tuple(game.outcome.ranks), game.outcome.hands_played,
+                _timestamp(game.started_at), _timestamp(game.finished_at)) == (
+            Termination(outcome.termination), tuple(outcome.scores), tuple(outcome.ranks),
+            outcome.hands_played, _timestamp(started_at), _timestamp(finished_at))
+        return game if same else None
+
+    def _record(
+        self,
+        seats: Sequence[str],
+        seed: int,
+        rules: Mapping[str, Any],
+        outcome: Outcome,
+        terminations: Sequence[SeatTermination],
+        events: Sequence[Mapping[str, Any]],
+        actions: Sequence[Any],
+        started_at: datetime,
+        finished_at: datetime,
+        scheduled_game_id: int | None,
+        teams: Sequence[Sequence[int]] | None,
+        rated: bool,
+        forfeited_seat: int | None,
+    ) -> GameSummary:
         with self._transaction() as conn:
             tournament_id, bot_ids = self._game_participants(
                 conn, scheduled_game_id, seats, seed, teams

@@ -8,11 +8,14 @@ latest commit, as on SQLite; a write transaction first takes one transaction-sco
 advisory lock, so writers queue one after another as SQLite's `BEGIN IMMEDIATE`
 makes them. A run's claim on a tournament also holds a session advisory lock keyed
 by its token: PostgreSQL lets go of it the moment the run's connection ends, so a
-claim whose run was killed lapses at once, from any host.
+claim whose run was killed lapses at once, from any host. An error that leaves the
+connection broken or closed (the server restarted or ended the session, the network
+failed) is a `ConnectionLost`, which the store answers by reconnecting.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -21,7 +24,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from arena.store.backend import Backend, Connection, Cursor, Target, describe
-from arena.store.errors import ConstraintViolation, DatabaseError, NoDatabase, StoreError
+from arena.store.errors import (
+    ConnectionLost,
+    ConstraintViolation,
+    DatabaseError,
+    NoDatabase,
+    StoreError,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -49,11 +58,14 @@ class PostgresBackend(Backend):
     errors: tuple[type[Exception], ...] = (DatabaseError,)
     integrity_errors: tuple[type[Exception], ...] = (ConstraintViolation,)
 
-    def connect(self, target: Target, read_only: bool) -> tuple[Connection, bool]:
+    def connect(self, target: Target, read_only: bool,
+                timeout: float | None = None) -> tuple[Connection, bool]:
         psycopg = _psycopg()
         assert isinstance(target, str)
+        # libpq waits at least 2 s, in whole seconds
+        limit = {} if timeout is None else {"connect_timeout": max(2, math.ceil(timeout))}
         try:
-            raw = psycopg.connect(target, autocommit=True, row_factory=_row_factory)
+            raw = psycopg.connect(target, autocommit=True, row_factory=_row_factory, **limit)
         except psycopg.Error as exc:
             message = f"cannot connect to {describe(target)}: {_message(exc)}"
             if read_only and "does not exist" in message:
@@ -134,14 +146,14 @@ class PostgresConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         """Run one statement with `?` placeholders; return its cursor."""
-        with _translated():
+        with _translated(self._raw):
             if not parameters:
                 return cast(Cursor, self._raw.execute(cast(Any, sql)))
             return cast(Cursor, self._raw.execute(cast(Any, _pyformat(sql)), tuple(parameters)))
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
         """Run one statement once for each set of parameters."""
-        with _translated():
+        with _translated(self._raw):
             cursor = self._raw.cursor()
             cursor.executemany(cast(Any, _pyformat(sql)), [tuple(p) for p in parameters])
             return cast(Cursor, cursor)
@@ -217,13 +229,18 @@ def _claim_key(token: str) -> int:
 
 
 @contextmanager
-def _translated() -> Iterator[None]:
+def _translated(raw: psycopg.Connection[Any]) -> Iterator[None]:
+    """psycopg's errors as the store's; one that left `raw` broken or closed (the server
+    went away, or ended the session) as `ConnectionLost`."""
     psycopg = _psycopg()
     try:
         yield
     except psycopg.errors.IntegrityError as exc:
         raise ConstraintViolation(_message(exc)) from exc
     except psycopg.Error as exc:
+        if raw.broken or raw.closed:
+            raise ConnectionLost(f"the connection to the database was lost: {_message(exc)}"
+                                 ) from exc
         raise DatabaseError(_message(exc)) from exc
 
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from arena.store.backend import Connection
 from arena.store.codec import (
     _json,
     _scheduled_game,
 )
 from arena.store.database import (
     Database,
+    repeatable,
 )
 from arena.store.errors import (
     UnknownGame,
@@ -35,19 +37,23 @@ class ScheduleRecords(Database):
         with self._transaction() as conn:
             tournament_id = self._tournament_id(conn, tournament)
             self._insert_scheduled(conn, tournament_id, games)
-        return self.scheduled_games(tournament_id)
+            return self.scheduled_games(tournament_id)
 
+    @repeatable
     def extend_schedule(self, tournament: str | int, settings: Mapping[str, Any],
                         games: Iterable[ScheduleEntry]) -> None:
         """Append games to a tournament's schedule and store the settings that now describe
         it, in one transaction (a run that plays until its bots are separated grows its
         schedule this way, so a resumed run sees what was added)."""
+        entries = list(games)
         with self._transaction() as conn:
             tournament_id = self._tournament_id(conn, tournament)
-            self._insert_scheduled(conn, tournament_id, games)
+            if not self._appended_before(conn, tournament_id, entries):
+                self._insert_scheduled(conn, tournament_id, entries)
             conn.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                          (_json(dict(settings)), tournament_id))
 
+    @repeatable
     def append_games(self, tournament: str | int,
                      games: Iterable[ScheduleEntry]) -> list[ScheduledGame]:
         """Append games to a tournament's schedule in one transaction and return them as
@@ -55,14 +61,32 @@ class ScheduleRecords(Database):
         entries = list(games)
         with self._transaction() as conn:
             tournament_id = self._tournament_id(conn, tournament)
-            self._insert_scheduled(conn, tournament_id, entries)
-        if not entries:
-            return []
-        added = {entry.game_index for entry in entries}
-        return [game for game in self._scheduled(tournament_id, pending_only=True,
-                                                 from_index=min(added))
-                if game.game_index in added]
+            if not self._appended_before(conn, tournament_id, entries):
+                self._insert_scheduled(conn, tournament_id, entries)
+            if not entries:
+                return []
+            added = {entry.game_index for entry in entries}
+            return [game for game in self._scheduled(tournament_id, pending_only=True,
+                                                     from_index=min(added))
+                    if game.game_index in added]
 
+    def _appended_before(self, conn: Connection, tournament_id: int,
+                         entries: Sequence[ScheduleEntry]) -> bool:
+        """Whether `entries` are in the schedule already because the commit that appended
+        them was cut off yet took effect (the call then runs again: see `repeatable`)."""
+        if not entries or not self._rerun_after_commit:
+            return False
+        wanted = {entry.game_index: entry.seed for entry in entries}
+        stored: dict[int, int] = {}
+        indexes = sorted(wanted)
+        for start in range(0, len(indexes), _BATCH):
+            batch = indexes[start:start + _BATCH]
+            stored.update((int(row[0]), int(row[1])) for row in conn.execute(
+                "SELECT game_index, seed FROM scheduled_games WHERE tournament_id = ?"
+                f" AND game_index IN ({','.join('?' * len(batch))})", (tournament_id, *batch)))
+        return stored == wanted
+
+    @repeatable
     def withdraw_games(self, tournament: str | int, game_ids: Iterable[int]) -> int:
         """Take the pending games `game_ids` out of a tournament's schedule (a game
         recorded already stays); return how many were taken out."""

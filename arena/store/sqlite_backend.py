@@ -19,7 +19,8 @@ class SQLiteBackend(Backend):
     errors: tuple[type[Exception], ...] = (sqlite3.Error,)
     integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
 
-    def connect(self, target: Target, read_only: bool) -> tuple[Connection, bool]:
+    def connect(self, target: Target, read_only: bool,
+                timeout: float | None = None) -> tuple[Connection, bool]:
         conn, file_read_only = _connect(target, read_only)
         conn.row_factory = sqlite3.Row
         return cast(Connection, conn), file_read_only

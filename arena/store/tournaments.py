@@ -22,6 +22,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    repeatable,
 )
 from arena.store.errors import (
     DuplicateName,
@@ -85,6 +86,7 @@ class TournamentRecords(Database):
             rows = self._conn.execute(f"{_TOURNAMENT_SELECT} ORDER BY t.id").fetchall()
             return [self._tournament_value(self._conn, row) for row in rows]
 
+    @repeatable
     def set_tournament_status(
         self, tournament: str | int, status: TournamentStatus | str
     ) -> Tournament:
@@ -101,6 +103,7 @@ class TournamentRecords(Database):
             )
             return self._tournament_value(conn, self._tournament_row(conn, tournament_id))
 
+    @repeatable
     def claim_run(self, tournament: str | int, *,
                   stale_after: float = CLAIM_STALE_AFTER) -> RunClaim:
         """Claim the right to play `tournament`'s games for this run.
@@ -132,31 +135,33 @@ class TournamentRecords(Database):
                 " claimed_at = excluded.claimed_at, heartbeat_at = excluded.heartbeat_at",
                 (tournament_id, claim.token, claim.host, claim.pid, _timestamp(now),
                  _timestamp(now)))
-            self._hold_claim(conn, claim.token)
+            self._backend.hold_claim(conn, claim.token)
+        # Only once committed: a claim whose commit was cut off is claimed again afresh.
+        self._held_claims[claim.token] = tournament_id
         return claim
 
+    @repeatable
     def refresh_run(self, claim: RunClaim) -> bool:
         """Renew `claim`'s heartbeat; False if it no longer holds (another run took over)."""
+        if claim.token in self._lost_claims:
+            return False
         with self._transaction() as conn:
             cursor = conn.execute(
                 "UPDATE tournament_runs SET heartbeat_at = ? WHERE tournament_id = ? AND token = ?",
                 (_now(), claim.tournament_id, claim.token))
             return cursor.rowcount == 1
 
+    @repeatable
     def release_run(self, claim: RunClaim) -> None:
         """Give `claim` up (nothing happens if another run holds the tournament now)."""
+        if self._lost_claims.pop(claim.token, None) is not None:
+            return
         with self._transaction() as conn:
             conn.execute("DELETE FROM tournament_runs WHERE tournament_id = ? AND token = ?",
                          (claim.tournament_id, claim.token))
             if claim.token in self._held_claims:
-                self._held_claims.discard(claim.token)
                 self._backend.drop_claim(conn, claim.token)
-
-    def _hold_claim(self, conn: Connection, token: str) -> None:
-        """Hold the backend's lock of the claim `token` for as long as this connection
-        lives (on PostgreSQL: it lapses the moment this process or its connection dies)."""
-        self._backend.hold_claim(conn, token)
-        self._held_claims.add(token)
+        self._held_claims.pop(claim.token, None)
 
     def _claim_alive(self, conn: Connection) -> ClaimAlive:
         return lambda token: self._backend.claim_alive(conn, token)

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from arena.store import (
     GameSummary,
+    ReconnectFailed,
     ScheduledGame,
     Store,
     Tournament,
@@ -230,12 +231,16 @@ class _ChunkedRun:
             try:
                 await self._deal_out(in_flight, chunk_seconds, chunks)
             except BaseException:
-                if not self.hold.lost:
-                    self.store.set_tournament_status(self.tournament.id,
-                                                     TournamentStatus.STOPPED)
-                for task in chunks:
-                    task.cancel()
-                await asyncio.gather(*chunks, return_exceptions=True)
+                try:
+                    if not self.hold.lost:
+                        self.store.set_tournament_status(self.tournament.id,
+                                                         TournamentStatus.STOPPED)
+                except ReconnectFailed:
+                    pass  # the database is gone: the error that stopped the run says so
+                finally:
+                    for task in chunks:
+                        task.cancel()
+                    await asyncio.gather(*chunks, return_exceptions=True)
                 raise
         self.hold.check(self.tournament.name, self.played)
         finished = self.done == self.total and self.feed_finished

@@ -49,6 +49,7 @@ from arena.store import (
     AlreadyRecorded,
     EntrantRemoved,
     GameSummary,
+    ReconnectFailed,
     RunClaim,
     ScheduledGame,
     Store,
@@ -312,8 +313,20 @@ class RunHold:
     def __init__(self, store: Store, claim: RunClaim) -> None:
         self.store = store
         self.claim = claim
-        self.lost = False
-        """True once another run has taken the tournament over."""
+        self._missed = False
+        self._disconnected = False
+
+    @property
+    def lost(self) -> bool:
+        """True once another run has taken the tournament over (after this one missed
+        its heartbeats, or while it was disconnected from the database)."""
+        if not self._missed and self.store.claim_lost(self.claim):
+            self._missed = self._disconnected = True
+        return self._missed
+
+    @lost.setter
+    def lost(self, lost: bool) -> None:
+        self._missed = lost
 
     async def beat(self) -> None:
         """Renew the claim every `HEARTBEAT_EVERY` seconds until it is lost; a renewal
@@ -331,23 +344,30 @@ class RunHold:
     def check(self, name: str, played: int = 0) -> None:
         """Raise `TournamentBusy` if the hold has been lost."""
         if self.lost:
-            raise TournamentBusy(
-                f"tournament {name!r} was taken over by another run after this one "
-                f"missed its heartbeats; the {played} games this run recorded are kept")
+            by = ("another driver while this one was disconnected from the database"
+                  if self._disconnected else "another run after this one missed its heartbeats")
+            raise TournamentBusy(f"tournament {name!r} was taken over by {by}; the {played} "
+                                 "games this run recorded are kept")
 
 
 @contextlib.asynccontextmanager
 async def holding(store: Store, tournament: int) -> AsyncIterator[RunHold]:
     """Claim `tournament` for a run (`Store.claim_run`, which raises `TournamentBusy`
     while another run holds it), keep the claim alive while the block runs, then
-    release it."""
+    release it. The store's calls in the block are the run's (`Store.acting_for`): should
+    another run take the claim over while the store is disconnected from its database,
+    each write raises `ClaimTakenOver`."""
     hold = RunHold(store, store.claim_run(tournament))
-    heartbeat = asyncio.create_task(hold.beat())
-    try:
-        yield hold
-    finally:
-        await _cancel([heartbeat])
-        store.release_run(hold.claim)
+    with store.acting_for(hold.claim):
+        heartbeat = asyncio.create_task(hold.beat())
+        try:
+            yield hold
+        finally:
+            await _cancel([heartbeat])
+            # Without a connection the claim's lock has lapsed already, and a later run
+            # takes the claim over at once.
+            with contextlib.suppress(ReconnectFailed):
+                store.release_run(hold.claim)
 
 
 def check_entrants(store: Store, tournament: Tournament) -> None:
@@ -421,10 +441,14 @@ class _Run:
             except BaseException:
                 # Marked stopped before the games are cancelled: a second cancellation
                 # arriving during that await must not leave the tournament 'running'.
-                if not hold.lost:  # else its status is the new holder's
-                    self.store.set_tournament_status(self.tournament.id,
-                                                     TournamentStatus.STOPPED)
-                await _cancel(list(games))
+                try:
+                    if not hold.lost:  # else its status is the new holder's
+                        self.store.set_tournament_status(self.tournament.id,
+                                                         TournamentStatus.STOPPED)
+                except ReconnectFailed:
+                    pass  # the database is gone: the error that stopped the run says so
+                finally:
+                    await _cancel(list(games))
                 raise
         hold.check(self.tournament.name, self.played)
         finished = self.done == self.total and self.feed_finished

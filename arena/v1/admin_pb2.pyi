@@ -242,7 +242,7 @@ class SeparationGoal(_message.Message):
     def __init__(self, confidence: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class RunProgress(_message.Message):
-    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament", "terminations")
+    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament", "terminations", "notice")
     DONE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     LAST_GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -253,6 +253,7 @@ class RunProgress(_message.Message):
     CONCLUSION_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
+    NOTICE_FIELD_NUMBER: _ClassVar[int]
     done: int
     total: int
     last_game_id: int
@@ -263,7 +264,8 @@ class RunProgress(_message.Message):
     conclusion: str
     tournament: str
     terminations: _containers.RepeatedCompositeFieldContainer[BotTerminations]
-    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ..., terminations: _Optional[_Iterable[_Union[BotTerminations, _Mapping]]] = ...) -> None: ...
+    notice: str
+    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ..., terminations: _Optional[_Iterable[_Union[BotTerminations, _Mapping]]] = ..., notice: _Optional[str] = ...) -> None: ...
 
 class BotTerminations(_message.Message):
     __slots__ = ("bot", "timeouts", "crashes", "illegal", "disconnects", "malformed")

@@ -207,7 +207,7 @@ def marked_env(marker: str) -> Iterator[dict[str, str]]:
 
 
 @contextmanager
-def serving(db: Path, port: int, env: Mapping[str, str],
+def serving(db: Path | str, port: int, env: Mapping[str, str],
             *options: str) -> Iterator[subprocess.Popen[bytes]]:
     """`arena --db DB serve --port PORT OPTIONS` in the background (its stderr piped),
     killed on the way out if it is still running."""
