@@ -91,15 +91,19 @@ class DaskWorkers:
 
     @property
     def size(self) -> int:
-        """How many workers the cluster has now (at least 1 while it has none)."""
+        """How many workers the cluster has now (at least 1 while it has none), as the
+        client last heard from the scheduler (it asks every couple of seconds)."""
         if self._client is None:
             return 1
-        return max(1, len(self._client.scheduler_info(n_workers=-1)["workers"]))
+        # An asynchronous client's scheduler_info() is its cache, which lists no workers
+        # but counts them.
+        return max(1, int(self._client.scheduler_info().get("n_workers", 0)))
 
     async def __aenter__(self) -> DaskWorkers:
         kwargs: dict[str, Any] = {} if self.security is None else {"security": self.security}
         client = await _Client(self.address, asynchronous=True, **kwargs)
         try:
+            await client.wait_for_workers(1)
             await client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin)
         except BaseException:
             await client.close()
