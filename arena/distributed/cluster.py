@@ -9,9 +9,16 @@ worker's loopback and its own copies of the bots) when a worker joins, again
 when a worker restarts after dying, and stops it when the run unregisters it —
 and submits chunks as tasks. A chunk whose worker died is run again by Dask on
 another worker; the driver records each game once, whichever copy comes back.
-The plugin is named after the run's bots: a driver that was killed leaves its
-plugin on the workers, and the next run with those bots replaces it. A cluster
-plays one run at a time.
+
+A cluster plays several runs at once: each run's plugin is named after the run
+(its tournament or ladder, and the database it is recorded in), so every run
+has hosts of its own on every worker, and its chunks are played on them. The
+store's run claim lets one driver play a run at a time; on the cluster, the
+scheduler notes which client registered each plugin, and a driver refuses to
+replace a plugin of its run whose client is still connected. A driver that was
+killed leaves its plugin (and its hosts and bots) on the workers until another
+driver registers: the next run of that tournament replaces it, and any run
+unregisters the arena plugins whose client has left the scheduler.
 
 This module imports `distributed`; nothing else in arena does, so only a run on
 a cluster pays for it. TLS between driver and workers is Dask's: a ``tls://``
@@ -21,8 +28,11 @@ address, with the certificates in Dask's ``distributed.comm.tls`` settings.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -38,6 +48,9 @@ _Client: Any = Client  # distributed's client is not typed
 PLUGIN_PREFIX = "arena-host-"
 """The name of a run's plugin on the workers begins with this."""
 
+OWNERS = "arena-plugin-owners"
+"""The scheduler's metadata under which each arena plugin's client id is kept, by name."""
+
 
 class ArenaWorkerPlugin(WorkerPlugin):
     """Owns one Dask worker's `WorkerHost`: started in `setup` (when the worker joins, or
@@ -48,8 +61,9 @@ class ArenaWorkerPlugin(WorkerPlugin):
         self.host: WorkerHost | None = None
 
     async def setup(self, worker: distributed.Worker) -> None:
-        """Start the worker's match server and bots (logs under the worker's folder)."""
-        log_dir = Path(worker.local_directory) / "arena-logs"
+        """Start the worker's match server and bots (logs in a folder of the run's own,
+        under the worker's)."""
+        log_dir = Path(worker.local_directory) / "arena-logs" / plugin_name(self.plan)
         host = WorkerHost(self.plan.bots, log_dir, folders=self.plan.folders,
                           isolation=isolation_of(self.plan.isolation))
         await asyncio.to_thread(host.start)
@@ -72,10 +86,55 @@ def play_chunk(chunk: Chunk, plugin: str) -> ChunkResult:
 
 
 def plugin_name(plan: WorkerPlan) -> str:
-    """The name of the plugin for runs with `plan`'s bots: the same for the same bots, so a
-    run after a killed driver replaces (tears down) the plugin that driver left behind."""
-    digest = hashlib.sha256(json.dumps(plan.bots).encode()).hexdigest()[:16]
-    return PLUGIN_PREFIX + digest
+    """The name of the plugin of `plan`'s run: the same for every driver of that run (so
+    a run after a killed driver replaces the plugin that driver left behind), another
+    for any other run — tournament or database — so the two play side by side."""
+    digest = hashlib.sha256(json.dumps([plan.run, plan.database]).encode()).hexdigest()[:12]
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", plan.run)[:40].strip("-")
+    return f"{PLUGIN_PREFIX}{readable}-{digest}" if readable else PLUGIN_PREFIX + digest
+
+
+class RunOnCluster(RuntimeError):
+    """Another driver, still connected to the scheduler, plays this run on the cluster."""
+
+
+def _claim_on_scheduler(name: str, client: str) -> Callable[..., tuple[str, list[str]]]:
+    """A function for the scheduler (`Client.run_on_scheduler`) that notes `client` as the
+    owner of plugin `name` unless a connected client owns it already, and names the arena
+    plugins whose owners have left: ``(the owner it found connected or "", stale names)``.
+    The scheduler runs it at once, so two drivers cannot both take one name. It is made
+    here, not defined at module level, so that it travels by value: the scheduler's
+    machine need not have arena installed."""
+    prefix, key = PLUGIN_PREFIX, OWNERS
+
+    def claim(dask_scheduler: Any) -> tuple[str, list[str]]:
+        owners: dict[str, str] = dask_scheduler.get_metadata([key], default={})
+        connected = set(dask_scheduler.clients)
+        holder = owners.get(name, "")
+        if holder and holder != client and holder in connected:
+            return holder, []
+        stale = [plugin for plugin in dask_scheduler.worker_plugins
+                 if plugin.startswith(prefix) and plugin != name
+                 and owners.get(plugin) not in connected]
+        kept = {plugin: owner for plugin, owner in owners.items()
+                if owner in connected and plugin not in stale}
+        kept[name] = client
+        dask_scheduler.set_metadata([key], kept)
+        return "", stale
+
+    return claim
+
+
+def _release_on_scheduler(name: str, client: str) -> Callable[..., None]:
+    """A function for the scheduler that forgets `client` as the owner of plugin `name`."""
+    key = OWNERS
+
+    def release(dask_scheduler: Any) -> None:
+        owners: dict[str, str] = dask_scheduler.get_metadata([key], default={})
+        if owners.get(name) == client:
+            dask_scheduler.set_metadata([key], {p: o for p, o in owners.items() if p != name})
+
+    return release
 
 
 class DaskWorkers:
@@ -104,12 +163,26 @@ class DaskWorkers:
         client = await _Client(self.address, asynchronous=True, **kwargs)
         try:
             await client.wait_for_workers(1)
+            await self._take_plugin_name(client)
             await client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin)
         except BaseException:
             await client.close()
             raise
         self._client = client
         return self
+
+    async def _take_plugin_name(self, client: Any) -> None:
+        """Become the owner of this run's plugin name on the scheduler (refused while a
+        connected driver owns it), and unregister the arena plugins of drivers gone."""
+        holder, stale = await client.run_on_scheduler(
+            _claim_on_scheduler(self._plugin, client.id))
+        if holder:
+            raise RunOnCluster(
+                f"another driver (Dask client {holder}) is playing {self.plan.run or 'this run'}"
+                f" on the cluster {self.address}")
+        for name in stale:
+            with contextlib.suppress(ValueError):  # another driver unregistered it first
+                await client.unregister_worker_plugin(name)
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         traceback: TracebackType | None) -> None:
@@ -118,6 +191,7 @@ class DaskWorkers:
             return
         try:
             await client.unregister_worker_plugin(self._plugin)
+            await client.run_on_scheduler(_release_on_scheduler(self._plugin, client.id))
         finally:
             await client.close()
 

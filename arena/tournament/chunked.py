@@ -70,13 +70,19 @@ class WorkerPlan:
     """What every worker of a run needs before its first chunk: the managed bots it
     launches, as (name, command) pairs, the folder each submitted version runs in
     (`folders`, by bot name), a folder for their logs (on a machine of the worker's own,
-    a folder of its own is used), and how the bots are isolated (`isolation`: plain data,
-    `sandbox`, `limits` and `hidden_paths`, as the driver's own bots are)."""
+    a folder of its own is used), how the bots are isolated (`isolation`: plain data,
+    `sandbox`, `limits` and `hidden_paths`, as the driver's own bots are), and which run
+    it is (`run`, `database`)."""
 
     bots: tuple[tuple[str, str], ...]
     log_dir: str
     folders: Mapping[str, str] = field(default_factory=dict)
     isolation: Mapping[str, Any] = field(default_factory=dict)
+    run: str = ""
+    """The tournament or ladder the workers play, by name."""
+    database: str = ""
+    """Where the run is recorded (a database file, with its machine, or a URL): with `run`,
+    what tells one run from another on a cluster that plays several at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +148,11 @@ class ChunkSizer:
 
     def next(self, remaining: int) -> int:
         """The size of the next chunk when `remaining` games are left to hand out."""
+        size = self.first
         if self._games and self._played > 0:
             size = max(size, math.ceil(self.seconds * self._games / self._played))
         balanced = math.ceil(remaining / max(1, self.spread))
         return max(1, min(size, balanced, MAX_CHUNK_GAMES, remaining))
-        size = self.first
 
 
 async def run_tournament_on_workers(
