@@ -44,6 +44,7 @@ from arena.distributed.host import WorkerHost, isolation_of
 from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan
 
 _Client: Any = Client  # distributed's client is not typed
+_Security: Any = distributed.Security
 
 PLUGIN_PREFIX = "arena-host-"
 """The name of a run's plugin on the workers begins with this."""
@@ -92,6 +93,22 @@ def plugin_name(plan: WorkerPlan) -> str:
     digest = hashlib.sha256(json.dumps([plan.run, plan.database]).encode()).hexdigest()[:12]
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", plan.run)[:40].strip("-")
     return f"{PLUGIN_PREFIX}{readable}-{digest}" if readable else PLUGIN_PREFIX + digest
+
+
+class ClusterSettings(RuntimeError):
+    """The driver's Dask settings cannot reach the cluster."""
+
+
+def _check_tls_settings(address: str) -> None:
+    """Refuse a ``tls://`` cluster when Dask's settings give the driver no certificate."""
+    security = _Security()
+    if not (security.tls_client_cert and security.tls_ca_file):
+        raise ClusterSettings(
+            f"{address} is a TLS address, and Dask's settings give this driver no "
+            "certificate: set distributed.comm.tls.ca-file, client.cert and client.key "
+            "(e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT and "
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY)")
 
 
 class RunOnCluster(RuntimeError):
@@ -159,6 +176,8 @@ class DaskWorkers:
         return max(1, int(self._client.scheduler_info().get("n_workers", 0)))
 
     async def __aenter__(self) -> DaskWorkers:
+        if self.security is None and self.address.startswith("tls://"):
+            _check_tls_settings(self.address)
         kwargs: dict[str, Any] = {} if self.security is None else {"security": self.security}
         client = await _Client(self.address, asynchronous=True, **kwargs)
         try:
