@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import pickle
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -77,13 +78,16 @@ class ArenaWorkerPlugin(WorkerPlugin):
             await asyncio.to_thread(host.stop)
 
 
-def play_chunk(chunk: Chunk, plugin: str) -> ChunkResult:
-    """A Dask task: play `chunk` on the host of this worker's plugin named `plugin`."""
+def play_chunk(chunk: Chunk, plugin: str) -> bytes:
+    """A Dask task: play `chunk` on the host of this worker's plugin named `plugin`; its
+    `ChunkResult`, pickled here, in the task's thread. Handed bytes, Dask sends them as
+    they are; handed the games, its worker's event loop would also walk every event log
+    to estimate their size (`dask.sizeof`) on the core the bots play on."""
     worker = distributed.get_worker()
     owner = worker.plugins.get(plugin)
     if not isinstance(owner, ArenaWorkerPlugin) or owner.host is None:
         raise RuntimeError(f"worker {worker.address} has no arena host (plugin {plugin})")
-    return owner.host.play(chunk)
+    return pickle.dumps(owner.host.play(chunk), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def plugin_name(plan: WorkerPlan) -> str:
@@ -220,8 +224,11 @@ class DaskWorkers:
             raise RuntimeError("the cluster is not connected")
         future = self._client.submit(play_chunk, chunk, self._plugin, pure=False)
         try:
-            result: ChunkResult = await future
+            played: bytes = await future
         finally:
             future.release()
+        # Off the event loop, as a local pool's results are: on a driver beside its
+        # scheduler, the loop serves the scheduler too.
+        result: ChunkResult = await asyncio.to_thread(pickle.loads, played)
         return result
 
