@@ -14,8 +14,12 @@ machine may be shared.
 - "N workers, pinned": N = the cores this process may use, each worker on a core
   of its own. Goal: ≥ 0.9 × N × the pinned 1-worker figure.
 - "Dask, N workers": a `LocalCluster` of N single-threaded worker processes on
-  127.0.0.1 (no dashboard), each pinned to a core of its own. Goal: ≥ 0.9 × the
-  local N-worker figure.
+  127.0.0.1 (no dashboard), each pinned to a core of its own, with the
+  settings the README recommends (`DASK_SETTINGS`). Goal: ≥ 0.9 × the
+  local N-worker figure. ``python -m benchmarks.scale dask [REPEATS]`` measures
+  it alone against the local figure, with the CPU per decision of the driver
+  process (on Dask it runs the scheduler and the nannies too), of the worker
+  processes and of their main threads (a Dask worker's event loop).
 - "driver ceiling": games/s that the driver's recording (`record_game`: the game,
   its replay log, the schedule entry and TrueSkill in both pools, one transaction
   each) absorbs with no play at all: a pool hands back finished games instantly.
@@ -73,6 +77,15 @@ def _cpu(pid: int) -> float:
     """CPU seconds (user + system) process `pid` has used; 0 once it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _main_thread_cpu(pid: int) -> float:
+    """CPU seconds the main thread of process `pid` has used (a Dask worker's event loop)."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / _TICK
@@ -160,20 +173,30 @@ async def _one_process(bench: _Bench, games: int, seed: int) -> dict[str, float]
 
 
 async def _on_pool(bench: _Bench, pool: Any, games: int, seed: int,
-                   tree: int | None = None) -> dict[str, float]:
-    """Run a tournament on an open pool; with `tree`, measure that process tree's CPU."""
+                   tree: int | None = None, workers: Sequence[int] = ()) -> dict[str, float]:
+    """Run a tournament on an open pool; with `tree`, measure that process tree's CPU;
+    measure the CPU of this process (the driver) and of the `workers` processes (their
+    bots not counted) and of their main threads."""
     from arena.tournament.chunked import run_tournament_on_workers
 
     name = bench.tournament(games, seed)
     pids = [] if tree is None else [tree, *_descendants(tree)]
     before = {pid: _cpu(pid) for pid in pids}
+    driver, own = _cpu(os.getpid()), {pid: (_cpu(pid), _main_thread_cpu(pid)) for pid in workers}
     start = time.perf_counter()
     summary = await run_tournament_on_workers(bench.store, name, pool)
     seconds = time.perf_counter() - start
     used = {pid: _cpu(pid) - before[pid] for pid in pids}
+    driver = _cpu(os.getpid()) - driver
+    worker_cpu = sum(_cpu(pid) - own[pid][0] for pid in workers)
+    main_cpu = sum(_main_thread_cpu(pid) - own[pid][1] for pid in workers)
     assert summary.played == bench.store.schedule_progress(name)[1]
     decisions = bench.decisions(name)
-    figures = {"games/s": summary.played / seconds, "decisions/s": decisions / seconds}
+    figures = {"games/s": summary.played / seconds, "decisions/s": decisions / seconds,
+               "driver µs/decision": 1e6 * driver / decisions}
+    if workers:
+        figures["workers µs/decision"] = 1e6 * worker_cpu / decisions
+        figures["main threads µs/decision"] = 1e6 * main_cpu / decisions
     if tree is not None:
         bots = _bot_processes(pids)
         figures["server µs/decision"] = 1e6 * sum(
@@ -191,34 +214,49 @@ async def _local(bench: _Bench, workers: int, games: int, seed: int,
     before = set(_children().get(os.getpid(), []))
     async with LocalWorkers(bench.plan, workers,
                             [frozenset({cores[i % len(cores)]}) for i in range(workers)]) as pool:
-        tree = None
-        if measure_cpu:
-            spawned = set(_children().get(os.getpid(), [])) - before
-            tree = max(spawned, key=lambda pid: len(_descendants(pid)))
-        return await _on_pool(bench, pool, games, seed, tree)
+        spawned = set(_children().get(os.getpid(), [])) - before
+        hosts = [pid for pid in spawned if _descendants(pid)]
+        tree = max(hosts, key=lambda pid: len(_descendants(pid))) if measure_cpu else None
+        return await _on_pool(bench, pool, games, seed, tree, hosts)
 
 
-def _pin_dask_worker(cores: list[int], dask_worker: Any = None) -> None:
+def _pin_dask_worker(cores: list[int], dask_worker: Any = None) -> int:
     """On a Dask worker (`client.run` passes it): pin this process (and the bots it starts
-    later) to a core of its own, by the worker's name (LocalCluster names them 0, 1, …)."""
+    later) to a core of its own, by the worker's name (LocalCluster names them 0, 1, …);
+    its process id."""
     os.sched_setaffinity(0, {cores[int(dask_worker.name) % len(cores)]})
+    return os.getpid()
+
+
+DASK_SETTINGS = {"distributed.worker.profile.enabled": False,
+                 "distributed.admin.tick.interval": "1s",
+                 "distributed.admin.system-monitor.interval": "5s"}
+"""The Dask settings the README recommends for an arena cluster. While a task runs, a
+worker's event loop wakes about 108 times a second with Dask's defaults: its statistical
+profiler samples the task's thread every 10 ms (for arena always a chunk waiting on its
+host), its tick checks every 20 ms that the loop is not blocked, its system monitor
+samples every 0.5 s. With these, 13 times (2.7% of a core → 0.5%, on the core its bots
+play on; the scheduler's and nanny's process 2.5% → 0.7%)."""
 
 
 async def _dask(bench: _Bench, workers: int, games: int, seed: int) -> dict[str, float]:
+    import dask
     import distributed
 
     from arena.distributed.cluster import DaskWorkers
 
     cluster_class: Any = distributed.LocalCluster
     client_class: Any = distributed.Client
-    async with cluster_class(n_workers=workers, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=None,
-                             asynchronous=True) as cluster:
+    with dask.config.set(DASK_SETTINGS):  # the scheduler's, and the nannies hand them on
+        cluster = await cluster_class(n_workers=workers, threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=None,
+                                      asynchronous=True)
+    async with cluster:
         async with client_class(cluster.scheduler_address, asynchronous=True) as client:
             await client.wait_for_workers(workers)
-            await client.run(_pin_dask_worker, _cores())
+            pids = list((await client.run(_pin_dask_worker, _cores())).values())
         async with DaskWorkers(bench.plan, cluster.scheduler_address) as pool:
-            return await _on_pool(bench, pool, games, seed)
+            return await _on_pool(bench, pool, games, seed, workers=pids)
 
 
 class _InstantPool:
@@ -574,6 +612,32 @@ def cpu_per_decision(repeats: int = 3, games: int = 120, pings: int = 2000) -> l
     return lines
 
 
+def dask_against_local(repeats: int = 3, games: int = 240) -> list[str]:
+    """The "Dask, N workers" figure alone: `repeats` pairs of a local N-worker run and a
+    Dask N-worker run of `games` games, each pair's decisions/s ratio and their median,
+    with the CPU per decision of the driver process (on Dask it also runs the scheduler
+    and the nannies), of the worker processes and of their main threads (a Dask worker's
+    event loop)."""
+    import statistics
+
+    lines, ratios = [], []
+    for seed in range(repeats):
+        r = asyncio.run(measure(["N workers, pinned", "Dask, N workers"], games, seed, 0))
+        local, dask = r["N workers, pinned"], r["Dask, N workers"]
+        ratios.append(dask["decisions/s"] / local["decisions/s"])
+        lines.append(
+            f"local {local['decisions/s']:.0f} decisions/s, Dask {dask['decisions/s']:.0f}: "
+            f"ratio {ratios[-1]:.2f}; µs/decision: driver {local['driver µs/decision']:.1f} "
+            f"→ {dask['driver µs/decision']:.1f}, workers {local['workers µs/decision']:.1f} "
+            f"→ {dask['workers µs/decision']:.1f}, of which main threads "
+            f"{local['main threads µs/decision']:.1f} → "
+            f"{dask['main threads µs/decision']:.1f}")
+        print(lines[-1], flush=True)
+    lines.append(f"median ratio {statistics.median(ratios):.2f} (goal ≥ 0.9)")
+    print(lines[-1])
+    return lines
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) in (3, 4, 5):
         print(json.dumps(asyncio.run(_ping_pong_here(
@@ -583,7 +647,9 @@ if __name__ == "__main__":
             asyncio.run(_protobuf_client(sys.argv[2], int(sys.argv[3])))
     elif sys.argv[1:2] == ["cpu"] and len(sys.argv) <= 3:
         cpu_per_decision(int(sys.argv[2]) if len(sys.argv) == 3 else 3)
+    elif sys.argv[1:2] == ["dask"] and len(sys.argv) <= 3:
+        dask_against_local(int(sys.argv[2]) if len(sys.argv) == 3 else 3)
     else:
         sys.exit("usage: python -m benchmarks.scale ping-pong COUNT [echo|protobuf [WORK_µS]] | "
-                 "protobuf-client HOST:PORT STREAMS | cpu [REPEATS] (run the "
+                 "protobuf-client HOST:PORT STREAMS | cpu [REPEATS] | dask [REPEATS] (run the "
                  "whole benchmark with python -m benchmarks scale)")

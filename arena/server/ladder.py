@@ -247,7 +247,7 @@ class LadderRun:
         # The hold is let go before the workers are stopped, which takes a while: a run
         # cancelled because its server is stopping must be done with the store first.
         try:
-            plan = management.worker_plan((), {})
+            plan = management.worker_plan((), {}, ladder.name)
             async with management.worker_pools(plan, workers, cluster) as pool, \
                     holding(management.store, ladder.id) as hold:
                 return await run_tournament_on_workers(

@@ -9,6 +9,8 @@ launches the managed bots a run needs through `arena.supervisor`.
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -352,14 +354,24 @@ class Management:
         assert command is not None  # a managed bot has its command
         return command, ""
 
-    def worker_plan(self, bots: Sequence[tuple[str, str]],
-                    folders: Mapping[str, str]) -> WorkerPlan:
-        """What each worker of a run needs: `bots` to launch (name, command), their
-        `folders`, this server's log folder and its bots' isolation."""
+    def worker_plan(self, bots: Sequence[tuple[str, str]], folders: Mapping[str, str],
+                    run: str) -> WorkerPlan:
+        """What each worker of run `run` (a tournament's or ladder's name) needs: `bots` to
+        launch (name, command), their `folders`, this server's log folder, its bots'
+        isolation, and where the run is recorded."""
         return WorkerPlan(
             tuple(bots), str(self.log_dir), dict(folders),
             {"sandbox": self.isolation.sandbox, "limits": self.isolation.limits.to_dict(),
-             "hidden_paths": [str(p) for p in self.isolation.hidden_paths]})
+             "hidden_paths": [str(p) for p in self.isolation.hidden_paths]},
+            run, self._database())
+
+    def _database(self) -> str:
+        """The store's place, the same for every driver of it: a URL, or a file with its
+        machine."""
+        target = self.store.target
+        if self.store.backend == "sqlite":
+            return f"{socket.gethostname()}:{os.path.abspath(target)}"
+        return target
 
     async def _launch(self, bot: Bot) -> None:
         if self._supervisor is None:
@@ -540,7 +552,7 @@ class Management:
                 progress(Progress(done, total, last_game, tournament.name))
 
         async with holding(self.store, tournament.id) as hold:
-            plan_for_workers = self.worker_plan(commands, folders)
+            plan_for_workers = self.worker_plan(commands, folders, tournament.name)
             try:
                 async with self.worker_pools(plan_for_workers, workers, cluster) as pool:
                     summary = await run_tournament_on_workers(

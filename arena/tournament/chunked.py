@@ -5,8 +5,9 @@ hands the pending games to a `WorkerPool` in chunks — each worker plays a
 chunk with its own match server and its own copies of the managed bots — and
 alone records what comes back. A chunk is sized to take about `CHUNK_SECONDS`
 of play (measured on the chunks already back), so a worker is not asked once
-per game, and at most `in_flight` chunks are out at once (two per worker by
-default), so a schedule of any length never floods the workers' queue.
+per game, with at least a game for each of a worker's tables; at most
+`in_flight` chunks are out at once (two per worker by default), so a schedule
+of any length never floods the workers' queue.
 
 Recording is idempotent and ordered: results are kept by scheduled game, a
 game recorded already (by an earlier, killed run, or because a chunk was played
@@ -70,13 +71,19 @@ class WorkerPlan:
     """What every worker of a run needs before its first chunk: the managed bots it
     launches, as (name, command) pairs, the folder each submitted version runs in
     (`folders`, by bot name), a folder for their logs (on a machine of the worker's own,
-    a folder of its own is used), and how the bots are isolated (`isolation`: plain data,
-    `sandbox`, `limits` and `hidden_paths`, as the driver's own bots are)."""
+    a folder of its own is used), how the bots are isolated (`isolation`: plain data,
+    `sandbox`, `limits` and `hidden_paths`, as the driver's own bots are), and which run
+    it is (`run`, `database`)."""
 
     bots: tuple[tuple[str, str], ...]
     log_dir: str
     folders: Mapping[str, str] = field(default_factory=dict)
     isolation: Mapping[str, Any] = field(default_factory=dict)
+    run: str = ""
+    """The tournament or ladder the workers play, by name."""
+    database: str = ""
+    """Where the run is recorded (a database file, with its machine, or a URL): with `run`,
+    what tells one run from another on a cluster that plays several at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +131,10 @@ workers of the Dask cluster at address `cluster` when it is not empty."""
 @dataclass
 class ChunkSizer:
     """How many games the next chunk gets: about `seconds` of play at the mean game
-    time seen so far (`first` games before any is seen), and never so many that fewer
-    chunks than `spread` are left for what remains, so the last ones end together."""
+    time seen so far, but never fewer than `first` (a game for each of a worker's
+    tables: a chunk of fewer games than the tables leaves tables idle, and then takes
+    as long as its longest game), and never so many that fewer chunks than `spread` are
+    left for what remains, so the last ones end together."""
 
     first: int
     seconds: float = CHUNK_SECONDS
@@ -140,10 +149,9 @@ class ChunkSizer:
 
     def next(self, remaining: int) -> int:
         """The size of the next chunk when `remaining` games are left to hand out."""
+        size = self.first
         if self._games and self._played > 0:
-            size = math.ceil(self.seconds * self._games / self._played)
-        else:
-            size = self.first
+            size = max(size, math.ceil(self.seconds * self._games / self._played))
         balanced = math.ceil(remaining / max(1, self.spread))
         return max(1, min(size, balanced, MAX_CHUNK_GAMES, remaining))
 

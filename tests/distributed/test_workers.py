@@ -13,6 +13,7 @@ so only without challenges does each game depend on its deal alone.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -211,3 +212,94 @@ def test_a_ladder_on_a_dask_cluster_launches_its_bots_on_the_workers_and_records
     seats = query(db, "SELECT b.name, count(*) AS n FROM game_seats s JOIN bots b ON "
                       "b.id = s.bot_id GROUP BY b.name")
     assert {row["name"]: row["n"] for row in seats} == {"greedy": 12, "counter": 12}
+
+
+def _plugins(client: Any) -> list[str]:
+    """The arena plugins registered on the cluster's scheduler."""
+    from arena.distributed.cluster import PLUGIN_PREFIX
+
+    names: list[str] = client.run_on_scheduler(
+        lambda dask_scheduler: sorted(dask_scheduler.worker_plugins))
+    return [name for name in names if name.startswith(PLUGIN_PREFIX)]
+
+
+def test_two_tournaments_at_once_on_one_dask_cluster_each_record_every_game_rated_as_alone(
+        db: Path, cluster: Any) -> None:
+    # Two databases: the first driver is paused mid-run, maybe in a write of its own.
+    other = db.parent / "other" / "arena.db"
+    other.parent.mkdir()
+    add_bots(other, BOTS)
+    long_total = _create(db, "long", deals=40)
+    short_total = _create(other, "short", deals=8, seed=7)
+    _create(db, "long-alone", deals=40)
+    _create(other, "short-alone", deals=8, seed=7)
+    ok(db, "tournament", "run", "long-alone", "--concurrency", "4")
+    ok(other, "tournament", "run", "short-alone", "--concurrency", "4")
+    address = cluster.scheduler_address
+    with marked_env(f"two-runs-{os.getpid()}-{db.parent.name}") as env:
+        long = _run_in_background(db, "long", env, "--cluster", address)
+        wait_until(lambda: _done(db, "long") >= 2 or long.poll() is not None, timeout=30,
+                   what="games of the first run recorded", interval=0.005)
+        # The first driver, paused, keeps its hosts on the workers while the second run
+        # plays from start to end: the two runs are on the cluster at once.
+        os.kill(long.pid, signal.SIGSTOP)
+        try:
+            assert _done(db, "long") < long_total, "the first run was paused before its end"
+            ok(other, "tournament", "run", "short", "--cluster", address)
+        finally:
+            os.kill(long.pid, signal.SIGCONT)
+        _, err = long.communicate(timeout=60)
+        assert long.returncode == 0, err.decode()
+    assert_recorded_once(db, "long", long_total)
+    assert_recorded_once(other, "short", short_total)
+    assert _games(db, "long") == _games(db, "long-alone")
+    assert _games(other, "short") == _games(other, "short-alone")
+    assert _ratings(db, "long") == _ratings(db, "long-alone")
+    assert _ratings(other, "short") == _ratings(other, "short-alone")
+    assert _games(other, "short") != _games(db, "long-alone"), "two different tournaments"
+
+
+def test_a_run_unregisters_the_plugin_a_vanished_driver_left_and_keeps_a_live_ones(
+        db: Path, cluster: Any) -> None:
+    import distributed
+
+    from arena.distributed.cluster import PLUGIN_PREFIX, _claim_on_scheduler
+
+    client_class: Any = distributed.Client
+    plugin: Any = distributed.WorkerPlugin
+    total = _create(db, "after", deals=2)
+    left, kept = PLUGIN_PREFIX + "left-behind", PLUGIN_PREFIX + "still-playing"
+    with client_class(cluster.scheduler_address) as gone:
+        assert gone.run_on_scheduler(_claim_on_scheduler(left, gone.id))[0] == ""
+        gone.register_plugin(plugin(), name=left)
+    with client_class(cluster.scheduler_address) as live:
+        assert live.run_on_scheduler(_claim_on_scheduler(kept, live.id))[0] == ""
+        live.register_plugin(plugin(), name=kept)
+        assert {left, kept} <= set(_plugins(live))
+        ok(db, "tournament", "run", "after", "--cluster", cluster.scheduler_address)
+        assert _plugins(live) == [kept], "the run's own plugin went with it, and the stale one"
+        live.unregister_worker_plugin(kept)
+    assert_recorded_once(db, "after", total)
+
+
+def test_a_second_driver_of_a_run_a_connected_driver_plays_is_refused_on_the_cluster(
+        tmp_path: Path, cluster: Any) -> None:
+    from arena.distributed.cluster import DaskWorkers, RunOnCluster, plugin_name
+    from arena.tournament.chunked import WorkerPlan
+
+    plan = WorkerPlan((), str(tmp_path / "logs"), run="spring", database="here:/arena.db")
+    other = WorkerPlan((), str(tmp_path / "logs"), run="spring", database="there:/arena.db")
+    assert plugin_name(plan) != plugin_name(other), "runs of two databases are two runs"
+    assert plugin_name(plan).startswith("arena-host-spring-")
+
+    async def twice() -> None:
+        async with DaskWorkers(plan, cluster.scheduler_address):
+            with pytest.raises(RunOnCluster, match="another driver .* is playing spring"):
+                async with DaskWorkers(plan, cluster.scheduler_address):
+                    pass
+            async with DaskWorkers(other, cluster.scheduler_address) as beside:
+                assert beside.size == 2
+        async with DaskWorkers(plan, cluster.scheduler_address):
+            pass  # its first driver gone, the run may be played again
+
+    asyncio.run(twice())

@@ -214,6 +214,13 @@ def test_a_chunk_sized_by_the_game_time_seen_and_shared_out_at_the_end() -> None
     assert sizer.next(remaining=10**6) == MAX_CHUNK_GAMES
 
 
+def test_a_chunk_of_games_longer_than_its_seconds_still_has_a_game_for_every_table() -> None:
+    sizer = ChunkSizer(first=4, seconds=0.25, spread=2)
+    sizer.seen(games=4, seconds=3.0)  # games far longer than a chunk's quarter second
+    assert sizer.next(remaining=1000) == 4
+    assert sizer.next(remaining=6) == 3, "the last games are still shared out"
+
+
 def test_the_workers_setting_round_trips_and_must_be_at_least_one() -> None:
     settings = TournamentSettings.from_dict({"workers": 3})
     assert TournamentSettings.from_dict(settings.to_dict()).workers == 3
