@@ -80,6 +80,10 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
                                          if settings else "", tables=tables or 0,
                                          max_games=max_games or 0, workers=workers,
                                          cluster=cluster)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # A background job (`nohup arena ladder run &`) starts with SIGINT ignored; SIGTERM
+        # stops the ladder as a SIGINT, so that must reach the ladder.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _as_ctrl_c)
     follower = _LadderLine(name)
 

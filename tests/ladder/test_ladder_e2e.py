@@ -21,6 +21,7 @@ from tests.cli.cli_support import (
     PYTHON_BOTS,
     add_bots,
     arena,
+    arena_env,
     leaderboard_tables,
     marked_env,
     ok,
@@ -225,3 +226,23 @@ def test_the_example_ladder_settings_read() -> None:
     settings = LadderSettings.from_dict(load_table(str(ROOT / "examples" / "ladder.toml"),
                                                    "--settings"))
     assert (settings.table_size, settings.rules.target_score) == (4, None)
+
+
+def test_sigterm_stops_a_ladder_started_as_a_background_job_with_ctrl_c_ignored(
+        tmp_path: Path) -> None:
+    # A shell starts `nohup arena ladder run &` with SIGINT ignored; SIGTERM must still stop
+    # it cleanly. With no bots the ladder waits for its field, which is enough to stop.
+    db = tmp_path / "arena.db"
+    with marked_env(f"ladder-bg-{os.getpid()}-{tmp_path.name}") as env:
+        process = subprocess.Popen(
+            [*ARENA, "--db", str(db), "ladder", "run"], env=arena_env(env, db),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        try:
+            wait_for_line(process, "waiting for 2", 60)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 130
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
