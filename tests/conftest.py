@@ -1,12 +1,20 @@
-"""Suite-wide rules: under CI (CI=true) a skipped test is a failure."""
+"""Suite-wide rules: under CI (CI=true) a skipped test is a failure; Ctrl-C reaches the
+processes the tests start, however the suite itself was started."""
 
 from __future__ import annotations
+
+import signal
 
 import pytest
 
 from tests.support import IN_CI
 
 pytest_plugins = ("tests.postgres_support",)
+
+# A shell starts a background job (`make test &`) with SIGINT ignored, and every process
+# a test starts would inherit that: the tests that press Ctrl-C need it to reach them.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(hookwrapper=True)
