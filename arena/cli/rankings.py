@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -11,6 +12,8 @@ from arena.cli.app import main
 from arena.cli.context import Context, pass_context
 from arena.cli.output import emit, emit_rankings, output_format, pool_heading
 from arena.v1 import admin_pb2
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from arena.cli.session import Session
@@ -77,24 +80,23 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --all-versions
     """
     tournament = tournament_or_ladder(tournament, ladder)
-    if ladder is not None:
-        context.run(lambda s: require_ladder(s, ladder), read_only=True)
     if watch:
         if list_pools or fit or fmt != "table":
             raise click.UsageError("--watch redraws the leaderboard table: it goes with "
                                    "neither --pools, --fit nor --format json|csv")
         from arena.cli.rankings_watch import watch_rankings
 
-        watch_rankings(context, tournament, pool, confidence, interval)
+        watch_rankings(context, tournament, pool, confidence, interval,
+                       ladder=ladder is not None)
     elif list_pools:
         emit([_pool_record(p) for p in context.run(_pools, read_only=True)], fmt,
              "no rated games yet")
     elif fit:
-        emit_fit(context.run(lambda s: _fit(s, tournament, pool), read_only=True), fmt)
+        emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
+                             read_only=True), fmt)
     else:
-        emit_rankings(context.run(lambda s: pool_rankings(s, tournament, pool, confidence,
-                                                          all_versions=all_versions),
-                                  read_only=True), fmt)
+        emit_rankings(context.run(ladder_checked(ladder, lambda s: pool_rankings(
+            s, tournament, pool, confidence, all_versions=all_versions)), read_only=True), fmt)
 
 
 def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | None:
@@ -105,6 +107,16 @@ def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | No
     if tournament is not None:
         raise click.UsageError("--ladder and --tournament name one pool each: give one")
     return ladder
+
+
+def ladder_checked(ladder: str | None, body: Callable[[Session], Awaitable[T]]
+                   ) -> Callable[[Session], Awaitable[T]]:
+    """`body`, first checking in the same session that `ladder` (if given) is a ladder."""
+    async def checked(session: Session) -> T:
+        if ladder is not None:
+            await require_ladder(session, ladder)
+        return await body(session)
+    return checked
 
 
 async def require_ladder(session: Session, name: str) -> admin_pb2.TournamentInfo:
@@ -203,12 +215,10 @@ def crosstable(context: Context, tournament: str | None, ladder: str | None, poo
     tournament = tournament_or_ladder(tournament, ladder)
 
     async def body(session: Session) -> admin_pb2.GetCrosstableResponse:
-        if ladder is not None:
-            await require_ladder(session, ladder)
         return await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
             tournament=tournament or "", pool=pool or "", confidence=confidence))
 
-    response = context.run(body, read_only=True)
+    response = context.run(ladder_checked(ladder, body), read_only=True)
     records = [{"pool": response.pool.key, "bot": r.bot, "opponent": r.opponent,
                 "games": r.games, "wins": r.wins, "losses": r.losses, "draws": r.draws,
                 "score": r.score, "score_low": r.score_low, "score_high": r.score_high,

@@ -57,12 +57,16 @@ def progress_line(tournament: admin_pb2.TournamentInfo | None, interval: float) 
 
 
 def watch_rankings(context: Context, tournament: str | None, pool: str | None,
-                   confidence: float, interval: float) -> None:
+                   confidence: float, interval: float, *, ladder: bool = False) -> None:
     """Read and show the leaderboard every `interval` seconds until Ctrl-C, or until the
-    watched tournament is finished."""
+    watched tournament is finished; with `ladder`, `tournament` must name a ladder."""
     redraw = can_redraw()
 
     async def body(session: Session) -> None:
+        if ladder and tournament:
+            from arena.cli.rankings import require_ladder
+
+            await require_ladder(session, tournament)
         shown: list[str] | None = None
         with Screen() as screen:
             while True:
