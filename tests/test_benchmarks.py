@@ -148,8 +148,13 @@ def test_scale_benchmark_on_one_pinned_worker_with_the_ceiling_and_the_ping_pong
     # Enough pings that each client process spends several clock ticks of CPU time.
     figures = asyncio.run(scale.measure(parts, games=4, seed=0, pings=1500))
     assert sorted(figures) == sorted(parts)
+    # A local worker's main thread only waits for its chunks: in a 4-game run it may
+    # not have used one clock tick, so its figure is only never negative.
+    idle_by_design = {"main threads µs/decision"}
     for part in parts:
-        assert figures[part] and all(value > 0 for value in figures[part].values()), part
+        assert figures[part] and all(value > 0 for key, value in figures[part].items()
+                                     if key not in idle_by_design), part
+        assert all(figures[part].get(key, 0) >= 0 for key in idle_by_design), part
     assert {"games/s", "server µs/decision", "bots µs/decision",
             "decisions/s per core"} <= set(figures["1 worker, pinned"])
 
