@@ -18,7 +18,8 @@ from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
-from arena.server.management import Progress, VersionLine
+from arena.services.bots import VersionLine
+from arena.services.progress import Progress
 from arena.store import (
     Bot,
     BotVersion,

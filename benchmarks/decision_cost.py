@@ -35,10 +35,10 @@ from typing import Any
 from arena.engine.actions import Action
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
+from arena.policy import BotPolicy
+from arena.result import played_game
 from arena.server.connection import BotConnection, BotHello, Outgoing, PendingDecision
-from arena.server.management import played_game
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES, bot_message_parser
-from arena.server.policy import BotPolicy
 from arena.server.seat import Answer, ConnectionSeat
 from arena.server.table import GameTable
 from arena.v1 import bot_pb2

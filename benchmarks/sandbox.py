@@ -16,8 +16,10 @@ import time
 from pathlib import Path
 
 from arena.sandbox import status
+from arena.server import ArenaServer
 from arena.server.assembly import SANDBOXED, build_server
-from arena.server.management import Management
+from arena.server.auth_store import SessionTokens
+from arena.services import Services
 from arena.store import Store
 from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
 from benchmarks.stats import median, play_games
@@ -28,11 +30,11 @@ STARTS = 5
 """Bot starts per repeat for the start-up figure (at full scale)."""
 
 
-async def _start_ms(management: Management, isolation: BotIsolation, name: str) -> float:
-    server = management.server
-    supervisor = BotSupervisor(server.bot_address, management.log_dir, max_restarts=0,
+async def _start_ms(server: ArenaServer, tokens: SessionTokens, log_dir: Path,
+                    isolation: BotIsolation, name: str) -> float:
+    supervisor = BotSupervisor(server.bot_address, log_dir, max_restarts=0,
                                isolation=isolation)
-    token = management.session_tokens.mint(name)
+    token = tokens.mint(name)
     started = time.perf_counter()
     await supervisor.start(ManagedBot(name, f"{sys.executable} {RANDOM_BOT}", token))
     await server.wait_for_bots([name], timeout=60)
@@ -44,14 +46,14 @@ async def _start_ms(management: Management, isolation: BotIsolation, name: str) 
 async def _games_per_s(isolation: BotIsolation, games: int, seed: int) -> float:
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
-        holder: list[Management] = []
+        holder: list[Services] = []
         server = build_server(store, Path(tmp) / "logs", holder.append, isolation=isolation)
         await server.start("127.0.0.1", 0)
-        management = holder[0]
+        services = holder[0]
         try:
             for name in BOTS:
-                management.add_bot(name, "managed", f"{sys.executable} {RANDOM_BOT}")
-            await management.ensure_bots(BOTS, wait_seconds=60)
+                services.bots.add(name, "managed", f"{sys.executable} {RANDOM_BOT}")
+            await services.runs.ensure_bots(BOTS, wait_seconds=60)
             rate = await play_games(server, BOTS, games, TABLES, seed)
         finally:
             await server.stop(0.5)
@@ -63,14 +65,14 @@ async def _start_up(starts: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"sandboxed": [], "unsandboxed": []}
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
-        holder: list[Management] = []
-        server = build_server(store, Path(tmp) / "logs", holder.append)
+        tokens = SessionTokens()
+        server = build_server(store, Path(tmp) / "logs", session_tokens=tokens)
         await server.start("127.0.0.1", 0)
         try:
             for index in range(starts):
                 for label, isolation in (("sandboxed", SANDBOXED), ("unsandboxed", UNSANDBOXED)):
-                    times[label].append(await _start_ms(holder[0], isolation,
-                                                        f"{label}-{index}"))
+                    times[label].append(await _start_ms(server, tokens, Path(tmp) / "logs",
+                                                        isolation, f"{label}-{index}"))
         finally:
             await server.stop(0.5)
             store.close()

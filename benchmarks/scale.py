@@ -129,23 +129,23 @@ class _Bench:
     def __init__(self, folder: Path) -> None:
         from arena.distributed import worker_pools
         from arena.server.assembly import build_server
-        from arena.server.management import Management
+        from arena.services import Services
         from arena.store import Store
 
         self.folder = folder
         self.store = Store.open(folder / "bench.db")
-        holder: list[Management] = []
+        holder: list[Services] = []
         self.server = build_server(self.store, folder / "logs", holder.append,
                                    worker_pools=worker_pools)
-        self.management = holder[0]
+        self.services = holder[0]
         for name, command in _bots():
-            self.management.add_bot(name, "managed", command)
+            self.services.bots.add(name, "managed", command)
         self.created = 0
 
     def tournament(self, games: int, seed: int) -> str:
         self.created += 1
         name = f"bench-{self.created}"
-        self.management.create_tournament(name, list(BOT_SCRIPTS), {
+        self.services.competitions.create_tournament(name, list(BOT_SCRIPTS), {
             "format": "round_robin", "table_size": len(BOT_SCRIPTS),
             "deals_per_table": max(1, games // len(BOT_SCRIPTS)), "seed": seed,
             "concurrency": TABLES, "rules": RULES, "policy": {"decision_timeout": 5.0}})
@@ -164,11 +164,11 @@ class _Bench:
 
 async def _one_process(bench: _Bench, games: int, seed: int) -> dict[str, float]:
     name = bench.tournament(games, seed)
-    await bench.management.ensure_bots(list(BOT_SCRIPTS), 60)
+    await bench.services.runs.ensure_bots(list(BOT_SCRIPTS), 60)
     start = time.perf_counter()
-    await bench.management.run_tournament(name, TABLES, 60)
+    await bench.services.runs.run_tournament(name, TABLES, 60)
     seconds = time.perf_counter() - start
-    await bench.management.stop_bots()
+    await bench.services.fleet.stop()
     return {"games/s": games / seconds, "decisions/s": bench.decisions(name) / seconds}
 
 

@@ -53,7 +53,7 @@ async def play_games(server: Any, bots: Sequence[str], games: int, tables: int,
     """Play `games` single hands between `bots` straight through `ArenaServer.play_game`,
     `tables` at a time, each game seating the bots one place further round."""
     from arena.engine import RuleSet
-    from arena.server.policy import BotPolicy
+    from arena.policy import BotPolicy
 
     rules = RuleSet(target_score=None)
     policy = BotPolicy(decision_timeout=5.0)

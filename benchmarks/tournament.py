@@ -20,7 +20,7 @@ from pathlib import Path
 
 from arena.engine import RuleSet
 from arena.server.assembly import build_server
-from arena.server.management import Management
+from arena.services import Services
 from arena.store import Store
 from benchmarks.stats import Rate, median, play_games
 
@@ -33,16 +33,16 @@ RANDOM_BOT = Path(__file__).resolve().parent.parent / "sample_bots" / "python" /
 async def _measure(games: int, seed: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
-        holder: list[Management] = []
+        holder: list[Services] = []
         server = build_server(store, Path(tmp) / "logs", holder.append)
         await server.start("127.0.0.1", 0)
-        management = holder[0]
+        services = holder[0]
         try:
             for name in BOTS:
-                management.add_bot(name, "managed", f"{sys.executable} {RANDOM_BOT}")
-            await management.ensure_bots(BOTS, wait_seconds=60)
+                services.bots.add(name, "managed", f"{sys.executable} {RANDOM_BOT}")
+            await services.runs.ensure_bots(BOTS, wait_seconds=60)
             bound = await play_games(server, BOTS, games, TABLES, seed)
-            tournament = await _tournament_rate(management, games, seed)
+            tournament = await _tournament_rate(services, games, seed)
         finally:
             await server.stop(0.5)
             store.close()
@@ -52,18 +52,18 @@ async def _measure(games: int, seed: int) -> dict[str, float]:
             "vs bound": tournament.decisions_per_s / bound.decisions_per_s}
 
 
-async def _tournament_rate(management: Management, games: int, seed: int) -> Rate:
+async def _tournament_rate(services: Services, games: int, seed: int) -> Rate:
     deals = max(1, games // len(BOTS))
     name = f"bench-{seed}"
-    management.create_tournament(name, list(BOTS), {
+    services.competitions.create_tournament(name, list(BOTS), {
         "format": "round_robin", "table_size": len(BOTS), "deals_per_table": deals,
         "seed": seed, "concurrency": TABLES, "rules": RULES.to_dict(),
         "policy": {"decision_timeout": 5.0}})
     start = time.perf_counter()
-    await management.run_tournament(name, TABLES, wait_seconds=60)
+    await services.runs.run_tournament(name, TABLES, wait_seconds=60)
     seconds = time.perf_counter() - start
-    played = management.store.games(tournament=name)
-    decisions = sum(len(management.store.get_game(g.id).actions) for g in played)
+    played = services.store.games(tournament=name)
+    decisions = sum(len(services.store.get_game(g.id).actions) for g in played)
     return Rate(len(played), decisions, seconds)
 
 

@@ -1,5 +1,5 @@
 """Helpers shared by several test folders: the CI switch, free ports, polling, and a
-server with the management service."""
+server with the admin service over the services."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from arena.server import ArenaServer
 from arena.server.assembly import build_server
-from arena.server.management import Management
+from arena.server.auth_store import SessionTokens
+from arena.services import Services
 from arena.store import BotKind, Store
 
 
@@ -50,12 +51,14 @@ def wait_until(condition: Callable[[], object], timeout: float = 20.0, what: str
 
 
 class ManagedServer(NamedTuple):
-    """An in-process server with the management service, on a fresh database."""
+    """An in-process server with the admin service over the services, on a fresh
+    database, and the table of its managed bots' session tokens."""
 
     store: Store
     server: ArenaServer
-    management: Management
+    services: Services
     port: int
+    tokens: SessionTokens
 
 
 @contextlib.asynccontextmanager
@@ -63,11 +66,12 @@ async def managed_server(folder: Path) -> AsyncIterator[ManagedServer]:
     """Serve `folder`/arena.db on a free loopback port (bot logs in `folder`/logs), as
     `arena serve` does; stopped and closed on the way out."""
     store = Store.open(folder / "arena.db")
-    holder: list[Management] = []
-    server = build_server(store, folder / "logs", holder.append)
+    holder: list[Services] = []
+    tokens = SessionTokens()
+    server = build_server(store, folder / "logs", holder.append, session_tokens=tokens)
     try:
         port = await server.start("127.0.0.1", 0)
-        yield ManagedServer(store, server, holder[0], port)
+        yield ManagedServer(store, server, holder[0], port, tokens)
     finally:
         await server.stop(0.5)
         store.close()

@@ -1,7 +1,9 @@
-"""The layers of DESIGN.md, as rules over what each module imports when it is imported.
+"""The layers of DESIGN.md, as rules over what each module imports.
 
-Only imports that run at import time count: those at a module's top level,
-not those inside a function or under `if TYPE_CHECKING:`.
+The layer rules count the imports that run at import time: those at a module's top
+level, not those inside a function or under `if TYPE_CHECKING:`. The rule against
+circles counts every import, wherever it stands: a circle of imports is one, whether
+it runs at import time, later, or only for the type checker.
 """
 
 from __future__ import annotations
@@ -36,12 +38,14 @@ def _top_level(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
             yield from _top_level(node.body + node.orelse + node.finalbody)
 
 
-def imports_of(module: str) -> set[str]:
-    """Every module `module` imports at import time (`from p import m` counts as p.m when
-    m is a module of arena)."""
+def imports_of(module: str, *, anywhere: bool = False) -> set[str]:
+    """Every module `module` imports at import time, or with `anywhere` wherever the
+    import stands (`from p import m` counts as p.m when m is a module of arena)."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     found: set[str] = set()
-    for node in _top_level(tree.body):
+    nodes = ([n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+             if anywhere else _top_level(tree.body))
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif node.module is not None and node.level == 0:
@@ -67,7 +71,7 @@ def _modules_of(*layers: str) -> list[str]:
 
 
 def test_the_package_has_the_modules_the_rules_speak_of() -> None:
-    for layer in ("arena.engine", "arena.client", "arena.store", "arena.tournament",
+    for layer in ("arena.engine", "arena.client", "arena.store", "arena.tournament", "arena.services",
                   "arena.server", "arena.supervisor", "arena.cli", "arena.rating", "arena.stats"):
         assert _modules_of(layer), f"no module in {layer}"
 
@@ -88,7 +92,7 @@ def test_the_sdk_imports_neither_the_engine_nor_the_server(module: str) -> None:
 
 @pytest.mark.parametrize("module", _modules_of("arena.store", "arena.tournament",
                                                "arena.rating", "arena.stats",
-                                               "arena.server.management"))
+                                               "arena.services"))
 def test_the_store_tournaments_ratings_and_management_import_no_grpc(module: str) -> None:
     grpc_parts = {name for name in imports_of(module)
                   if name.split(".")[0] in {"grpc", "grpc_health", "grpc_reflection"}
@@ -165,7 +169,36 @@ def _cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
     return visit(start)
 
 
-def test_no_module_imports_itself_back_at_import_time() -> None:
-    graph = {module: _arena_imports(module) & MODULES.keys() for module in MODULES}
+def test_no_module_imports_itself_back_not_even_for_types_or_inside_a_function() -> None:
+    graph = {module: {name for name in imports_of(module, anywhere=True)
+                      if name in MODULES} for module in MODULES}
     cycles = [cycle for module in MODULES if (cycle := _cycle_from(module, graph))]
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles[:3])
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.services"))
+def test_the_services_import_neither_the_server_nor_the_cli_nor_click(module: str) -> None:
+    upward = {name for name in imports_of(module, anywhere=True)
+              if _in(name, "arena.server", "arena.cli", "arena.web", "arena.wire_admin")
+              or name.split(".")[0] in {"click", "grpc", "starlette"}}
+    assert not upward, f"{module} imports {sorted(upward)}"
+
+
+def test_the_cycle_check_finds_a_circle_through_a_type_only_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}}
+    assert _cycle_from("a", graph) == ["a", "b", "c", "a"]
+    assert _cycle_from("a", {"a": {"b"}, "b": set()}) is None
+
+
+MAX_SERVER_CLASS_LINES = 400
+"""The longest a class of `arena.server` may be: one that grows past it serves more than
+one concern and is split by concern (DESIGN.md)."""
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.server"))
+def test_no_class_of_the_server_is_over_400_lines(module: str) -> None:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    long = {node.name: (node.end_lineno or node.lineno) - node.lineno + 1
+            for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    over = {name: lines for name, lines in long.items() if lines > MAX_SERVER_CLASS_LINES}
+    assert not over, f"{module}: classes over {MAX_SERVER_CLASS_LINES} lines: {over}"

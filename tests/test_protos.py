@@ -17,11 +17,11 @@ def test_generated_code_is_up_to_date_with_protos() -> None:
 def test_the_check_finds_an_sdk_module_that_no_longer_matches_the_protos(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    edited = tmp_path / "_generated.py"
+    edited = tmp_path / "_generated_enums.py"
     member = '    TURN_LIMIT = "turn_limit"\n'
-    edited.write_text(protogen.SDK_MODULE.read_text().replace(member, ""))
-    monkeypatch.setattr(protogen, "SDK_MODULE", edited)
+    edited.write_text(protogen.SDK_ENUMS_MODULE.read_text().replace(member, ""))
+    monkeypatch.setattr(protogen, "SDK_ENUMS_MODULE", edited)
     monkeypatch.setattr(protogen, "ROOT", tmp_path)
     assert protogen.main(["--check"]) == 1
-    assert "_generated.py" in capsys.readouterr().out
+    assert "_generated_enums.py" in capsys.readouterr().out
     assert "TURN_LIMIT" not in edited.read_text()  # a check writes nothing

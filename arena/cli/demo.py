@@ -18,7 +18,7 @@ from arena.cli.app import main
 from arena.cli.context import rpc_message
 from arena.cli.inputs import SEED_HELP, UINT64
 from arena.cli.output import emit_rankings, follow_progress
-from arena.cli.rankings import pool_rankings
+from arena.cli.rankings_fetch import pool_rankings
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:

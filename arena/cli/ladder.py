@@ -89,7 +89,7 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
 
     async def body(session: Session) -> tuple[admin_pb2.RunProgress,
                                                list[admin_pb2.GetRankingsResponse]]:
-        from arena.cli.rankings import pool_rankings
+        from arena.cli.rankings_fetch import pool_rankings
 
         last = await follower.follow(session.admin.RunLadder(request))
         return last, await pool_rankings(session, name, None)

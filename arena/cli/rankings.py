@@ -11,6 +11,8 @@ import click
 from arena.cli.app import main
 from arena.cli.context import Context, pass_context
 from arena.cli.output import emit, emit_rankings, output_format, pool_heading
+from arena.cli.rankings_fetch import list_pools as fetch_pools
+from arena.cli.rankings_fetch import pool_rankings, require_ladder
 from arena.v1 import admin_pb2
 
 T = TypeVar("T")
@@ -89,7 +91,7 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
         watch_rankings(context, tournament, pool, confidence, interval,
                        ladder=ladder is not None)
     elif list_pools:
-        emit([_pool_record(p) for p in context.run(_pools, read_only=True)], fmt,
+        emit([_pool_record(p) for p in context.run(fetch_pools, read_only=True)], fmt,
              "no rated games yet")
     elif fit:
         emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
@@ -117,46 +119,6 @@ def ladder_checked(ladder: str | None, body: Callable[[Session], Awaitable[T]]
             await require_ladder(session, ladder)
         return await body(session)
     return checked
-
-
-async def require_ladder(session: Session, name: str) -> admin_pb2.TournamentInfo:
-    """The ladder `name`; a `ClickException` saying so when there is no such ladder, or
-    when `name` is a tournament."""
-    import grpc
-
-    from arena.store.records import LADDER_FORMAT
-
-    try:
-        info = (await session.admin.GetSchedule(admin_pb2.GetScheduleRequest(
-            tournament=name, skip_games=True))).tournament
-    except grpc.aio.AioRpcError as exc:
-        if exc.code() is not grpc.StatusCode.NOT_FOUND:
-            raise
-        starts = "arena ladder run" + ("" if name == "ladder" else f" --name {name}")
-        raise click.ClickException(f"no ladder {name!r} yet: `{starts}` starts it") from None
-    if info.format != LADDER_FORMAT:
-        raise click.ClickException(f"{name!r} is a tournament, not a ladder: "
-                                   f"--tournament {name} shows its standings")
-    return info
-
-
-async def pool_rankings(session: Session, tournament: str | None, pool: str | None,
-                        confidence: float = 0.95, *, all_versions: bool = False
-                        ) -> list[admin_pb2.GetRankingsResponse]:
-    """The leaderboards a listing asks for: one pool, or every rule-set pool (each
-    submitted bot's latest version only, unless `all_versions`)."""
-    if tournament or pool:
-        return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-            tournament=tournament or "", pool=pool or "", confidence=confidence,
-            all_versions=all_versions))]
-    listed = await _pools(session)
-    return [await session.admin.GetRankings(admin_pb2.GetRankingsRequest(
-        pool=p.key, confidence=confidence, all_versions=all_versions))
-        for p in listed if not p.tournament]
-
-
-async def _pools(session: Session) -> list[admin_pb2.PoolInfo]:
-    return list((await session.admin.ListPools(admin_pb2.ListPoolsRequest())).pools)
 
 
 def _pool_record(pool: admin_pb2.PoolInfo) -> dict[str, Any]:

@@ -64,7 +64,7 @@ def watch_rankings(context: Context, tournament: str | None, pool: str | None,
 
     async def body(session: Session) -> None:
         if ladder and tournament:
-            from arena.cli.rankings import require_ladder
+            from arena.cli.rankings_fetch import require_ladder
 
             await require_ladder(session, tournament)
         shown: list[str] | None = None
@@ -101,7 +101,7 @@ async def _rankings(session: Session, info: admin_pb2.TournamentInfo | None,
     (its pool comes with that game)."""
     import grpc
 
-    from arena.cli.rankings import pool_rankings
+    from arena.cli.rankings_fetch import pool_rankings
 
     try:
         return await pool_rankings(session, tournament, pool, confidence)

@@ -21,13 +21,13 @@ from arena.cli.context import (
 
 if TYPE_CHECKING:
     from arena.server.app import BackgroundJob
-    from arena.server.management import Management
-    from arena.server.timetable import Timetable
+    from arena.services import Services
+    from arena.services.timetable import Timetable
     from arena.store import Store
     from arena.supervisor import BotIsolation
 
 DEFAULT_TABLES = 4
-"""The tables `arena serve` plays at once on its own (`arena.server.timetable.Timetable`
+"""The tables `arena serve` plays at once on its own (`arena.services.timetable.Timetable`
 gives a scheduled tournament's editions their share of them)."""
 
 # --------------------------------------------------------------------- serve
@@ -96,8 +96,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for, private_paths
     from arena.server.auth import ADMIN_TOKEN_VARIABLE, AdminTokenError, issue_admin_token
-    from arena.server.timetable import Timetable
     from arena.server.tls import ServerTls, TlsError
+    from arena.services.timetable import Timetable
     from arena.store import Store, StoreError
 
     if (tls_cert is None) != (tls_key is None):
@@ -134,15 +134,15 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db_name}, "
                    f"admin token {where}); Ctrl-C stops", err=True)
 
-    managements: list[Management] = []
-    server = build_server(store, log_dir_for(context.db_files), managements.append,
+    built: list[Services] = []
+    server = build_server(store, log_dir_for(context.db_files), built.append,
                           admin_token=admin_token, tls=tls, isolation=isolation,
                           hidden_paths=private_paths(context.db_files),
                           worker_pools=worker_pools)
-    timetable = Timetable(managements[0], tables, say=say_on_stderr)
+    timetable = Timetable(built[0].runs, tables, say=say_on_stderr)
     jobs: list[BackgroundJob] = [timetable.run]
     if ladder_file is not None:
-        jobs.append(served_ladder(managements[0], ladder_name, ladder_file, timetable, store))
+        jobs.append(served_ladder(built[0], ladder_name, ladder_file, timetable, store))
     try:
         # The server's own log says when its store lost the database and reconnected.
         with store.reporting_connection(say_on_stderr):
@@ -154,19 +154,19 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         store.close()
 
 
-def served_ladder(management: Management, name: str, settings_file: str,
+def served_ladder(services: Services, name: str, settings_file: str,
                   timetable: Timetable, store: Store) -> BackgroundJob:
     """The ladder job of `serve --ladder`, its settings checked against the stored ladder
     before the server starts (a `ClickException` saying what is wrong, the store closed)."""
     from arena.cli.inputs import load_table
     from arena.ladder.feed import LadderError, open_ladder
-    from arena.server.ladder import ladder_job
+    from arena.services.ladder import ladder_job
     from arena.store import StoreError
     from arena.tournament import SettingsError
 
     try:
         given = load_table(settings_file or None, "--ladder")
-        settings = management.ladder_settings(name, given)
+        settings = services.competitions.ladder_settings(name, given)
         open_ladder(store, name, settings)
     except (click.BadParameter, SettingsError, LadderError, StoreError) as exc:
         store.close()
@@ -176,7 +176,7 @@ def served_ladder(management: Management, name: str, settings_file: str,
     def free_tables() -> int:
         return max(1, timetable.tables - timetable.tables_in_use)
 
-    return ladder_job(management, name, settings, free_tables, say_on_stderr)
+    return ladder_job(services.runs.ladder_players(), name, settings, free_tables, say_on_stderr)
 
 
 def say_on_stderr(line: str) -> None:

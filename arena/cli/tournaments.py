@@ -41,7 +41,7 @@ from arena.cli.output import (
     tournament_record,
     tournament_row,
 )
-from arena.cli.rankings import pool_rankings
+from arena.cli.rankings_fetch import pool_rankings
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:

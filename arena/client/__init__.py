@@ -22,14 +22,13 @@ Subclass `Bot` instead for per-game hooks (`on_game_start`, `on_events`,
 `on_game_end`). The SDK speaks only the wire protocol (`arena.v1`).
 """
 
-from arena.client.bot import Bot, Choice, DecideFn, FunctionBot
+from arena.client.bot import Bot, Choice, DecideFn, FunctionBot, run
 from arena.client.connection import (
     DEFAULT_SERVER,
     Backoff,
     Client,
     ClientConfigError,
     ExitReason,
-    run,
 )
 from arena.client.events import (
     CardKept,

@@ -10,32 +10,20 @@ calls for different tables interleave, so keep per-table state per `game_id`
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+import os
+from typing import Any
 
+from arena.client.choice import Choice as Choice
+from arena.client.choice import DecideFn as DecideFn
+from arena.client.choice import EventsHook as EventsHook
+from arena.client.choice import GameEndHook as GameEndHook
+from arena.client.choice import GameStartHook as GameStartHook
+from arena.client.choice import resolve_choice as resolve_choice
+from arena.client.connection import Client, ClientConfigError, ExitReason, stop_on_signals
 from arena.client.events import Event
 from arena.client.model import Action, Outcome, ServerError
 from arena.client.table import Table
 from arena.client.view import View
-from arena.v1 import uno_pb2
-
-if TYPE_CHECKING:
-    from arena.client.connection import ExitReason
-
-Choice = Action | int | uno_pb2.Action
-"""What `decide` returns: one of the legal actions, its index, or an equal protocol Action."""
-
-DecideFn = Callable[[View, list[Action]], Choice]
-"""``decide(view, legal) -> choice``, the one function every bot writes."""
-
-GameStartHook = Callable[[Table], None]
-"""Called with the new table when a game starts."""
-
-EventsHook = Callable[[Table, list[Event]], None]
-"""Called with the table and the new events, already appended to ``table.events``."""
-
-GameEndHook = Callable[[Table, Outcome], None]
-"""Called with the table and its outcome when a game ends."""
 
 _log = logging.getLogger("arena.client")
 
@@ -73,8 +61,6 @@ class Bot:
 
     def run(self, **options: Any) -> ExitReason:
         """Connect and play until stopped; `options` are those of `arena.client.run`."""
-        from arena.client.connection import run
-
         return run(self, **options)
 
 
@@ -126,28 +112,42 @@ def as_bot(bot: Bot | DecideFn, *, name: str | None = None,
                        on_game_end=on_game_end)
 
 
-def resolve_choice(choice: object, legal: Sequence[Action]) -> int | None:
-    """The index in `legal` that `choice` stands for, or None if it is not legal.
+def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = None,
+        token: str | None = None, max_tables: int | None = None,
+        auto_single_action: bool = False, events_in_requests: bool = True,
+        bot_version: str | None = None, give_up_after: float | None = 60.0,
+        tls: bool | str | os.PathLike[str] | None = None,
+        on_game_start: GameStartHook | None = None,
+        on_events: EventsHook | None = None, on_game_end: GameEndHook | None = None,
+        configure_logging: bool = True) -> ExitReason:
+    """Play as `bot` (a Bot or a ``decide(view, legal)`` function) until stopped.
 
-    An Action (ours or the protocol's) matches an equal legal action; an UNO
-    call on a play that cannot leave one card is ignored, as the server does.
+    `server`/`token` default to ARENA_SERVER/ARENA_TOKEN; `max_tables` (games
+    played at once) to ARENA_MAX_TABLES or 1; `auto_single_action` lets the
+    server answer decisions with one legal action by itself; with
+    `events_in_requests` events ride inside the next request (the bot sees no
+    difference: `on_events` still runs before `decide`); `tls` (TLS to the
+    server) defaults to ARENA_TLS_CA or ARENA_TLS. The hooks apply to a
+    function bot. Logging goes to stderr at ARENA_LOG_LEVEL (INFO) unless the
+    program configured logging itself. SIGINT and SIGTERM stop the bot cleanly.
+    Returns why it stopped (REJECTED, after logging why, for a setting that
+    cannot be used); it never raises for a connection problem.
     """
-    if isinstance(choice, bool):
-        return None
-    if isinstance(choice, int):
-        return choice if 0 <= choice < len(legal) else None
-    if isinstance(choice, uno_pb2.Action):
-        from arena.client.convert import action_from_proto
-
-        choice = action_from_proto(choice)
-    if not isinstance(choice, Action):
-        return None
-    for candidate in (choice, _without_uno(choice)):
-        for index, action in enumerate(legal):
-            if action == candidate:
-                return index
-    return None
-
-
-def _without_uno(action: Action) -> Action:
-    return Action(action.kind, action.card, action.color, action.target, False)
+    if configure_logging and not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=os.environ.get("ARENA_LOG_LEVEL", "INFO").upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    try:
+        client = Client(
+            as_bot(bot, name=name, on_game_start=on_game_start, on_events=on_events,
+                   on_game_end=on_game_end),
+            server=server, token=token, max_tables=max_tables,
+            auto_single_action=auto_single_action, events_in_requests=events_in_requests,
+            bot_version=bot_version, give_up_after=give_up_after, tls=tls,
+        )
+    except ClientConfigError as exc:
+        _log.error("%s", exc)
+        return ExitReason.REJECTED
+    with stop_on_signals(client):
+        return client.run()

@@ -33,15 +33,7 @@ from types import FrameType
 import grpc
 
 from arena import __version__
-from arena.client.bot import (
-    Bot,
-    DecideFn,
-    EventsHook,
-    GameEndHook,
-    GameStartHook,
-    as_bot,
-    resolve_choice,
-)
+from arena.client.choice import Player, resolve_choice
 from arena.client.convert import (
     decision_to_proto,
     error_from_proto,
@@ -148,7 +140,7 @@ class Client:
     `ClientConfigError`.
     """
 
-    def __init__(self, bot: Bot, *, server: str | None = None, token: str | None = None,
+    def __init__(self, bot: Player, *, server: str | None = None, token: str | None = None,
                  max_tables: int | None = None, auto_single_action: bool = False,
                  events_in_requests: bool = True, bot_version: str | None = None,
                  give_up_after: float | None = 60.0, backoff: Backoff | None = None,
@@ -464,49 +456,10 @@ async def _write(call: grpc.aio.StreamStreamCall[bot_pb2.BotMessage, bot_pb2.Ser
 
 # ------------------------------------------------------------------ entry
 
-def run(bot: Bot | DecideFn, *, name: str | None = None, server: str | None = None,
-        token: str | None = None, max_tables: int | None = None,
-        auto_single_action: bool = False, events_in_requests: bool = True,
-        bot_version: str | None = None, give_up_after: float | None = 60.0,
-        tls: bool | str | os.PathLike[str] | None = None,
-        on_game_start: GameStartHook | None = None,
-        on_events: EventsHook | None = None, on_game_end: GameEndHook | None = None,
-        configure_logging: bool = True) -> ExitReason:
-    """Play as `bot` (a Bot or a ``decide(view, legal)`` function) until stopped.
-
-    `server`/`token` default to ARENA_SERVER/ARENA_TOKEN; `max_tables` (games
-    played at once) to ARENA_MAX_TABLES or 1; `auto_single_action` lets the
-    server answer decisions with one legal action by itself; with
-    `events_in_requests` events ride inside the next request (the bot sees no
-    difference: `on_events` still runs before `decide`); `tls` (TLS to the
-    server) defaults to ARENA_TLS_CA or ARENA_TLS. The hooks apply to a
-    function bot. Logging goes to stderr at ARENA_LOG_LEVEL (INFO) unless the
-    program configured logging itself. SIGINT and SIGTERM stop the bot cleanly.
-    Returns why it stopped (REJECTED, after logging why, for a setting that
-    cannot be used); it never raises for a connection problem.
-    """
-    if configure_logging and not logging.getLogger().handlers:
-        logging.basicConfig(
-            level=os.environ.get("ARENA_LOG_LEVEL", "INFO").upper(),
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
-    try:
-        client = Client(
-            as_bot(bot, name=name, on_game_start=on_game_start, on_events=on_events,
-                   on_game_end=on_game_end),
-            server=server, token=token, max_tables=max_tables,
-            auto_single_action=auto_single_action, events_in_requests=events_in_requests,
-            bot_version=bot_version, give_up_after=give_up_after, tls=tls,
-        )
-    except ClientConfigError as exc:
-        _log.error("%s", exc)
-        return ExitReason.REJECTED
-    with _stop_on_signals(client):
-        return client.run()
-
-
 @contextlib.contextmanager
-def _stop_on_signals(client: Client) -> Iterator[None]:
+def stop_on_signals(client: Client) -> Iterator[None]:
+    """While the block runs (in the main thread), SIGINT and SIGTERM stop `client`
+    cleanly; a second SIGINT is abrupt."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # The enums are generated from uno.proto (arena.protogen) and belong to this module's API.
-from arena.client._generated import ActionKind as ActionKind
-from arena.client._generated import Color as Color
-from arena.client._generated import Phase as Phase
-from arena.client._generated import Rank as Rank
+from arena.client._generated_enums import ActionKind as ActionKind
+from arena.client._generated_enums import Color as Color
+from arena.client._generated_enums import Phase as Phase
+from arena.client._generated_enums import Rank as Rank
 from arena.v1 import uno_pb2
 
 COLORS: tuple[Color, ...] = tuple(Color)

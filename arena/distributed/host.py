@@ -24,10 +24,10 @@ from typing import Any, TypeVar
 
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
+from arena.policy import BotPolicy
+from arena.result import played_game
 from arena.sandbox import Limits
 from arena.server.auth_store import SessionTokens
-from arena.server.management import played_game
-from arena.server.policy import BotPolicy
 from arena.server.server import ArenaServer
 from arena.store import ScheduledGame
 from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena.engine.rules import RuleSet, Scoring
+from arena.store import LADDER_FORMAT, Tournament
 from arena.tournament.schedule import (
     MAX_SEED,
     SettingsError,
@@ -166,3 +167,8 @@ def _whole(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SettingsError(f"{name}: must be a whole number, got {value!r}")
     return value
+
+
+def is_ladder(tournament: Tournament) -> bool:
+    """Whether a stored tournament is a ladder."""
+    return tournament.format == LADDER_FORMAT

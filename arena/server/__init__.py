@@ -4,10 +4,10 @@ The tournament layer uses `ArenaServer` (start, wait for bots, `play_game`,
 stop) and never talks gRPC itself; `run_server` serves until a signal.
 """
 
+from arena.policy import BotPolicy, SeatTermination, passive_action
+from arena.result import GameAbortedError, GameResult
 from arena.server.app import DEFAULT_PORT, run_server, serve, serve_until_stopped
 from arena.server.auth import Authenticator, TokenError, TokenTable, bearer_token
-from arena.server.policy import BotPolicy, SeatTermination, passive_action
-from arena.server.result import GameAbortedError, GameResult
 from arena.server.server import MAX_MESSAGE_BYTES, ArenaServer
 
 __all__ = [

@@ -2,8 +2,9 @@
 
 One servicer serves every call. The live calls (connections, tables, watching
 a game) read the server's own state; the management calls (bots, tournaments,
-rankings, stored games) go to a `Management` over a store, and answer
-UNIMPLEMENTED on a server built without one. Every message is built in
+rankings, stored games) each go to one call of the `arena.services` over a store
+(run in a worker thread, so that the event loop never waits for the store), and
+answer UNIMPLEMENTED on a server built without them. Every message is built in
 `arena.wire_admin`.
 """
 
@@ -19,30 +20,28 @@ from typing import Any, NoReturn, TypeVar
 
 import grpc
 
-from arena import stats, wire_admin
+from arena import wire_admin
 from arena.engine.rules import RuleSetError
 from arena.game_id import parse_game_id, public_game_id
 from arena.ladder.settings import DEFAULT_NAME
+from arena.policy import BotPolicy
+from arena.result import GameAbortedError
 from arena.server.connection import BotConnection
-from arena.server.management import Management, ManagementError, Progress, ProgressListener
-from arena.server.policy import BotPolicy
-from arena.server.result import GameAbortedError
 from arena.server.table import GameTable
+from arena.services import Progress, ProgressListener, ServiceError, Services
 from arena.store import (
     DuplicateName,
-    GameSummary,
     InvalidInput,
-    Pool,
     ReconnectFailed,
     Store,
     StoreError,
-    Tournament,
     UnknownBot,
     UnknownGame,
     UnknownPool,
     UnknownTournament,
 )
 from arena.submissions import MANIFEST
+from arena.supervisor.fleet import FleetError
 from arena.tournament import ScheduleError
 from arena.v1 import admin_pb2, admin_pb2_grpc
 
@@ -60,7 +59,8 @@ _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (sqlite3.Error, grpc.StatusCode.FAILED_PRECONDITION),
     (RuleSetError, grpc.StatusCode.INVALID_ARGUMENT),
     (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
-    (ManagementError, grpc.StatusCode.FAILED_PRECONDITION),
+    (ServiceError, grpc.StatusCode.FAILED_PRECONDITION),
+    (FleetError, grpc.StatusCode.FAILED_PRECONDITION),
     (wire_admin.RequestError, grpc.StatusCode.FAILED_PRECONDITION),
     (wire_admin.UploadTooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (ValueError, grpc.StatusCode.INVALID_ARGUMENT),
@@ -93,7 +93,7 @@ def _management_call(method: UnaryCall[Request, Response]) -> UnaryCall[Request,
     with their gRPC status."""
     @functools.wraps(method)
     async def call(self: AdminService, request: Request, context: Any) -> Response:
-        await self._available_management(context, method.__name__)
+        await self._available_services(context, method.__name__)
         try:
             return await method(self, request, context)
         except (StoreError, ValueError, sqlite3.Error) as exc:
@@ -102,8 +102,8 @@ def _management_call(method: UnaryCall[Request, Response]) -> UnaryCall[Request,
 
 
 class AdminService(admin_pb2_grpc.ArenaAdminServicer):
-    """Lists connections and tables, streams a game's public events, and (given a
-    `Management`) manages bots, tournaments, rankings and stored games.
+    """Lists connections and tables, streams a game's public events, and (given the
+    `Services`) manages bots, tournaments, rankings and stored games.
 
     It reads the server's state through three callables: the open connections,
     the tables being played, and a lookup of a game (playing or recently
@@ -113,17 +113,17 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     def __init__(self, connections: Callable[[], list[BotConnection]],
                  tables: Callable[[], list[GameTable]],
                  find_table: Callable[[str], GameTable | None],
-                 management: Management | None = None) -> None:
+                 services: Services | None = None) -> None:
         self._connections = connections
         self._tables = tables
         self._find_table = find_table
-        self._management = management
+        self._services = services
 
-    def management_for(self, method: str) -> Management:
-        """The management the call `method` needs; `ManagementUnavailable` without one."""
-        if self._management is None:
+    def services_for(self, method: str) -> Services:
+        """The services the call `method` needs; `ManagementUnavailable` without them."""
+        if self._services is None:
             raise ManagementUnavailable(method)
-        return self._management
+        return self._services
 
     # ------------------------------------------------------------ live calls
 
@@ -166,7 +166,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def AddBot(self, request: admin_pb2.AddBotRequest,
                      context: Any) -> admin_pb2.AddBotResponse:
         """Register a bot and return its token."""
-        bot, token = self.management_for("AddBot").add_bot(
+        bot, token = await asyncio.to_thread(
+            self.services_for("AddBot").bots.add,
             request.name, request.kind or "remote", request.command or None)
         return admin_pb2.AddBotResponse(bot=wire_admin.bot_info(bot), token=token)
 
@@ -174,14 +175,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def ListBots(self, request: admin_pb2.ListBotsRequest,
                        context: Any) -> admin_pb2.ListBotsResponse:
         """Every registered bot."""
-        return admin_pb2.ListBotsResponse(bots=[
-            wire_admin.bot_info(b, c) for b, c in self.management_for("ListBots").list_bots()])
+        bots = await asyncio.to_thread(self.services_for("ListBots").bots.registered)
+        return admin_pb2.ListBotsResponse(bots=[wire_admin.bot_info(b, c) for b, c in bots])
 
     @_management_call
     async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
                         context: Any) -> admin_pb2.RemoveBotResponse:
         """Remove a bot."""
-        bot = await self.management_for("RemoveBot").remove_bot(request.name)
+        bot = await self.services_for("RemoveBot").bots.remove(request.name)
         return admin_pb2.RemoveBotResponse(bot=wire_admin.bot_info(bot))
 
     @_management_call
@@ -189,13 +190,12 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                         context: Any) -> admin_pb2.SubmitBotResponse:
         """Take a bot's archive in chunks, within the size limit, and make it the bot's
         next version, built (in a worker thread: a build takes a while)."""
-        management = self.management_for("SubmitBot")
+        bots = self.services_for("SubmitBot").bots
         header, archive = await wire_admin.read_upload(
-            request, management.upload_limits.max_upload_bytes)
-        submitted = await asyncio.to_thread(
-            management.submit_bot, archive, header.manifest or MANIFEST, header.name or None,
+            request, bots.upload_limits.max_upload_bytes)
+        submitted, rating = await asyncio.to_thread(
+            bots.submit, archive, header.manifest or MANIFEST, header.name or None,
             header.inherit_rating)
-        rating = management.store.latest_rating(submitted.version.name)
         return admin_pb2.SubmitBotResponse(
             version=wire_admin.version_info((submitted.version, rating)),
             created=submitted.created)
@@ -204,11 +204,13 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def ListBotVersions(self, request: admin_pb2.ListBotVersionsRequest,
                               context: Any) -> admin_pb2.ListBotVersionsResponse:
         """A bot's versions with their builds and ratings (and one build's whole log)."""
-        management = self.management_for("ListBotVersions")
+        bots = self.services_for("ListBotVersions").bots
+        versions = await asyncio.to_thread(bots.versions, request.name)
         response = admin_pb2.ListBotVersionsResponse(versions=[
-            wire_admin.version_info(line) for line in management.bot_versions(request.name)])
+            wire_admin.version_info(line) for line in versions])
         if request.log_version:
-            response.log = management.build_log(request.name, request.log_version)
+            response.log = await asyncio.to_thread(bots.build_log, request.name,
+                                                   request.log_version)
         return response
 
     # --------------------------------------------------------- ranks and games
@@ -217,211 +219,198 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
                           context: Any) -> admin_pb2.GetRankingsResponse:
         """The leaderboard of one pool, with intervals and shared places."""
-        management = self.management_for("GetRankings")
-        ranking = management.rankings(request.tournament, request.pool, request.confidence,
-                                      request.all_versions)
-        tournament = self._tournament_of(ranking.pool)
-        faults = management.tournament_faults(tournament) if tournament else None
-        return wire_admin.rankings_response(ranking, tournament, faults)
+        ranked = await asyncio.to_thread(
+            self.services_for("GetRankings").results.rankings, request.tournament,
+            request.pool, request.confidence, request.all_versions)
+        return wire_admin.rankings_response(ranked.ranking, ranked.tournament, ranked.faults)
 
     @_management_call
     async def ListPools(self, request: admin_pb2.ListPoolsRequest,
                         context: Any) -> admin_pb2.ListPoolsResponse:
         """Every rating pool with a rated game."""
+        pools = await asyncio.to_thread(self.services_for("ListPools").results.pools)
         return admin_pb2.ListPoolsResponse(pools=[
-            wire_admin.pool_info(pool, self._tournament_of(pool))
-            for pool in self.management_for("ListPools").pools()])
+            wire_admin.pool_info(pool, tournament) for pool, tournament in pools])
 
     @_management_call
     async def GetCrosstable(self, request: admin_pb2.GetCrosstableRequest,
                             context: Any) -> admin_pb2.GetCrosstableResponse:
         """Head-to-head results in one pool."""
-        confidence = request.confidence or stats.CONFIDENCE
-        pool, rows = self.management_for("GetCrosstable").crosstable(
-            request.tournament, request.pool, confidence)
-        return wire_admin.crosstable_response(pool, rows, confidence, self._tournament_of(pool))
+        table = await asyncio.to_thread(
+            self.services_for("GetCrosstable").results.crosstable, request.tournament,
+            request.pool, request.confidence)
+        return wire_admin.crosstable_response(table.pool, table.rows, table.confidence,
+                                              table.tournament)
 
     @_management_call
     async def GetStats(self, request: admin_pb2.GetStatsRequest,
                        context: Any) -> admin_pb2.GetStatsResponse:
         """Per-seat results and the duplicate design of one pool."""
-        statistics = self.management_for("GetStats").statistics(request.tournament,
-                                                                request.pool)
-        return wire_admin.stats_response(statistics, self._tournament_of(statistics.pool))
+        statistics, tournament = await asyncio.to_thread(
+            self.services_for("GetStats").results.statistics, request.tournament, request.pool)
+        return wire_admin.stats_response(statistics, tournament)
 
     @_management_call
     async def FitRatings(self, request: admin_pb2.FitRatingsRequest,
                          context: Any) -> admin_pb2.FitRatingsResponse:
         """TrueSkill's beta and draw probability fitted to one pool's games."""
-        fitted = await asyncio.to_thread(self.management_for("FitRatings").fit,
-                                         request.tournament, request.pool)
-        return wire_admin.fit_response(fitted, self._tournament_of(fitted.pool))
-
-    def _tournament_of(self, pool: Pool) -> str:
-        if pool.tournament_id is None:
-            return ""
-        return self.management_for("GetRankings").store.tournament(pool.tournament_id).name
+        fitted, tournament = await asyncio.to_thread(
+            self.services_for("FitRatings").results.fit, request.tournament, request.pool)
+        return wire_admin.fit_response(fitted, tournament)
 
     @_management_call
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
                         context: Any) -> admin_pb2.ListGamesResponse:
         """Stored games, newest first."""
-        management = self.management_for("ListGames")
-        games = management.games(request.tournament, request.bot, request.limit)
-        ids = management.public_ids(games)
+        lines = await asyncio.to_thread(
+            self.services_for("ListGames").results.games, request.tournament, request.bot,
+            request.limit)
         return admin_pb2.ListGamesResponse(games=[
-            wire_admin.summary_info(g, self._tournament_name(management, g), ids[g.id])
-            for g in games])
+            wire_admin.summary_info(line.game, line.tournament, line.public_id)
+            for line in lines])
 
     @_management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
         """One stored game with its events and actions."""
-        management = self.management_for("GetGame")
         game_id = parse_game_id(request.id) if request.id else request.game_id
-        game = management.game(game_id)
-        return wire_admin.game_response(game, self._tournament_name(management, game),
-                                        management.public_ids([game])[game.id])
+        game, tournament, public_id = await asyncio.to_thread(
+            self.services_for("GetGame").results.game, game_id)
+        return wire_admin.game_response(game, tournament, public_id)
 
     async def ExportTournament(self, request: admin_pb2.ExportTournamentRequest,
                                context: Any) -> AsyncIterator[admin_pb2.ExportedGame]:
-        """Every stored game of a tournament in schedule order, each with its record."""
-        management = await self._available_management(context, "ExportTournament")
+        """Every stored game of a tournament in schedule order, each with its record (each
+        read in a worker thread)."""
+        services = await self._available_services(context, "ExportTournament")
+        name = request.tournament
         try:
-            games = management.export(request.tournament)
-            name = request.tournament
-            for entry, game in games:
+            games = await asyncio.to_thread(services.results.export, name)
+            while (found := await asyncio.to_thread(next, games, None)) is not None:
+                entry, game = found
                 yield wire_admin.exported_game(
                     entry, game, name, public_game_id(name, entry.game_index))
         except (StoreError, ValueError, sqlite3.Error) as exc:
             await _abort(context, exc)
-
-    @staticmethod
-    def _tournament_name(management: Management, game: GameSummary) -> str:
-        if game.tournament_id is None:
-            return ""
-        return management.store.tournament(game.tournament_id).name
 
     # ----------------------------------------------------------- tournaments
 
     @_management_call
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
                                context: Any) -> admin_pb2.TournamentInfo:
-        """Create a tournament with its schedule, built in a worker thread so that a big
-        schedule does not hold up the event loop (bot streams, health checks)."""
-        management = self.management_for("CreateTournament")
+        """Create a tournament with its schedule (a big schedule takes a while)."""
+        services = self.services_for("CreateTournament")
         tournament = await asyncio.to_thread(
-            management.create_tournament,
+            services.competitions.create_tournament,
             request.name, list(request.bots), wire_admin.tournament_settings_from(request))
-        return self._tournament_info(management, tournament)
+        line = await asyncio.to_thread(services.results.tournament_line, tournament)
+        return wire_admin.tournament_info(line.tournament, line.progress, line.bots)
 
     @_management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
         """Every tournament, and every tournament on the timetable."""
-        management = self.management_for("ListTournaments")
+        lines, timetables = await asyncio.to_thread(
+            self.services_for("ListTournaments").results.tournaments)
         return admin_pb2.ListTournamentsResponse(tournaments=[
-            self._tournament_info(management, t)
-            for t in management.store.list_tournaments()], scheduled=[
-            wire_admin.scheduled_tournament_info(t) for t in management.store.timetables()])
+            wire_admin.tournament_info(line.tournament, line.progress, line.bots)
+            for line in lines], scheduled=[
+            wire_admin.scheduled_tournament_info(t) for t in timetables])
 
     @_management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
         """A tournament's schedule (unless `skip_games`) and where it stands."""
-        management = self.management_for("GetSchedule")
-        tournament = management.store.tournament(request.tournament)
+        schedule = await asyncio.to_thread(
+            self.services_for("GetSchedule").results.schedule, request.tournament,
+            not request.skip_games)
+        line = schedule.line
         response = admin_pb2.GetScheduleResponse(
-            tournament=self._tournament_info(management, tournament))
-        if not request.skip_games:
-            wire_admin.add_scheduled_games(
-                response, management.store.scheduled_games(tournament.id), tournament.name)
+            tournament=wire_admin.tournament_info(line.tournament, line.progress, line.bots))
+        if schedule.games is not None:
+            await asyncio.to_thread(wire_admin.add_scheduled_games, response, schedule.games,
+                                    line.tournament.name)
         return response
 
     @_management_call
     async def ScheduleTournament(self, request: admin_pb2.ScheduleTournamentRequest,
                                  context: Any) -> admin_pb2.ScheduledTournamentInfo:
         """Put a tournament on the timetable (its schedule checked in a worker thread)."""
-        management = self.management_for("ScheduleTournament")
         timetable = await asyncio.to_thread(
-            management.schedule_tournament, request.name, list(request.bots),
-            wire_admin.tournament_settings_from(request), wire_admin.schedule_start(request),
-            request.every_seconds or None)
+            self.services_for("ScheduleTournament").competitions.schedule_tournament,
+            request.name, list(request.bots), wire_admin.tournament_settings_from(request),
+            wire_admin.schedule_start(request), request.every_seconds or None)
         return wire_admin.scheduled_tournament_info(timetable)
 
     @_management_call
     async def UnscheduleTournament(self, request: admin_pb2.UnscheduleTournamentRequest,
                                    context: Any) -> admin_pb2.ScheduledTournamentInfo:
         """Take a tournament off the timetable; its editions stay."""
-        return wire_admin.scheduled_tournament_info(
-            self.management_for("UnscheduleTournament").unschedule_tournament(request.name))
-
-    @staticmethod
-    def _tournament_info(management: Management, tournament: Tournament
-                         ) -> admin_pb2.TournamentInfo:
-        store = management.store
-        return wire_admin.tournament_info(tournament, store.schedule_progress(tournament.id),
-                                          store.tournament_bots(tournament.id))
+        timetable = await asyncio.to_thread(
+            self.services_for("UnscheduleTournament").competitions.unschedule_tournament,
+            request.name)
+        return wire_admin.scheduled_tournament_info(timetable)
 
     async def RunTournament(self, request: admin_pb2.RunTournamentRequest,
                             context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
         """Run (or resume) a tournament, streaming progress."""
-        management = await self._available_management(context, "RunTournament")
+        services = await self._available_services(context, "RunTournament")
         try:
             wait = wire_admin.wait_seconds(request)
         except ValueError as exc:
             await _abort(context, exc)
 
         def start(listener: ProgressListener) -> Awaitable[int]:
-            return management.run_tournament(
+            return services.runs.run_tournament(
                 request.tournament, request.concurrency, wait, listener,
                 wire_admin.until_separated(request), workers=request.workers,
                 cluster=request.cluster)
 
         resume = f"run `arena tournament run {request.tournament}` again to resume"
-        async for update in _progress_stream(context, start, resume, management.track,
-                                             management.store):
+        async for update in _progress_stream(context, start, resume, services.runs.track,
+                                             services.store):
             yield update
 
     async def RunLadder(self, request: admin_pb2.RunLadderRequest,
                         context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
         """Play the ladder until the call ends, streaming progress."""
-        management = await self._available_management(context, "RunLadder")
+        services = await self._available_services(context, "RunLadder")
 
         async def start(listener: ProgressListener) -> int:
             name = request.name or DEFAULT_NAME
-            settings = management.ladder_settings(
-                name, wire_admin.json_table(request.settings_json, "ladder settings"),
+            settings = await asyncio.to_thread(
+                services.competitions.ladder_settings, name,
+                wire_admin.json_table(request.settings_json, "ladder settings"),
                 request.tables or None)
-            return await management.run_ladder(name, settings, listener,
-                                               max_games=request.max_games,
-                                               workers=request.workers or 1,
-                                               cluster=request.cluster)
+            return await services.runs.run_ladder(name, settings, listener,
+                                                  max_games=request.max_games,
+                                                  workers=request.workers or 1,
+                                                  cluster=request.cluster)
 
         resume = "run `arena ladder run` again to go on"
-        async for update in _progress_stream(context, start, resume, management.track,
-                                             management.store):
+        async for update in _progress_stream(context, start, resume, services.runs.track,
+                                             services.store):
             yield update
 
     async def PlayMatch(self, request: admin_pb2.PlayMatchRequest,
                         context: Any) -> AsyncIterator[admin_pb2.RunProgress]:
         """Play an ad-hoc match, streaming progress."""
-        management = await self._available_management(context, "PlayMatch")
+        services = await self._available_services(context, "PlayMatch")
 
         async def start(listener: ProgressListener) -> int:
             rules = wire_admin.rules_from_json(request.rules_json)
-            return await management.play_match(
+            return await services.runs.play_match(
                 list(request.bots), request.games or 1, request.seed, rules, BotPolicy(),
                 request.concurrency or 1, wire_admin.wait_seconds(request), listener,
                 wire_admin.sprt_plan(request), workers=request.workers or 1)
 
-        async for update in _progress_stream(context, start, track=management.track,
-                                             store=management.store):
+        async for update in _progress_stream(context, start, track=services.runs.track,
+                                             store=services.store):
             yield update
 
-    async def _available_management(self, context: Any, method: str) -> Management:
+    async def _available_services(self, context: Any, method: str) -> Services:
         try:
-            return self.management_for(method)
+            return self.services_for(method)
         except ManagementUnavailable as exc:
             await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(exc))
             raise AssertionError("abort returned") from None  # pragma: no cover

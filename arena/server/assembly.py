@@ -1,5 +1,5 @@
 """Putting a match server together: authentication against a store, session tokens for
-the bots it launches, and the admin service with management over that store."""
+the bots it launches, and the admin service with the services over that store."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 from arena.server.admin import AdminService
 from arena.server.auth import admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
-from arena.server.management import Management
 from arena.server.server import ArenaServer
 from arena.server.tls import ServerTls
+from arena.services import Services, build_services
 from arena.store import Store
 from arena.supervisor import BotIsolation
 from arena.tournament.chunked import WorkerPools
@@ -48,28 +48,30 @@ def _beside_logs(log_dir: Path) -> list[Path]:
 
 
 def build_server(store: Store, log_dir: Path,
-                 on_management: Callable[[Management], None] | None = None, *,
+                 on_services: Callable[[Services], None] | None = None, *,
                  admin_token: str | None = None, tls: ServerTls | None = None,
                  isolation: BotIsolation = SANDBOXED,
                  hidden_paths: Sequence[Path] = (),
-                 worker_pools: WorkerPools | None = None) -> ArenaServer:
-    """An `ArenaServer` authenticating against `store`, with the management admin service
-    (open to holders of `admin_token` only, when one is given), served over `tls` if
-    given. The bots it launches are isolated as `isolation` says (by default in a
+                 worker_pools: WorkerPools | None = None,
+                 session_tokens: SessionTokens | None = None) -> ArenaServer:
+    """An `ArenaServer` authenticating against `store`, with the admin service over the
+    `arena.services` (open to holders of `admin_token` only, when one is given), served
+    over `tls` if given. The bots it launches are isolated as `isolation` says (by default in a
     sandbox when the machine has one), never shown `hidden_paths` (see `private_paths`)
     nor their logs, and connect to the server's Unix socket (its plaintext loopback port
     where it has none). With `worker_pools`, it can run tournaments on worker processes
-    (`--workers`, `--cluster`)."""
-    tokens = SessionTokens()
+    (`--workers`, `--cluster`). The managed bots' tokens are minted in `session_tokens`
+    (a table of its own by default)."""
+    tokens = session_tokens or SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
                              (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
-    management = Management(store, server, tokens, log_dir, lambda: server.bot_address,
-                            isolation=isolation, worker_pools=worker_pools)
-    server.admin_servicer = functools.partial(AdminService, management=management)
-    server.on_stop = management.stop_bots
-    server.on_stopped = management.finish_runs
-    if on_management is not None:
-        on_management(management)
+    services = build_services(store, server, tokens.mint, tokens.revoke, log_dir,
+                              isolation=isolation, worker_pools=worker_pools)
+    server.admin_servicer = functools.partial(AdminService, services=services)
+    server.on_stop = services.fleet.stop
+    server.on_stopped = services.runs.finish_runs
+    if on_services is not None:
+        on_services(services)
     return server

@@ -26,8 +26,8 @@ from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
+from arena.policy import BotPolicy, SeatTermination, Violation
 from arena.server.connection import BotConnection, CloseReason, NoReply, next_request_id
-from arena.server.policy import BotPolicy, SeatTermination, Violation
 from arena.v1 import bot_pb2, uno_pb2
 
 FLUSH_AT = 64

@@ -21,13 +21,13 @@ from grpc_reflection.v1alpha import reflection
 
 import arena
 from arena.engine.rules import RuleSet
+from arena.policy import BotPolicy
+from arena.result import GameAbortedError, GameResult
 from arena.server import admin, gateway
 from arena.server.auth import AdminGuard, Authenticator
 from arena.server.connection import MAX_OUTBOX, MAX_OUTBOX_BYTES, BotConnection
 from arena.server.lobby import Lobby
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES
-from arena.server.policy import BotPolicy
-from arena.server.result import GameAbortedError, GameResult
 from arena.server.seat import ConnectionSeat, absence_cause
 from arena.server.table import GameTable
 from arena.server.tls import ServerTls
@@ -109,7 +109,7 @@ class ArenaServer:
         """The Unix domain socket `start` listens on too (plaintext), if any."""
         self.admin_servicer: AdminFactory = admin.AdminService
         """Builds the `ArenaAdmin` servicer at `start` from (connections, tables,
-        find_table); replace it before `start` to serve the management calls."""
+        find_table); replace it before `start` to serve the calls over the services."""
         self.on_stop: Callable[[], Awaitable[None]] | None = None
         """Awaited by `stop` once the games in play are aborted (e.g. to stop managed bots)."""
         self.on_stopped: Callable[[], Awaitable[None]] | None = None

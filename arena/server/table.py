@@ -22,8 +22,8 @@ from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
-from arena.server.policy import BotPolicy, SeatTermination, Violation, passive_action
-from arena.server.result import GameAbortedError, GameResult
+from arena.policy import BotPolicy, SeatTermination, Violation, passive_action
+from arena.result import GameAbortedError, GameResult
 from arena.server.seat import WITHDRAWN, Departed, SeatProxy, SeatSetup
 
 if TYPE_CHECKING:

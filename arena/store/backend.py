@@ -206,13 +206,3 @@ class Backend(ABC):
         """What to say when opening `target` failed with `exc`; None to let `exc` speak."""
         return None
 
-
-def backend_for(target: Target) -> Backend:
-    """The backend for `target`: PostgreSQL for a `postgresql://` URL, else SQLite."""
-    if is_postgres(target):
-        from arena.store.postgres_backend import PostgresBackend
-
-        return PostgresBackend()
-    from arena.store.sqlite_backend import SQLiteBackend
-
-    return SQLiteBackend()

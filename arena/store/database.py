@@ -28,7 +28,7 @@ from contextvars import ContextVar
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from arena.store.backend import Connection, Row, Target, backend_for, describe
+from arena.store.backend import Backend, Connection, Row, Target, describe, is_postgres
 from arena.store.codec import (
     _TOURNAMENT_SELECT,
     _json,
@@ -76,6 +76,15 @@ one before, up to `RECONNECT_LONGEST_WAIT`."""
 
 RECONNECT_LONGEST_WAIT = 5.0
 """The longest wait between two attempts to reconnect."""
+
+def backend_for(target: Target) -> Backend:
+    """The backend for `target`: PostgreSQL for a `postgresql://` URL, else SQLite."""
+    if is_postgres(target):
+        from arena.store.postgres_backend import PostgresBackend
+
+        return PostgresBackend()
+    return SQLiteBackend()
+
 
 ConnectionListener = Callable[[str], None]
 """Told, in a line, that the store lost its connection, and that it reconnected; called

@@ -13,13 +13,13 @@ def test_removing_a_managed_bot_stops_it_and_its_session_token_no_longer_works(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        async with managed_server(tmp_path) as (store, server, management, port):
-            management.add_bot("rnd", "managed", bot_command("random"))
-            await management.ensure_bots(["rnd"], wait_seconds=30)
+        async with managed_server(tmp_path) as (store, server, services, port, tokens):
+            services.bots.add("rnd", "managed", bot_command("random"))
+            await services.runs.ensure_bots(["rnd"], wait_seconds=30)
             assert server.connected_bots() == ["rnd"]
-            token = management.session_tokens.mint("rnd")
-            await management.remove_bot("rnd")
-            assert management.session_tokens.bot_name(token) is None
+            token = tokens.mint("rnd")
+            await services.bots.remove("rnd")
+            assert tokens.bot_name(token) is None
             for _ in range(100):
                 if "rnd" not in server.connected_bots():
                     break

@@ -32,7 +32,7 @@ from arena.client import (
     UnknownEvent,
     View,
 )
-from arena.client.connection import run
+from arena.client.bot import run
 from arena.client.testing import (
     BOT_NAME,
     FAST_BACKOFF,

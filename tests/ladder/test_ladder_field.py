@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.server.ladder import LadderField
-from arena.store import Bot, BotKind, Store
+from arena.services.bots import BotService
+from arena.services.ladder import LadderField
+from arena.store import BotKind, Store
+from arena.submissions import Submissions
+from arena.supervisor.fleet import Launch
 
 
 class FakeServer:
@@ -26,21 +29,33 @@ class FakeServer:
         return int(bot in self.connected)
 
 
-class FakeManagement:
-    """FAKE management: a real store, a fake server, launches counted, failures as told."""
+class FakeFleet:
+    """FAKE fleet of managed bots: launches counted, failures as told."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.server = FakeServer()
+    def __init__(self) -> None:
         self.log_dir = Path("logs")
         self.launches: list[str] = []
         self.failed: set[str] = set()
 
-    async def launch(self, bot: Bot) -> None:
-        self.launches.append(bot.name)
+    async def launch(self, name: str, launch: Launch) -> None:
+        self.launches.append(name)
 
     def has_failed(self, name: str) -> bool:
         return name in self.failed
+
+
+class Players:
+    """What the field plays with: a real store and its real bot service, a fake server
+    and a fake fleet."""
+
+    def __init__(self, store: Store, tmp_path: Path) -> None:
+        self.store = store
+        self.server = FakeServer()
+        self.fleet = FakeFleet()
+        self.bots = BotService(store, Submissions(store, tmp_path / "bots"), lambda: [],
+                               lambda name: None)
+        self.launches = self.fleet.launches
+        self.failed = self.fleet.failed
 
 
 @pytest.fixture
@@ -56,8 +71,10 @@ def ask(field: LadderField) -> list[str]:
     return asyncio.run(field())
 
 
-def test_managed_bots_are_launched_once_and_join_when_they_connect(store: Store) -> None:
-    management = FakeManagement(store)
+def test_managed_bots_are_launched_once_and_join_when_they_connect(
+    store: Store, tmp_path: Path,
+) -> None:
+    management = Players(store, tmp_path)
     said: list[str] = []
     field = LadderField(management, said.append)  # type: ignore[arg-type]
     assert ask(field) == []
@@ -70,8 +87,8 @@ def test_managed_bots_are_launched_once_and_join_when_they_connect(store: Store)
 
 
 def test_a_remote_bot_is_not_launched_and_joins_when_its_owner_connects_it(
-        store: Store) -> None:
-    management = FakeManagement(store)
+        store: Store, tmp_path: Path) -> None:
+    management = Players(store, tmp_path)
     field = LadderField(management)  # type: ignore[arg-type]
     management.server.connected |= {"ann", "bob"}
     assert ask(field) == ["ann", "bob"]
@@ -81,8 +98,8 @@ def test_a_remote_bot_is_not_launched_and_joins_when_its_owner_connects_it(
 
 
 def test_a_crashed_bot_leaves_until_its_restart_connects_and_one_that_failed_for_good_stays_out(
-        store: Store) -> None:
-    management = FakeManagement(store)
+        store: Store, tmp_path: Path) -> None:
+    management = Players(store, tmp_path)
     said: list[str] = []
     field = LadderField(management, said.append)  # type: ignore[arg-type]
     ask(field)  # launches ann and bob
@@ -100,8 +117,10 @@ def test_a_crashed_bot_leaves_until_its_restart_connects_and_one_that_failed_for
     assert management.launches.count("bob") == 1
 
 
-def test_a_field_too_small_for_a_table_says_what_it_waits_for(store: Store) -> None:
-    management = FakeManagement(store)
+def test_a_field_too_small_for_a_table_says_what_it_waits_for(
+    store: Store, tmp_path: Path,
+) -> None:
+    management = Players(store, tmp_path)
     said: list[str] = []
     field = LadderField(management, said.append, table_size=4)  # type: ignore[arg-type]
     management.server.connected |= {"ann", "bob", "rem"}
@@ -110,8 +129,8 @@ def test_a_field_too_small_for_a_table_says_what_it_waits_for(store: Store) -> N
                                "for 4, a table's seats (`arena bot submit` or `arena bot add`")
 
 
-def test_a_removed_bot_leaves_the_field(store: Store) -> None:
-    management = FakeManagement(store)
+def test_a_removed_bot_leaves_the_field(store: Store, tmp_path: Path) -> None:
+    management = Players(store, tmp_path)
     field = LadderField(management)  # type: ignore[arg-type]
     management.server.connected |= {"ann", "bob", "rem"}
     assert ask(field) == ["ann", "bob", "rem"]

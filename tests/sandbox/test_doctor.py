@@ -87,13 +87,13 @@ def test_a_refusal_is_a_click_error(no_sandbox: None) -> None:
 def test_a_database_and_its_token_beside_a_bots_files_are_hidden_from_it(tmp_path: Path
                                                                          ) -> None:
     from arena.server.assembly import build_server
-    from arena.server.management import Management
+    from arena.services import Services
     from arena.store import Store
 
     store = Store.open(tmp_path / "arena.db")
     try:
         (tmp_path / "arena.admin-token").write_text("secret")
-        holder: list[Management] = []
+        holder: list[Services] = []
         build_server(store, tmp_path / "arena-logs", holder.append)
         hidden = {path.name for path in holder[0].isolation.hidden_paths}
     finally:

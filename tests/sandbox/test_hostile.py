@@ -20,7 +20,7 @@ from arena.record import SeatTermination
 from arena.sandbox import Limits
 from arena.server.assembly import build_server, private_paths
 from arena.server.auth import issue_admin_token
-from arena.server.management import Management
+from arena.services import Services
 from arena.store import Store
 from arena.supervisor import BotIsolation
 from tests.sandbox.sandbox_support import (
@@ -108,24 +108,24 @@ def test_every_attack_of_a_hostile_bot_fails_while_its_games_are_recorded(
 
     async def scenario() -> tuple[Store, list[int]]:
         store = Store.open(db)
-        holder: list[Management] = []
+        holder: list[Services] = []
         server = build_server(store, tmp_path / "logs", holder.append, isolation=isolation,
                               hidden_paths=private_paths(db))
         port = await server.start("127.0.0.1", 0)
-        management = holder[0]
+        services = holder[0]
         try:
-            management.add_bot("other", "managed", f"{sys.executable} {other}/random_bot.py")
-            management.add_bot("hostile", "managed",
+            services.bots.add("other", "managed", f"{sys.executable} {other}/random_bot.py")
+            services.bots.add("hostile", "managed",
                                f"{sys.executable} {hostile}/hostile_bot.py")
-            await management.ensure_bots(["other"], wait_seconds=30)
+            await services.runs.ensure_bots(["other"], wait_seconds=30)
             other_pids = processes_with(str(other / "random_bot.py"))
             _write_targets(hostile, tmp_path, server_port=port, other_port=other_port,
                            pids=[os.getpid(), *other_pids], marker=marker)
-            management.create_tournament("t", ["hostile", "other"], {
+            services.competitions.create_tournament("t", ["hostile", "other"], {
                 "format": "round_robin", "table_size": 2, "deals_per_table": 1, "seed": 3,
                 "concurrency": 2, "rules": {"target_score": None},
                 "policy": {"decision_timeout": 5.0}})
-            await management.run_tournament("t", 2, wait_seconds=30)
+            await services.runs.run_tournament("t", 2, wait_seconds=30)
             wait_until(lambda: processes_with(marker), 10, "the survivor to start")
             survivors = processes_with(marker)
             sandboxed = [pid for pid in processes_with(str(hostile / "hostile_bot.py"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.record import SeatTermination
 from arena.server.assembly import build_server, private_paths
-from arena.server.management import Management
+from arena.services import Services
 from arena.store import Store
 from arena.supervisor import BotIsolation
 from tests.bots.bot_harness import (
@@ -30,19 +30,19 @@ def _play_sandboxed(folder: Path, commands: Mapping[str, Sequence[str]]) -> list
 
     async def scenario() -> None:
         store = Store.open(db)
-        holder: list[Management] = []
+        holder: list[Services] = []
         server = build_server(store, folder / "logs", holder.append, isolation=REQUIRED,
                               hidden_paths=private_paths(db))
         await server.start("127.0.0.1", 0)
-        management = holder[0]
+        services = holder[0]
         try:
             for name, argv in commands.items():
-                management.add_bot(name, "managed", " ".join(argv))
-            management.create_tournament("t", list(commands), {
+                services.bots.add(name, "managed", " ".join(argv))
+            services.competitions.create_tournament("t", list(commands), {
                 "format": "round_robin", "table_size": 2, "deals_per_table": 1, "seed": 5,
                 "concurrency": 4, "rules": {"target_score": None},
                 "policy": {"decision_timeout": 10.0}})
-            await management.run_tournament("t", 4, wait_seconds=60)
+            await services.runs.run_tournament("t", 4, wait_seconds=60)
             games = store.games(tournament="t")
             pairs = len(commands) * (len(commands) - 1) // 2
             assert len(games) == 2 * pairs

@@ -10,8 +10,8 @@ from typing import Any
 
 import grpc
 
+from arena.result import GameResult
 from arena.server import BotPolicy, SeatTermination
-from arena.server.result import GameResult
 from arena.v1 import bot_pb2
 from benchmarks.chaos import peak_rss_mb, server_process
 from tests.server.bots import TestBot

@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena import wire
 from arena.server import MAX_MESSAGE_BYTES, ArenaServer, BotPolicy, TokenTable, serve
-from arena.server.management import ManagementError
+from arena.services import ServiceError
 from arena.tournament.schedule import Schedule, TournamentSettings, build_schedule
 from arena.v1 import admin_pb2, admin_pb2_grpc, bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
@@ -164,18 +164,18 @@ def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        async with managed_server(tmp_path) as (store, server, management, port):
+        async with managed_server(tmp_path) as (store, server, services, port, _):
             gate = asyncio.Event()
 
             async def gated(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
                 await gate.wait()
                 return await first_legal(bot, request)
 
-            tokens = {name: management.add_bot(name, "remote", None)[1]
+            tokens = {name: services.bots.add(name, "remote", None)[1]
                       for name in ("alice", "bob")}
             alice = await TestBot(port, tokens["alice"], gated).start()
             bob = await TestBot(port, tokens["bob"]).start()
-            management.create_tournament("cup", ["alice", "bob"], {
+            services.competitions.create_tournament("cup", ["alice", "bob"], {
                 "table_size": 2, "deals_per_table": 3, "concurrency": 1,
                 "rules": {"target_score": None}, "policy": {"decision_timeout": 10}})
             total = len(store.scheduled_games("cup"))
@@ -308,10 +308,10 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        async with managed_server(tmp_path) as (store, server, management, port):
+        async with managed_server(tmp_path) as (store, server, services, port, _):
             for name in ("alice", "bob"):
-                management.add_bot(name, "remote", None)
-            management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
+                services.bots.add(name, "remote", None)
+            services.competitions.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 stub = admin_stub(channel)
                 summary = await stub.GetSchedule(
@@ -354,22 +354,22 @@ def test_a_managed_bot_that_exits_before_connecting_fails_the_run_at_once(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        async with managed_server(tmp_path) as (store, server, management, port):
-            with pytest.raises(ManagementError, match="cannot read command .*No closing quotation"):
-                management.add_bot("quoted", "managed", f"{sys.executable} -c 'print(1)")
-            management.add_bot("broken", "managed", f'{sys.executable} -c "raise SystemExit(3)"')
-            management.add_bot("remote", "remote", None)
-            with pytest.raises(ManagementError, match="a match plays 1 to 100,000 games, got "
+        async with managed_server(tmp_path) as (store, server, services, port, _):
+            with pytest.raises(ServiceError, match="cannot read command .*No closing quotation"):
+                services.bots.add("quoted", "managed", f"{sys.executable} -c 'print(1)")
+            services.bots.add("broken", "managed", f'{sys.executable} -c "raise SystemExit(3)"')
+            services.bots.add("remote", "remote", None)
+            with pytest.raises(ServiceError, match="a match plays 1 to 100,000 games, got "
                                                       "1,000,000"):
-                await management.play_match(["broken", "remote"], 10**6, 0, ONE_HAND,
+                await services.runs.play_match(["broken", "remote"], 10**6, 0, ONE_HAND,
                                             BotPolicy(), 1, 30.0)
             with pytest.raises(ValueError, match="concurrency: must be at most 100,000"):
-                await management.play_match(["broken", "remote"], 10, 0, ONE_HAND,
+                await services.runs.play_match(["broken", "remote"], 10, 0, ONE_HAND,
                                             BotPolicy(), 10**6, 30.0)  # before any wait
-            management.create_tournament("cup", ["broken", "remote"], {"table_size": 2})
+            services.competitions.create_tournament("cup", ["broken", "remote"], {"table_size": 2})
             started = asyncio.get_running_loop().time()
-            with pytest.raises(ManagementError) as failed:
-                await management.run_tournament("cup", 1, 30.0)
+            with pytest.raises(ServiceError) as failed:
+                await services.runs.run_tournament("cup", 1, 30.0)
             assert str(failed.value) == ("bots exited before connecting: broken (exit code 3); "
                                          f"see the logs in {tmp_path / 'logs'}")
             assert asyncio.get_running_loop().time() - started < 15
@@ -383,11 +383,11 @@ def test_a_run_holds_its_tournament_with_heartbeats_while_it_waits_for_the_bots(
     monkeypatch.setattr("arena.tournament.runner.HEARTBEAT_EVERY", 0.01)
 
     async def scenario() -> None:
-        async with managed_server(tmp_path) as (store, server, management, port):
+        async with managed_server(tmp_path) as (store, server, services, port, _):
             for name in ("alice", "bob"):
-                management.add_bot(name, "remote", None)
-            management.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
-            run = asyncio.create_task(management.run_tournament("cup", 1, 30.0))
+                services.bots.add(name, "remote", None)
+            services.competitions.create_tournament("cup", ["alice", "bob"], {"table_size": 2})
+            run = asyncio.create_task(services.runs.run_tournament("cup", 1, 30.0))
             await asyncio.sleep(0.2)  # alice and bob never connect
             claim = store.run_claim("cup")
             assert claim is not None and claim.heartbeat_at > claim.claimed_at
@@ -405,9 +405,9 @@ def test_an_admin_request_larger_than_a_bot_may_send_is_served(tmp_path: Path) -
     assert len(padded) > 100 * 1024 > MAX_MESSAGE_BYTES
 
     async def scenario() -> admin_pb2.TournamentInfo:
-        async with managed_server(tmp_path) as (_, _, management, port):
+        async with managed_server(tmp_path) as (_, _, services, port, _):
             for name in ("alice", "bob"):
-                management.add_bot(name, "remote", None)
+                services.bots.add(name, "remote", None)
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 return await admin_stub(channel).CreateTournament(
                     admin_pb2.CreateTournamentRequest(name="cup", bots=["alice", "bob"],
@@ -427,9 +427,9 @@ def test_creating_a_tournament_whose_schedule_builds_slowly_keeps_the_server_ans
     monkeypatch.setattr("arena.tournament.runner.build_schedule", slow_build)
 
     async def scenario() -> tuple[admin_pb2.TournamentInfo, list[float]]:
-        async with managed_server(tmp_path) as (_, _, management, port):
+        async with managed_server(tmp_path) as (_, _, services, port, _):
             for name in ("alice", "bob"):
-                management.add_bot(name, "remote", None)
+                services.bots.add(name, "remote", None)
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 health = health_pb2_grpc.HealthStub(channel)
                 await health.Check(health_pb2.HealthCheckRequest())

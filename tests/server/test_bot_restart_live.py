@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine import RuleSet
-from arena.server.management import Progress
+from arena.services import Progress
 from arena.store import BotKind
 from tests.support import ROOT, managed_server
 
@@ -66,11 +66,11 @@ async def tournament_with_a_restart(folder: Path) -> Counter[str]:
                 restart.append(asyncio.ensure_future(kill_then_restart()))
 
         try:
-            arena.management.create_tournament("cup", list(tokens), {
+            arena.services.competitions.create_tournament("cup", list(tokens), {
                 "format": "round_robin", "table_size": 2, "deals_per_table": GAMES // 2,
                 "seed": 3, "concurrency": CONCURRENCY,
                 "rules": RuleSet(target_score=None).to_dict()})
-            await arena.management.run_tournament("cup", CONCURRENCY, 20.0, on_progress)
+            await arena.services.runs.run_tournament("cup", CONCURRENCY, 20.0, on_progress)
             assert restart, "the bot was killed"
             await restart[0]
         finally:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.server.policy import MAX_DECISION_TIMEOUT, MAX_TIME_BANK, BotPolicy
+from arena.policy import MAX_DECISION_TIMEOUT, MAX_TIME_BANK, BotPolicy
 
 
 @pytest.mark.parametrize(

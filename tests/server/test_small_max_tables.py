@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from arena.server.result import GameResult
+from arena.result import GameResult
 from arena.store import BotKind, TournamentStatus
 from tests.server.bots import TestBot
 from tests.server.server_support import ONE_HAND
@@ -49,11 +49,11 @@ async def round_robin_of_one_table_bots(folder: Path) -> tuple[TournamentStatus,
 
         arena.server.play_game = watched_play_game  # type: ignore[method-assign]
         try:
-            arena.management.create_tournament("cup", BOTS, {
+            arena.services.competitions.create_tournament("cup", BOTS, {
                 "table_size": 2, "rotations": False, "seed": 7, "concurrency": CONCURRENCY,
                 "rules": ONE_HAND.to_dict()})
             await asyncio.wait_for(
-                arena.management.run_tournament("cup", CONCURRENCY, 10.0), 20)
+                arena.services.runs.run_tournament("cup", CONCURRENCY, 10.0), 20)
         finally:
             for bot in bots:
                 await bot.close()

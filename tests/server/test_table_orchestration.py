@@ -17,9 +17,9 @@ from arena.engine import Game
 from arena.engine.actions import Action, ActionKind
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
+from arena.policy import Violation
 from arena.server import BotPolicy, GameAbortedError, SeatTermination, passive_action
 from arena.server.connection import BotConnection, BotHello
-from arena.server.policy import Violation
 from arena.server.seat import ConnectionSeat, Departed, Script, ScriptedSeat, SeatSetup
 from arena.server.table import GameTable
 from arena.v1 import bot_pb2

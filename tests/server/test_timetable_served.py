@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.server.timetable import Timetable
+from arena.services.timetable import Timetable
 from arena.store import TournamentStatus
 from arena.v1 import bot_pb2
 from tests.server.bots import TestBot, first_legal
@@ -38,7 +38,7 @@ async def _bots(served: ManagedServer, names: tuple[str, ...],
                 gate: asyncio.Event) -> list[TestBot]:
     bots = []
     for name in names:
-        token = served.management.add_bot(name, "remote", None)[1]
+        token = served.services.bots.add(name, "remote", None)[1]
         bots.append(await TestBot(served.port, token, _held_at(gate),  # type: ignore[arg-type]
                                   max_tables=4).start())
     return bots
@@ -49,10 +49,10 @@ def test_a_due_tournament_starts_once_on_its_share_of_the_tables(tmp_path: Path)
         async with managed_server(tmp_path) as served:
             gate = asyncio.Event()
             bots = await _bots(served, ("alice", "bob", "carol"), gate)
-            served.management.schedule_tournament("cup", [], {**SETTINGS, "share": 0.5},
+            served.services.competitions.schedule_tournament("cup", [], {**SETTINGS, "share": 0.5},
                                                   None, None)
             said: list[str] = []
-            timetable = Timetable(served.management, 4, poll=0.05, say=said.append)
+            timetable = Timetable(served.services.runs, 4, poll=0.05, say=said.append)
             stop = asyncio.Event()
             running = asyncio.create_task(timetable.run(stop))
             await _until(lambda: len(served.server.tables()) == 2, "two tables in play")
@@ -88,9 +88,9 @@ def test_with_fewer_than_two_entrants_it_says_so_and_tries_again(tmp_path: Path)
             gate = asyncio.Event()
             gate.set()
             bots = await _bots(served, ("alice",), gate)
-            served.management.schedule_tournament("cup", [], SETTINGS, None, None)
+            served.services.competitions.schedule_tournament("cup", [], SETTINGS, None, None)
             said: list[str] = []
-            timetable = Timetable(served.management, 4, poll=0.05, retry=0.2,
+            timetable = Timetable(served.services.runs, 4, poll=0.05, retry=0.2,
                                   say=said.append)
             stop = asyncio.Event()
             running = asyncio.create_task(timetable.run(stop))
@@ -117,10 +117,10 @@ def test_an_edition_a_stopped_server_left_is_resumed_not_made_anew(tmp_path: Pat
         async with managed_server(tmp_path) as served:
             gate = asyncio.Event()
             bots = await _bots(served, ("alice", "bob", "carol"), gate)
-            served.management.schedule_tournament("cup", ["alice", "bob", "carol"], SETTINGS,
-                                                  None, 3600)
+            served.services.competitions.schedule_tournament(
+                "cup", ["alice", "bob", "carol"], SETTINGS, None, 3600)
             said: list[str] = []
-            first = Timetable(served.management, 4, poll=0.05, say=said.append)
+            first = Timetable(served.services.runs, 4, poll=0.05, say=said.append)
             stop = asyncio.Event()
             running = asyncio.create_task(first.run(stop))
             await _until(lambda: len(served.server.tables()) == 2, "two tables in play")
@@ -130,7 +130,7 @@ def test_an_edition_a_stopped_server_left_is_resumed_not_made_anew(tmp_path: Pat
             assert served.store.tournament(edition).status is TournamentStatus.STOPPED
             assert served.store.schedule_progress(edition)[0] == 0
             gate.set()
-            second = Timetable(served.management, 4, poll=0.05, say=said.append)
+            second = Timetable(served.services.runs, 4, poll=0.05, say=said.append)
             stop = asyncio.Event()
             running = asyncio.create_task(second.run(stop))
             await _until(lambda: served.store.tournament(edition).status

@@ -12,7 +12,7 @@ import trustme
 
 from arena.client import Client, ClientConfigError, ExitReason, FunctionBot
 from arena.client.connection import channel_credentials
-from arena.server.policy import BotPolicy
+from arena.policy import BotPolicy
 from arena.server.tls import ServerTls, TlsError
 from tests.server.bots import TestBot, first_legal
 from tests.server.server_support import ONE_HAND, TOKENS, running_server

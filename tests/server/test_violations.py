@@ -11,10 +11,10 @@ import pytest
 
 from arena import wire
 from arena.engine import Game
+from arena.result import GameResult
 from arena.server import BotPolicy, SeatTermination, passive_action
 from arena.server.connection import MAX_BOT_VERSION
 from arena.server.gateway import MAX_CONNECTIONS_PER_BOT
-from arena.server.result import GameResult
 from arena.v1 import bot_pb2, uno_pb2
 from tests.server.bots import (
     TestBot,

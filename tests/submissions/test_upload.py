@@ -44,7 +44,7 @@ def test_a_server_takes_a_chunked_upload_and_refuses_one_over_its_limit(tmp_path
     async def scenario() -> tuple[admin_pb2.SubmitBotResponse, grpc.aio.AioRpcError,
                                   list[str]]:
         async with managed_server(tmp_path / "served") as served:
-            served.management.submissions.limits = Limits(max_upload_bytes=limit)
+            served.services.bots.submissions.limits = Limits(max_upload_bytes=limit)
             address = f"127.0.0.1:{served.port}"
             async with admin_session(address, tmp_path / "unused.db") as session:
                 taken = await session.admin.SubmitBot(

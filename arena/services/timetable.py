@@ -6,7 +6,7 @@ edition when it is due and plays it on its share of the server's tables.
 seconds, and wakes at the exact moment the next edition is due. A due entry
 becomes an edition — a tournament of its own, created with the entrants of
 that moment and counted on the timetable in one transaction — which it plays
-through `Management.run_tournament`. An edition a stopped server left
+through `RunService.run_tournament`. An edition a stopped server left
 unfinished is resumed, not made anew. What goes wrong (too few entrants, bots
 that never connect, a database error) is said and tried again later; it never
 stops the server.
@@ -24,8 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from arena.server.management import Management, ManagementError
-from arena.server.result import GameAbortedError
+from arena.result import GameAbortedError
+from arena.services.errors import ServiceError
+from arena.services.runs import RunService
 from arena.store import StoreError, Tournament
 from arena.store import Timetable as TimetableEntry
 from arena.tournament import ScheduleError
@@ -61,14 +62,14 @@ class Timetable:
     """Starts the editions of the tournaments on the timetable as they fall due, and
     plays each on its share of the server's `tables`."""
 
-    def __init__(self, management: Management, tables: int, *,
+    def __init__(self, runs: RunService, tables: int, *,
                  poll: float = POLL_SECONDS, retry: float = RETRY_SECONDS,
                  wait_seconds: float = WAIT_SECONDS,
                  say: Callable[[str], None] | None = None,
                  clock: Callable[[], datetime] | None = None) -> None:
         if tables < 1:
             raise ValueError(f"tables: must be at least 1, got {tables}")
-        self.management = management
+        self.runs = runs
         self.tables = tables
         """The server's tables; each edition plays on its share of them."""
         self.poll = poll
@@ -111,7 +112,7 @@ class Timetable:
     async def _look(self) -> datetime | None:
         """Resume unfinished editions and start due ones that have tables; return when
         the next entry not yet due falls due."""
-        store = self.management.store
+        store = self.runs.store
         for entry, tournament in await asyncio.to_thread(store.unfinished_editions):
             if (tournament.name not in self._in_play and not tournament.run_by
                     and self._may_try(f"edition {tournament.name}")
@@ -159,12 +160,13 @@ class Timetable:
     async def _make_edition(self, entry: TimetableEntry, now: datetime) -> Tournament | None:
         """Create `entry`'s due edition with the entrants of this moment; None (said, and
         put off) when it cannot be made now."""
-        store = self.management.store
+        store = self.runs.store
         try:
             names = (list(entry.entrants) if entry.entrants is not None
                      else await asyncio.to_thread(store.latest_entrants))
-            entrants = list(dict.fromkeys(self.management.entrants(names)))
-        except (StoreError, ManagementError) as exc:
+            entrants = list(dict.fromkeys(
+                await asyncio.to_thread(self.runs.bots.entrants, names)))
+        except (StoreError, ServiceError) as exc:
             self._try_later(f"entry {entry.name}", f"{entry.name} cannot start: {exc}")
             return None
         if len(entrants) < 2:
@@ -199,7 +201,7 @@ class Timetable:
 
     async def _run_edition(self, name: str, tables: int) -> None:
         try:
-            played = await self.management.run_tournament(name, tables, self.wait_seconds)
+            played = await self.runs.run_tournament(name, tables, self.wait_seconds)
         except GameAbortedError:
             self._say(f"timetable: {name} stopped with the server; it resumes when the "
                       "server is back")

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from arena import wire
 from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.game import Game, replay
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
-from arena.server.policy import SeatTermination
+from arena.policy import SeatTermination
+from arena.tournament.runner import PlayedGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +48,11 @@ class GameResult:
 
 class GameAbortedError(RuntimeError):
     """The game was stopped before it ended (the server is shutting down); nothing to record."""
+
+
+def played_game(result: GameResult) -> PlayedGame:
+    """A server result as the tournament runner records it: JSON events and actions."""
+    actions = [wire.action_to_dict(a) for a in result.actions]
+    events = [wire.event_to_dict(e) for e in result.events]
+    return PlayedGame(result.outcome, events, actions, result.seat_terminations,
+                      result.started, result.finished, result.forfeited_seat)

@@ -16,29 +16,39 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.ladder.feed import LadderError, LadderFeed, open_ladder
 from arena.ladder.settings import LadderSettings
-from arena.server.result import GameAbortedError
-from arena.store import (
-    LADDER_FORMAT,
-    BotKind,
-    GameSummary,
-    ScheduledGame,
-    StoreError,
-    Tournament,
-    UnknownBot,
-)
+from arena.result import GameAbortedError, played_game
+from arena.services.bots import BotService
+from arena.services.competitions import bot_policy
+from arena.services.errors import ServiceError
+from arena.services.match_server import MatchServer, ServerPresence
+from arena.services.progress import Progress, ProgressListener
+from arena.store import GameSummary, ScheduledGame, Store, StoreError, Tournament, UnknownBot
+from arena.supervisor.fleet import Fleet, FleetError
 from arena.tournament import PlayedGame, RunSummary, holding, run_tournament
+from arena.tournament.chunked import WorkerPlan, WorkerPools, run_tournament_on_workers
 from arena.tournament.runner import Tables
 
-if TYPE_CHECKING:
-    from arena.server.management import Management, ProgressListener
-
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LadderPlayers:
+    """What a ladder run plays with: the store, the match server, the managed bots and
+    the bots' registry; for runs on workers, the pools and what each worker needs."""
+
+    store: Store
+    server: MatchServer
+    fleet: Fleet
+    bots: BotService
+    worker_pools: WorkerPools | None = None
+    worker_plan: Callable[[Sequence[tuple[str, str]], dict[str, str], str],
+                          WorkerPlan] | None = None
 
 
 class LadderField:
@@ -47,9 +57,9 @@ class LadderField:
     out of the field until its restart connects, and one whose restarts are spent has
     failed and is not launched again."""
 
-    def __init__(self, management: Management,
+    def __init__(self, players: LadderPlayers,
                  say: Callable[[str], None] | None = None, table_size: int = 2) -> None:
-        self.management = management
+        self.players = players
         self.launched: set[str] = set()
         self.failed: set[str] = set()
         self.seated: list[str] | None = None
@@ -59,21 +69,21 @@ class LadderField:
 
     async def __call__(self) -> list[str]:
         """The connected latest entrants, after launching the managed ones that are new."""
-        management = self.management
-        entrants = await asyncio.to_thread(management.store.latest_entrants)
-        connected = set(management.server.connected_bots())
+        players = self.players
+        entrants = await asyncio.to_thread(players.store.latest_entrants)
+        connected = set(players.server.connected_bots())
         for name in entrants:
             if name in connected or name in self.failed:
                 continue
             if name in self.launched:
-                if management.has_failed(name):
+                if players.fleet.has_failed(name):
                     self.failed.add(name)
                     _log.warning("ladder: %s stopped and will not be restarted; it leaves the "
-                                 "field (see its log in %s)", name, management.log_dir)
+                                 "field (see its log in %s)", name, players.fleet.log_dir)
                 continue
             await self._launch(name)
         field = [name for name in entrants
-                 if name in connected and management.server.table_slots(name) > 0]
+                 if name in connected and players.server.table_slots(name) > 0]
         if self._say is not None and field != self.seated:
             starting = [name for name in self.launched
                         if name not in connected and name not in self.failed]
@@ -99,15 +109,15 @@ class LadderField:
 
     async def _launch(self, name: str) -> None:
         try:
-            bot = self.management.store.bot(name)
+            launch = await asyncio.to_thread(self.players.bots.launch_of, name)
         except UnknownBot:  # removed meanwhile
             return
-        if bot.kind is not BotKind.MANAGED:
+        if not launch.managed:
             return  # a remote bot joins when its owner connects it
         self.launched.add(name)
         try:
-            await self.management.launch(bot)
-        except ValueError as exc:  # ManagementError: the command cannot be started
+            await self.players.fleet.launch(name, launch)
+        except FleetError as exc:  # the command cannot be started
             self.failed.add(name)
             _log.warning("ladder: %s cannot be launched: %s", name, exc)
 
@@ -118,23 +128,24 @@ class WorkerField:
     it is said once and left out). Each worker launches a bot the first time a chunk
     brings it."""
 
-    def __init__(self, management: Management,
+    def __init__(self, players: LadderPlayers,
                  say: Callable[[str], None] | None = None) -> None:
-        self.management = management
+        self.players = players
         self._say = say or _log.warning
         self._remote: set[str] = set()
 
     async def __call__(self) -> list[str]:
         """The managed latest entrants."""
-        store = self.management.store
-        entrants = await asyncio.to_thread(store.latest_entrants)
+        return await asyncio.to_thread(self._managed_entrants)
+
+    def _managed_entrants(self) -> list[str]:
         field = []
-        for name in entrants:
+        for name in self.players.store.latest_entrants():
             try:
-                kind = store.bot(name).kind
+                managed = self.players.bots.is_managed(name)
             except UnknownBot:  # removed meanwhile
                 continue
-            if kind is BotKind.MANAGED:
+            if managed:
                 field.append(name)
             elif name not in self._remote:
                 self._remote.add(name)
@@ -167,8 +178,6 @@ class _Reporter:
         self._send(line)
 
     def _send(self, line: str = "") -> None:
-        from arena.server.management import Progress
-
         if self.progress is not None:
             self.progress(Progress(self.done, self.total, self.last_game, self.ladder,
                                    absence=line))
@@ -177,10 +186,10 @@ class _Reporter:
 class LadderRun:
     """One run of a ladder on a server (see the module's description)."""
 
-    def __init__(self, management: Management, name: str, settings: LadderSettings, *,
+    def __init__(self, players: LadderPlayers, name: str, settings: LadderSettings, *,
                  max_games: int | None = None, tables: Tables | None = None,
                  say: Callable[[str], None] | None = None) -> None:
-        self.management = management
+        self.players = players
         self.name = name
         self.settings = settings
         self.max_games = max_games
@@ -190,18 +199,16 @@ class LadderRun:
 
     def open(self) -> Tournament:
         """The stored ladder, created if new (`LadderError` if it cannot be this one)."""
-        return open_ladder(self.management.store, self.name, self.settings)
+        return open_ladder(self.players.store, self.name, self.settings)
 
     async def play(self, *, stop: asyncio.Event | None = None,
                    progress: ProgressListener | None = None) -> RunSummary:
         """Play the ladder until `stop` is set, the budget is spent or the call is
         cancelled (the games in play are then abandoned, and stay queued)."""
-        from arena.server.management import ServerPresence, bot_policy, played_game
-
-        management = self.management
+        players = self.players
         ladder = await asyncio.to_thread(self.open)
         policy = bot_policy(self.settings.tournament_settings())
-        server = management.server
+        server = players.server
         reporter = _Reporter(ladder.name, progress)
 
         async def play(game: ScheduledGame, rules: RuleSet) -> PlayedGame:
@@ -210,12 +217,12 @@ class LadderRun:
                 game_id=public_game_id(ladder.name, game.game_index))
             return played_game(result)
 
-        field = LadderField(management, self.say or reporter.tell, self.settings.table_size)
-        feed = LadderFeed(management.store, ladder, self.settings, field,
+        field = LadderField(players, self.say or reporter.tell, self.settings.table_size)
+        feed = LadderFeed(players.store, ladder, self.settings, field,
                           max_games=self.max_games, changed=server.bots_changed)
-        async with holding(management.store, ladder.id) as hold:
+        async with holding(players.store, ladder.id) as hold:
             return await run_tournament(
-                management.store, ladder.id, play, concurrency=self.tables,
+                players.store, ladder.id, play, concurrency=self.tables,
                 progress=reporter.report, on_game=reporter.recorded, stop=stop, hold=hold,
                 presence=ServerPresence(server), wait=self.settings.wait, feed=feed)
 
@@ -226,10 +233,8 @@ class LadderRun:
         (or the workers of the Dask cluster at `cluster`), `settings.tables` at once on
         each; the field is its managed bots (`WorkerField`), which each worker launches as
         its chunks bring them."""
-        from arena.tournament.chunked import run_tournament_on_workers
-
-        management = self.management
-        assert management.worker_pools is not None
+        players = self.players
+        assert players.worker_pools is not None and players.worker_plan is not None
         ladder = await asyncio.to_thread(self.open)
         reporter = _Reporter(ladder.name, progress)
         commands: dict[str, tuple[str, str, str]] = {}
@@ -237,21 +242,22 @@ class LadderRun:
         def bots(names: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
             for name in names:  # a version's command never changes: looked up once
                 if name not in commands:
-                    commands[name] = (name, *management.bot_command(name))
+                    launch = players.bots.launch_of(name)
+                    commands[name] = (name, launch.command, launch.folder)
             return tuple(commands[name] for name in names)
 
-        feed = LadderFeed(management.store, ladder, self.settings,
-                          WorkerField(management, self.say or reporter.tell),
+        feed = LadderFeed(players.store, ladder, self.settings,
+                          WorkerField(players, self.say or reporter.tell),
                           max_games=self.max_games)
         where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
         # The hold is let go before the workers are stopped, which takes a while: a run
         # cancelled because its server is stopping must be done with the store first.
         try:
-            plan = management.worker_plan((), {}, ladder.name)
-            async with management.worker_pools(plan, workers, cluster) as pool, \
-                    holding(management.store, ladder.id) as hold:
+            plan = players.worker_plan((), {}, ladder.name)
+            async with players.worker_pools(plan, workers, cluster) as pool, \
+                    holding(players.store, ladder.id) as hold:
                 return await run_tournament_on_workers(
-                    management.store, ladder.id, pool, concurrency=self.settings.tables,
+                    players.store, ladder.id, pool, concurrency=self.settings.tables,
                     progress=reporter.report, on_game=reporter.recorded, stop=stop,
                     hold=hold, feed=feed, bots=bots)
         except (StoreError, sqlite3.Error):
@@ -264,7 +270,7 @@ RESTART_SECONDS = 10.0
 """How long a served ladder whose run failed waits before it starts again."""
 
 
-def ladder_job(management: Management, name: str, settings: LadderSettings,
+def ladder_job(players: LadderPlayers, name: str, settings: LadderSettings,
                tables: Callable[[], int], say: Callable[[str], None]
                ) -> Callable[[asyncio.Event], Awaitable[None]]:
     """The ladder as a background job of `arena serve`: played until the server stops, on
@@ -275,7 +281,7 @@ def ladder_job(management: Management, name: str, settings: LadderSettings,
         say(f"ladder {name}: the latest version of every bot plays, table after table; "
             f"`arena rankings --ladder {name}` shows its leaderboard")
         while not stop.is_set():
-            run = LadderRun(management, name, settings, tables=tables, say=say)
+            run = LadderRun(players, name, settings, tables=tables, say=say)
             try:
                 await run.play(stop=stop)
             except LadderError as exc:
@@ -293,16 +299,9 @@ def ladder_job(management: Management, name: str, settings: LadderSettings,
 
 
 def _ladder_error(name: str, where: str, exc: Exception) -> Exception:
-    from arena.server.management import ManagementError
-
-    return ManagementError(
+    return ServiceError(
         f"the ladder {name} could not be played on {where}: {type(exc).__name__}: {exc}; "
         "the games recorded so far are kept, and `arena ladder run` goes on")
 
 
-def is_ladder(tournament: Tournament) -> bool:
-    """Whether a stored tournament is a ladder."""
-    return tournament.format == LADDER_FORMAT
-
-
-__all__ = ["LadderError", "LadderField", "LadderRun", "is_ladder", "ladder_job"]
+__all__ = ["LadderError", "LadderField", "LadderPlayers", "LadderRun", "ladder_job"]

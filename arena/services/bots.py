@@ -1,0 +1,135 @@
+"""Bots and their versions: registering, submitting, building, listing and removing.
+
+`BotService` is what a caller may ask about bots. A managed bot added with a
+command is its own only version; a submitted bot gets an immutable, built version
+per submission (`arena.submissions`). It also tells the supervisor layer how each
+bot is launched (`launch_of`).
+
+As in every service, a plain method may block on the store (the admin service runs it
+in a worker thread), and a coroutine never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from arena.services.errors import ServiceError
+from arena.store import (
+    Bot,
+    BotKind,
+    BotVersion,
+    BuildStatus,
+    Rating,
+    Store,
+    UnknownBot,
+)
+from arena.submissions import Limits, Submissions, Submitted, launch_command
+from arena.supervisor import ManagedBotError, command_words
+from arena.supervisor.fleet import Fleet, Launch
+
+VersionLine = tuple[BotVersion | Bot, Rating | None]
+"""One line of a bot's versions: a submitted version (or a bot added with a command, its
+only version), and its rating in the rule-set pool of its latest rated game."""
+
+
+class BotService:
+    """Bots and versions over one store; `connected` names the bots connected now."""
+
+    def __init__(self, store: Store, submissions: Submissions,
+                 connected: Callable[[], list[str]], revoke_tokens: Callable[[str], None],
+                 fleet: Fleet | None = None) -> None:
+        self.store = store
+        self.submissions = submissions
+        self.fleet = fleet
+        """The managed bots this server launched (None: set once the fleet exists)."""
+        self._connected = connected
+        self._revoke_tokens = revoke_tokens
+
+    def add(self, name: str, kind: str, command: str | None) -> tuple[Bot, str]:
+        """Register a bot; return it and its token (shown once). A managed bot's command
+        must read as a command line (closed quotes) now, not when it is first launched."""
+        if command:
+            try:
+                command_words(name, command)
+            except ManagedBotError as exc:
+                raise ServiceError(str(exc)) from None
+        return self.store.add_bot(name, kind, command or None)
+
+    def registered(self) -> list[tuple[Bot, bool]]:
+        """Registered bots, each with whether it is connected now."""
+        connected = set(self._connected())
+        return [(bot, bot.name in connected) for bot in self.store.list_bots()]
+
+    async def remove(self, name: str) -> Bot:
+        """Remove a bot (for a submitted bot's base name, its latest built version): its
+        tokens stop working and a managed bot this server runs is stopped; its games and
+        ratings stay."""
+        bot = await asyncio.to_thread(self.store.remove_bot, name)
+        self._revoke_tokens(bot.name)
+        if self.fleet is not None:
+            await self.fleet.stop_bot(bot.name)
+        return bot
+
+    @property
+    def upload_limits(self) -> Limits:
+        """What a submitted archive may hold."""
+        return self.submissions.limits
+
+    def submit(self, archive: bytes, manifest: str, name: str | None,
+               inherit_rating: bool) -> tuple[Submitted, Rating | None]:
+        """Make the bot in `archive` its next version and build it (see
+        `Submissions.submit`; blocks for the build); return it with its rating."""
+        submitted = self.submissions.submit(archive, manifest=manifest, name=name,
+                                            inherit_rating=inherit_rating)
+        return submitted, self.store.latest_rating(submitted.version.name)
+
+    def versions(self, name: str) -> list[VersionLine]:
+        """The versions of bot `name` (a base name, or one version's name), oldest first,
+        each with its latest rating; a bot added with a command is its own only version."""
+        version = self.store.bot_version(name)
+        base = name if version is None else version.base_name
+        versions = self.store.bot_versions(base)
+        if versions:
+            return [(v, self.store.latest_rating(v.name)) for v in versions]
+        bot = self.store.bot(name)
+        return [(bot, self.store.latest_rating(bot.name))]
+
+    def build_log(self, name: str, number: int) -> str:
+        """The stored build log of version `number` of bot `name`."""
+        for line, _ in self.versions(name):
+            if isinstance(line, BotVersion) and line.number == number:
+                return line.build_log or "(no build: the manifest has no build command)\n"
+        raise UnknownBot(f"bot {name} has no version {number} with a build "
+                         f"(`arena bot versions {name}` lists them)")
+
+    def entrants(self, names: Sequence[str]) -> list[str]:
+        """The entrant each of `names` stands for (a base name: its latest built version);
+        `ServiceError` for a version that is not built, which never plays."""
+        entrants = []
+        for name in names:
+            bot = self.store.bot(name)
+            version = self.store.bot_version(bot.name)
+            if version is not None and version.build_status is not BuildStatus.OK:
+                raise ServiceError(
+                    f"bot {bot.name} cannot play: its build {version.build_status.value}"
+                    f" (`arena bot versions {version.base_name} --log {version.number}` "
+                    "shows why)")
+            entrants.append(bot.name)
+        return entrants
+
+    def launch_of(self, name: str) -> Launch:
+        """How bot `name` is launched: a submitted version from its own folder, a bot
+        added with a command by that command, a remote bot by its owner."""
+        bot = self.store.bot(name)
+        if bot.kind is not BotKind.MANAGED:
+            return Launch(managed=False)
+        version = self.store.bot_version(name)
+        if version is not None:
+            return Launch(True, launch_command(version), version.folder)
+        assert bot.command is not None  # a managed bot has its command
+        return Launch(True, bot.command, "")
+
+    def is_managed(self, name: str) -> bool:
+        """Whether arena launches bot `name` itself."""
+        return self.store.bot(name).kind is BotKind.MANAGED

@@ -1,0 +1,234 @@
+"""Results: rankings, pools, crosstables, statistics, fits, tournaments' schedules and
+stored games, read from the store.
+
+`ResultsService` only reads. Each answer carries what a caller shows beside it
+(the tournament a pool or game belongs to, a game's public id), so that one call
+answers one request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from arena import stats
+from arena.game_id import GameId, ScheduledGameId, StoredGameNumber, public_game_id
+from arena.rankings import (
+    PoolFit,
+    PoolRanking,
+    PoolStatistics,
+    pool_crosstable,
+    pool_fit,
+    pool_ranking,
+    pool_statistics,
+)
+from arena.rating.fit import FitError
+from arena.record import FAULTS, SeatTermination
+from arena.services.errors import ServiceError
+from arena.store import (
+    GameSummary,
+    Pool,
+    ScheduledGame,
+    Store,
+    StoredGame,
+    Timetable,
+    Tournament,
+    UnknownGame,
+    UnknownTournament,
+)
+
+Faults = dict[str, dict[SeatTermination, int]]
+"""For each bot whose seats ended by its own fault, how many games ended with each fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A pool's leaderboard, the tournament the pool is ("" for a rule-set pool), and
+    the faults of that tournament's bots (None for a rule-set pool)."""
+
+    ranking: PoolRanking
+    tournament: str
+    faults: Faults | None
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    """Every pair of bots that met in one pool, head to head, at `confidence`."""
+
+    pool: Pool
+    rows: tuple[stats.HeadToHead, ...]
+    confidence: float
+    tournament: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLine:
+    """A tournament, how far its schedule has been played (done, total), its bots."""
+
+    tournament: Tournament
+    progress: tuple[int, int]
+    bots: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """A tournament where it stands, and its whole schedule (None when not asked for)."""
+
+    line: TournamentLine
+    games: list[ScheduledGame] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A stored game (or its summary), its tournament's name ("" for none), its public id."""
+
+    game: GameSummary
+    tournament: str
+    public_id: str
+
+
+class ResultsService:
+    """What the stored games say, over one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def pool_key(self, tournament: str | None = None, pool: str | None = None) -> str:
+        """The pool a ranking request means (see `Store.pool_key`)."""
+        return self.store.pool_key(tournament or None, pool or None)
+
+    def rankings(self, tournament: str | None = None, pool: str | None = None,
+                 confidence: float = 0.0, all_versions: bool = False) -> Ranked:
+        """The leaderboard of one pool: a tournament's own, a pool by key, or else that of
+        the latest rated game; each submitted bot's latest version only, unless
+        `all_versions`. A `confidence` of 0 means the default."""
+        ranking = pool_ranking(self.store, self.pool_key(tournament, pool),
+                               confidence_level(confidence), all_versions=all_versions)
+        name = self._tournament_of(ranking.pool)
+        return Ranked(ranking, name, self.tournament_faults(name) if name else None)
+
+    def pools(self) -> list[tuple[Pool, str]]:
+        """Every rating pool with a rated game, with the tournament it is ("" for none)."""
+        return [(pool, self._tournament_of(pool)) for pool in self.store.pools()]
+
+    def crosstable(self, tournament: str | None = None, pool: str | None = None,
+                   confidence: float = 0.0) -> Crosstable:
+        """Every pair of bots that met in one pool, head to head."""
+        level = confidence_level(confidence)
+        found, rows = pool_crosstable(self.store, self.pool_key(tournament, pool), level)
+        return Crosstable(found, rows, level, self._tournament_of(found))
+
+    def fit(self, tournament: str | None = None, pool: str | None = None
+            ) -> tuple[PoolFit, str]:
+        """TrueSkill's parameters fitted to one pool's games, and the pool's tournament."""
+        key = self.pool_key(tournament, pool)
+        try:
+            fitted = pool_fit(self.store, key)
+        except FitError as exc:
+            raise ServiceError(f"cannot fit the pool {key}: {exc}") from None
+        return fitted, self._tournament_of(fitted.pool)
+
+    def statistics(self, tournament: str | None = None, pool: str | None = None
+                   ) -> tuple[PoolStatistics, str]:
+        """Per-seat results and the duplicate design of one pool, and its tournament."""
+        found = pool_statistics(self.store, self.pool_key(tournament, pool))
+        return found, self._tournament_of(found.pool)
+
+    def _tournament_of(self, pool: Pool) -> str:
+        if pool.tournament_id is None:
+            return ""
+        return self.store.tournament(pool.tournament_id).name
+
+    def tournament_faults(self, tournament: str | int) -> Faults:
+        """For each bot of a tournament whose seats ended by its own fault, how many of the
+        tournament's games ended with each fault."""
+        return {bot: faults for bot, endings in self.store.seat_endings(tournament).items()
+                if (faults := {e: n for e, n in endings.items() if e in FAULTS})}
+
+    # ----------------------------------------------------------- tournaments
+
+    def tournaments(self) -> tuple[list[TournamentLine], list[Timetable]]:
+        """Every tournament, and every tournament on the timetable."""
+        return ([self.tournament_line(t) for t in self.store.list_tournaments()],
+                self.store.timetables())
+
+    def tournament_line(self, tournament: Tournament) -> TournamentLine:
+        """A tournament with its progress and bots."""
+        return TournamentLine(tournament, self.store.schedule_progress(tournament.id),
+                              self.store.tournament_bots(tournament.id))
+
+    def schedule(self, tournament: str, with_games: bool = True) -> Schedule:
+        """A tournament where it stands, and (`with_games`) its whole schedule."""
+        found = self.store.tournament(tournament)
+        games = self.store.scheduled_games(found.id) if with_games else None
+        return Schedule(self.tournament_line(found), games)
+
+    # ---------------------------------------------------------------- games
+
+    def games(self, tournament: str | None, bot: str | None, limit: int) -> list[GameLine]:
+        """Stored games, newest first, each with its tournament and public id."""
+        found = self.store.games(tournament=tournament or None, bot=bot or None,
+                                 limit=limit or None)
+        return self._lines(found)
+
+    def game(self, game_id: GameId | int) -> tuple[StoredGame, str, str]:
+        """One stored game with its replay log, by its public id or its number, with its
+        tournament's name and its public id; `UnknownGame` says why there is none."""
+        if isinstance(game_id, int):
+            game = self.store.get_game(game_id)
+        elif isinstance(game_id, StoredGameNumber):
+            game = self.store.get_game(game_id.number)
+        else:
+            game = self.store.get_game(self._stored_number(game_id))
+        line = self._lines([game])[0]
+        return game, line.tournament, line.public_id
+
+    def _lines(self, games: Sequence[GameSummary]) -> list[GameLine]:
+        places = self.store.schedule_places(g.id for g in games)
+        names: dict[int, str] = {}
+        lines = []
+        for game in games:
+            tournament = ""
+            if game.tournament_id is not None:
+                if game.tournament_id not in names:
+                    names[game.tournament_id] = self.store.tournament(game.tournament_id).name
+                tournament = names[game.tournament_id]
+            public = public_game_id(*places[game.id]) if game.id in places else str(game.id)
+            lines.append(GameLine(game, tournament, public))
+        return lines
+
+    def _stored_number(self, game_id: ScheduledGameId) -> int:
+        try:
+            tournament = self.store.tournament(game_id.tournament)
+        except UnknownTournament:
+            raise UnknownGame(f"no game {game_id}: there is no tournament "
+                              f"{game_id.tournament} (`arena tournament list` lists them)"
+                              ) from None
+        try:
+            entry = self.store.scheduled_game(tournament.id, game_id.game_index)
+        except UnknownGame:
+            last = self.store.schedule_progress(tournament.id)[1] - 1
+            raise UnknownGame(f"no game {game_id}: tournament {tournament.name}'s schedule has "
+                              f"games {tournament.name}:0 to {tournament.name}:{last}"
+                              if last >= 0 else f"no game {game_id}: {tournament.name}'s "
+                              "schedule is empty") from None
+        if entry.game_id is None:
+            raise UnknownGame(f"game {game_id} has not been played yet: `arena tournament run "
+                              f"{tournament.name}` plays it")
+        return entry.game_id
+
+    def export(self, tournament: str) -> Iterator[tuple[ScheduledGame, StoredGame]]:
+        """Every stored game of a tournament with its schedule entry, in schedule order,
+        read one at a time (`UnknownTournament` at once for a tournament there is not)."""
+        schedule = self.store.scheduled_games(self.store.tournament(tournament).id)
+        return ((entry, self.store.get_game(entry.game_id))
+                for entry in schedule if entry.game_id is not None)
+
+
+def confidence_level(value: float) -> float:
+    """A requested confidence level: 0 for the default, else in [0.5, 1)."""
+    if value == 0:
+        return stats.CONFIDENCE
+    if not 0.5 <= value < 1:
+        raise ServiceError(f"confidence: must be at least 0.5 and below 1, got {value}")
+    return value
