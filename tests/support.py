@@ -29,6 +29,18 @@ def in_ci() -> bool:
 IN_CI = in_ci()
 """`in_ci()` as it was when the suite started."""
 
+def time_scale() -> float:
+    """How much longer than on a quiet machine the tests' time limits may be: the factor
+    in ARENA_TEST_TIME_SCALE (at least 1; 1 when unset). A time-dependent test takes its
+    deadlines times this factor, so that a busy machine slows the suite down instead of
+    failing it."""
+    text = os.environ.get("ARENA_TEST_TIME_SCALE", "").strip()
+    return max(1.0, float(text)) if text else 1.0
+
+
+TIME_SCALE = time_scale()
+"""`time_scale()` as it was when the suite started."""
+
 ROOT = Path(__file__).resolve().parents[1]
 """The project's root folder: a process started there can import arena."""
 

@@ -69,7 +69,9 @@ class BotGateway:
     async def connect(self, requests: AsyncIterator[bot_pb2.BotMessage], context: Context) -> None:
         """Serve one bot's stream until it ends."""
         token = bearer_token(context.invocation_metadata())
-        name = None if token is None else self._authenticator.bot_name(token)
+        # The store may be asked (a bot's own token): never on the event loop.
+        name = (None if token is None
+                else await asyncio.to_thread(self._authenticator.bot_name, token))
         # The first message is read even from a bot that will be refused: a client
         # still writing it when the call ends may report INTERNAL instead of the
         # status the server sent (grpc/grpc#36066).

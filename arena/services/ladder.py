@@ -218,8 +218,8 @@ class LadderRun:
             return played_game(result)
 
         field = LadderField(players, self.say or reporter.tell, self.settings.table_size)
-        feed = LadderFeed(players.store, ladder, self.settings, field,
-                          max_games=self.max_games, changed=server.bots_changed)
+        feed = await asyncio.to_thread(LadderFeed, players.store, ladder, self.settings, field,
+                                       max_games=self.max_games, changed=server.bots_changed)
         async with holding(players.store, ladder.id) as hold:
             return await run_tournament(
                 players.store, ladder.id, play, concurrency=self.tables,
@@ -246,9 +246,9 @@ class LadderRun:
                     commands[name] = (name, launch.command, launch.folder)
             return tuple(commands[name] for name in names)
 
-        feed = LadderFeed(players.store, ladder, self.settings,
-                          WorkerField(players, self.say or reporter.tell),
-                          max_games=self.max_games)
+        feed = await asyncio.to_thread(
+            LadderFeed, players.store, ladder, self.settings,
+            WorkerField(players, self.say or reporter.tell), max_games=self.max_games)
         where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
         # The hold is let go before the workers are stopped, which takes a while: a run
         # cancelled because its server is stopping must be done with the store first.

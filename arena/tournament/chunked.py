@@ -48,11 +48,14 @@ from arena.tournament.runner import (
     RunSummary,
     ScheduleFeed,
     ScheduleOrder,
+    ScheduleStanding,
     Withdrawn,
     apply_change,
     check_entrants,
+    finish_in_thread,
     holding,
     record_played,
+    schedule_standing,
     tournament_settings,
 )
 
@@ -188,19 +191,20 @@ async def run_tournament_on_workers(
     withdrawn. `bots` names the managed bots each chunk's worker is to launch (see
     `Chunk.bots`).
     """
-    stored = store.tournament(tournament)
+    stored = await asyncio.to_thread(store.tournament, tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
     if tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
     if in_flight is not None and in_flight < 1:
         raise ValueError(f"in_flight must be at least 1, got {in_flight}")
     if feed is None:
-        check_entrants(store, stored)
+        await asyncio.to_thread(check_entrants, store, stored)
     async with contextlib.AsyncExitStack() as stack:
         if hold is None:
             hold = await stack.enter_async_context(holding(store, stored.id))
+        standing = await asyncio.to_thread(schedule_standing, store, stored.id)
         run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
-                          progress, on_game, feed, bots)
+                          progress, on_game, standing, feed, bots)
         return await run.play_all(in_flight, chunk_seconds)
 
 
@@ -214,6 +218,7 @@ class _ChunkedRun:
     stop: asyncio.Event
     progress: Progress | None
     on_game: Callable[[GameSummary], None] | None
+    standing: ScheduleStanding
     feed: ScheduleFeed | None = None
     bots: BotCommands | None = None
     done: int = 0
@@ -222,8 +227,8 @@ class _ChunkedRun:
     queue: deque[ScheduledGame] = field(default_factory=deque)
 
     def __post_init__(self) -> None:
-        self.done, self.total = self.store.schedule_progress(self.tournament.id)
-        self.queue = deque(self.store.pending_games(self.tournament.id))
+        self.done, self.total = self.standing.done, self.standing.total
+        self.queue = deque(self.standing.pending)
         self.order: ScheduleOrder[tuple[ScheduledGame, PlayedGame]] = ScheduleOrder(self.queue)
         self.by_id = {game.id: game for game in self.queue}
         settings = tournament_settings(self.tournament)
@@ -234,15 +239,14 @@ class _ChunkedRun:
         self.hold.check(self.tournament.name)
         self._report()
         if self.queue or self.feed is not None:
-            self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
+            await self._set_status(TournamentStatus.RUNNING)
             chunks: set[asyncio.Task[ChunkResult]] = set()
             try:
                 await self._deal_out(in_flight, chunk_seconds, chunks)
             except BaseException:
                 try:
                     if not self.hold.lost:
-                        self.store.set_tournament_status(self.tournament.id,
-                                                         TournamentStatus.STOPPED)
+                        await self._set_status(TournamentStatus.STOPPED)
                 except ReconnectFailed:
                     pass  # the database is gone: the error that stopped the run says so
                 finally:
@@ -253,8 +257,13 @@ class _ChunkedRun:
         self.hold.check(self.tournament.name, self.played)
         finished = self.done == self.total and self.feed_finished
         status = TournamentStatus.FINISHED if finished else TournamentStatus.STOPPED
-        self.store.set_tournament_status(self.tournament.id, status)
+        await self._set_status(status)
         return RunSummary(self.tournament.name, status, self.done, self.total, self.played)
+
+    async def _set_status(self, status: TournamentStatus) -> None:
+        """Store the tournament's status (made in full even if the run is cancelled
+        meanwhile)."""
+        await finish_in_thread(self.store.set_tournament_status, self.tournament.id, status)
 
     def _may_hand_out(self) -> bool:
         return bool(self.queue) and not self.stop.is_set() and not self.hold.lost

@@ -177,6 +177,7 @@ class RunSummary:
 
 
 Item = TypeVar("Item")
+T = TypeVar("T")
 
 
 class ScheduleOrder(Generic[Item]):
@@ -288,16 +289,18 @@ async def run_tournament(
     left, and a game in play whose bot is removed before it is recorded is withdrawn
     too. `concurrency` may then be a callable, asked before each game starts.
     """
-    stored = store.tournament(tournament)
+    stored = await asyncio.to_thread(store.tournament, tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
     if isinstance(tables, int) and tables < 1:
         raise ValueError(f"concurrency must be at least 1, got {tables}")
     if feed is None:
-        check_entrants(store, stored)
+        await asyncio.to_thread(check_entrants, store, stored)
     async with contextlib.AsyncExitStack() as stack:
         if hold is None:
             hold = await stack.enter_async_context(holding(store, stored.id))
-        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold, feed)
+        standing = await asyncio.to_thread(schedule_standing, store, stored.id)
+        run = _Run(store, stored, play, progress, on_game, stop or asyncio.Event(), hold,
+                   standing, feed)
         if presence is not None:
             run.attend(presence, wait)
         return await run.play_all(tables if callable(tables) else _fixed(tables))
@@ -357,7 +360,8 @@ async def holding(store: Store, tournament: int) -> AsyncIterator[RunHold]:
     release it. The store's calls in the block are the run's (`Store.acting_for`): should
     another run take the claim over while the store is disconnected from its database,
     each write raises `ClaimTakenOver`."""
-    hold = RunHold(store, store.claim_run(tournament))
+    hold = RunHold(store, await finish_in_thread(store.claim_run, tournament,
+                                                 undo=store.release_run))
     with store.acting_for(hold.claim):
         heartbeat = asyncio.create_task(hold.beat())
         try:
@@ -367,7 +371,44 @@ async def holding(store: Store, tournament: int) -> AsyncIterator[RunHold]:
             # Without a connection the claim's lock has lapsed already, and a later run
             # takes the claim over at once.
             with contextlib.suppress(ReconnectFailed):
-                store.release_run(hold.claim)
+                await finish_in_thread(store.release_run, hold.claim)
+
+
+async def finish_in_thread(call: Callable[..., T], /, *args: Any,
+                           undo: Callable[[T], object] | None = None) -> T:
+    """`call(*args)` run in a worker thread (a store call never holds up the event loop),
+    and waited for to its end even when the caller is cancelled meanwhile, as a
+    call on the loop would be: the cancellation is raised once it has finished, after
+    `undo(result)` (in a thread too) when its result would be lost that way."""
+    running = asyncio.ensure_future(asyncio.to_thread(call, *args))
+    cancelled = False
+    while not running.done():
+        try:
+            await asyncio.shield(running)
+        except asyncio.CancelledError:
+            cancelled = True
+    result = running.result()
+    if cancelled:
+        if undo is not None:
+            await finish_in_thread(undo, result)
+        raise asyncio.CancelledError
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleStanding:
+    """Where a tournament's schedule stands as a run starts: games done and in all, and
+    the pending games in schedule order."""
+
+    done: int
+    total: int
+    pending: list[ScheduledGame]
+
+
+def schedule_standing(store: Store, tournament: int) -> ScheduleStanding:
+    """Where `tournament`'s schedule stands now (blocks on the store)."""
+    done, total = store.schedule_progress(tournament)
+    return ScheduleStanding(done, total, store.pending_games(tournament))
 
 
 def check_entrants(store: Store, tournament: Tournament) -> None:
@@ -393,6 +434,7 @@ class _Run:
         on_game: Callable[[GameSummary], None] | None,
         stop: asyncio.Event,
         hold: RunHold,
+        standing: ScheduleStanding,
         feed: ScheduleFeed | None = None,
     ) -> None:
         self.store = store
@@ -406,9 +448,9 @@ class _Run:
         self.progress = progress
         self.on_game = on_game
         self.stop = stop
-        self.done, self.total = store.schedule_progress(tournament.id)
+        self.done, self.total = standing.done, standing.total
         self.played = 0
-        self.queue: deque[ScheduledGame] = deque(store.pending_games(tournament.id))
+        self.queue: deque[ScheduledGame] = deque(standing.pending)
         self.order: ScheduleOrder[tuple[ScheduledGame, PlayedGame, datetime, datetime]] = \
             ScheduleOrder(self.queue)
         self.recording = asyncio.Lock()
@@ -422,6 +464,11 @@ class _Run:
         self.in_play: Counter[str] = Counter()
         """Each bot's games this run has started and not yet seen finish."""
 
+    async def _set_status(self, status: TournamentStatus) -> None:
+        """Store the tournament's status (made in full even if the run is cancelled
+        meanwhile)."""
+        await finish_in_thread(self.store.set_tournament_status, self.tournament.id, status)
+
     def attend(self, presence: BotPresence, wait: float) -> None:
         """Start games only for connected bots, waiting `wait` s for an absent one."""
         self.presence = presence
@@ -434,7 +481,7 @@ class _Run:
         hold.check(self.tournament.name)
         self._report()
         if self.queue or self.feed is not None:
-            self.store.set_tournament_status(self.tournament.id, TournamentStatus.RUNNING)
+            await self._set_status(TournamentStatus.RUNNING)
             games: set[asyncio.Task[None]] = set()
             try:
                 await self._deal_out(games)
@@ -443,8 +490,7 @@ class _Run:
                 # arriving during that await must not leave the tournament 'running'.
                 try:
                     if not hold.lost:  # else its status is the new holder's
-                        self.store.set_tournament_status(self.tournament.id,
-                                                         TournamentStatus.STOPPED)
+                        await self._set_status(TournamentStatus.STOPPED)
                 except ReconnectFailed:
                     pass  # the database is gone: the error that stopped the run says so
                 finally:
@@ -453,7 +499,7 @@ class _Run:
         hold.check(self.tournament.name, self.played)
         finished = self.done == self.total and self.feed_finished
         status = TournamentStatus.FINISHED if finished else TournamentStatus.STOPPED
-        self.store.set_tournament_status(self.tournament.id, status)
+        await self._set_status(status)
         summary = RunSummary(self.tournament.name, status, self.done, self.total, self.played,
                              dict(self.absent), self.wait)
         if summary.message:

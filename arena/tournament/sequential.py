@@ -16,6 +16,7 @@ would.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
@@ -94,12 +95,14 @@ class _Batches:
     """Plays a tournament's pending games batch after batch, keeping count of what this run
     played and of the bots that stayed away; reads each batch's new deal blocks once."""
 
-    def __init__(self, store: Store, tournament: str | int, play: TableRunner, *,
+    def __init__(self, store: Store, tournament: Tournament, play: TableRunner, *,
                  concurrency: int | None, progress: Progress | None,
                  on_game: Callable[[GameSummary], None] | None, hold: RunHold | None,
                  presence: BotPresence | None, wait: float) -> None:
         self.store = store
-        self.tournament = store.tournament(tournament)
+        self.tournament = tournament
+        self.games = 0
+        """Games in the tournament's schedule after the last batch or extension."""
         self._play = play
         self._concurrency, self._progress, self._on_game = concurrency, progress, on_game
         self._hold, self._presence, self._wait = hold, presence, wait
@@ -110,7 +113,7 @@ class _Batches:
     async def play_pending(self) -> list[dict[str, float]]:
         """Play every pending game; the deal blocks recorded since the last call (whole
         blocks: a batch always holds every game of its deals)."""
-        self.tournament = self.store.tournament(self.tournament.id)
+        self.tournament = await asyncio.to_thread(self.store.tournament, self.tournament.id)
         summary = await run_tournament(
             self.store, self.tournament.id, self._play, concurrency=self._concurrency,
             progress=self._progress, on_game=self._on_game, hold=self._hold,
@@ -118,9 +121,11 @@ class _Batches:
         self.played += summary.played
         if summary.message:
             self._absences.append(summary.message)
+        self.games = await asyncio.to_thread(self._schedule_length)
         try:
-            games = self.store.pool_games(tournament_pool(self.tournament.name),
-                                          after=self._last_game)
+            games = await asyncio.to_thread(self.store.pool_games,
+                                            tournament_pool(self.tournament.name),
+                                            after=self._last_game)
         except UnknownPool:
             return []
         if games:
@@ -128,15 +133,16 @@ class _Batches:
         return deal_block_scores([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
                                               teams=g.teams) for g in games])
 
-    @property
-    def games(self) -> int:
-        """Games in the tournament's schedule now."""
+    def _schedule_length(self) -> int:
         return self.store.schedule_progress(self.tournament.id)[1]
 
-    def extend(self, max_games: int, deals: int | None = None) -> bool:
+    async def extend(self, max_games: int, deals: int | None = None) -> bool:
         """Append more deals for every table, within the budget; False when none fit."""
-        return _extend(self.store, self.tournament, tournament_settings(self.tournament),
-                       self.games, max_games, deals)
+        extended = await asyncio.to_thread(
+            _extend, self.store, self.tournament, tournament_settings(self.tournament),
+            self.games, max_games, deals)
+        self.games = await asyncio.to_thread(self._schedule_length)
+        return extended
 
     def outcome(self, conclusion: str, unseparated: tuple[str, ...] = (),
                 test: sprt.Sprt | None = None) -> SequentialOutcome:
@@ -154,8 +160,9 @@ async def run_until_separated(
 ) -> SequentialOutcome:
     """Play `tournament`, then append deal blocks until its leaderboard is separated or it
     holds `max_games` games (or the schedule's limit)."""
-    batches = _Batches(store, tournament, play, concurrency=concurrency, progress=progress,
-                       on_game=on_game, hold=hold, presence=presence, wait=wait)
+    batches = _Batches(store, await asyncio.to_thread(store.tournament, tournament), play,
+                       concurrency=concurrency, progress=progress, on_game=on_game, hold=hold,
+                       presence=presence, wait=wait)
     monitor: sequential.SeparationMonitor | None = None
     while True:
         blocks = await batches.play_pending()
@@ -172,7 +179,7 @@ async def run_until_separated(
         if report.separated:
             return batches.outcome(f"every adjacent pair is separated at {confidence:.0%} "
                                    f"after {batches.games:,} games")
-        if not batches.extend(max_games):
+        if not await batches.extend(max_games):
             unseparated = tuple(f"{p.upper} ~ {p.lower}" for p in report.unseparated)
             return batches.outcome(
                 f"the budget of {min(max_games, MAX_GAMES):,} games is spent "
@@ -191,8 +198,9 @@ async def run_sprt(
 ) -> SequentialOutcome:
     """Play the two-bot `tournament` deal block by deal block until `test`, fed `first`'s
     score per block, accepts a hypothesis or the tournament holds `max_games` games."""
-    batches = _Batches(store, tournament, play, concurrency=concurrency, progress=progress,
-                       on_game=on_game, hold=hold, presence=presence, wait=wait)
+    batches = _Batches(store, await asyncio.to_thread(store.tournament, tournament), play,
+                       concurrency=concurrency, progress=progress, on_game=on_game, hold=hold,
+                       presence=presence, wait=wait)
     while True:
         for block in await batches.play_pending():
             if test.add(block[first]) is not sprt.Decision.CONTINUE:
@@ -201,7 +209,7 @@ async def run_sprt(
             look(test)
         if test.decision is not sprt.Decision.CONTINUE:
             return batches.outcome(_sprt_conclusion(test, first, batches.games), test=test)
-        if not batches.extend(max_games, deals=concurrency or 1):
+        if not await batches.extend(max_games, deals=concurrency or 1):
             return batches.outcome(
                 f"the budget of {min(max_games, MAX_GAMES):,} games is spent before the test "
                 f"decided: LLR {test.llr:+.2f} within [{test.lower_bound:.2f}, "
