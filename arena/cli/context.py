@@ -105,12 +105,19 @@ class Context:
 
         import grpc
 
-        from arena.cli.session import admin_session, tls_from_env
+        from arena.cli.session import (
+            ServerSilent,
+            admin_session,
+            call_seconds,
+            silence_seconds,
+            tls_from_env,
+        )
         from arena.server.auth import find_admin_token
         from arena.store import NoDatabase, StoreError
 
         reconnect_within = self.reconnect_within
         try:
+            call_seconds(), silence_seconds()  # a bad setting is said before anything runs
             tls = tls_from_env() if self.server else None
             token = find_admin_token(self.db_files) if self.server else None
         except ValueError as exc:
@@ -126,6 +133,8 @@ class Context:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:
             raise click.ClickException(rpc_message(exc, self.server, trust)) from None
+        except ServerSilent as exc:
+            raise click.ClickException(str(exc)) from None
         except NoDatabase as exc:
             raise click.ClickException(
                 f"{exc}: `arena bot add` creates one; --db or ARENA_DB names another"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import signal
 import threading
@@ -26,6 +27,7 @@ from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
 from arena.store import RECONNECT_WITHIN, Store
 from arena.store.backend import side_path
+from arena.submissions.build import BUILD_SECONDS
 from arena.v1 import admin_pb2_grpc
 
 
@@ -117,12 +119,56 @@ ADMIN_MAX_RECEIVE_BYTES = 64 * 1024 * 1024
 or a long game's replay log can be several MB, over gRPC's default of 4 MB."""
 
 
+CALL_SECONDS = 120.0
+"""How long the CLI waits for the answer to a call (ARENA_CALL_TIMEOUT sets another)."""
+
+BUILD_CALL_SECONDS = 60.0 + BUILD_SECONDS
+"""How long it waits for a submission's answer, which comes once its build is done."""
+
+SILENCE_SECONDS = 30.0
+"""How long a stream (a run's progress, a watched game, an export) may send nothing before
+the CLI takes the server for one that stopped answering (ARENA_STREAM_SILENCE sets
+another). The server sends a heartbeat every `arena.server.admin.HEARTBEAT_SECONDS`."""
+
+
+class ServerSilent(Exception):
+    """The server did not answer a call in time, or a stream fell silent; the message
+    says which and what to look at."""
+
+
+def _seconds_from_env(variable: str, default: float) -> float:
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"{variable} must be a number of seconds, got {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{variable} must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+def call_seconds() -> float:
+    """How long the CLI waits for a call's answer: ARENA_CALL_TIMEOUT, else `CALL_SECONDS`
+    (`ValueError` for a value that is not a positive number)."""
+    return _seconds_from_env("ARENA_CALL_TIMEOUT", CALL_SECONDS)
+
+
+def silence_seconds() -> float:
+    """How long a stream may be silent: ARENA_STREAM_SILENCE, else `SILENCE_SECONDS`."""
+    return _seconds_from_env("ARENA_STREAM_SILENCE", SILENCE_SECONDS)
+
+
 def _admin_channel(address: str, token: str | None,
                    tls: grpc.ChannelCredentials | None = None) -> grpc.aio.Channel:
     # A channel files each interceptor under one kind of call only.
-    interceptors: Any = (None if token is None else
-                         [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token),
-                          _TokenOnUploads(token)])
+    deadlines = [_DeadlineOnUnaryCalls(address, call_seconds()),
+                 _DeadlineOnUploads(address, max(call_seconds(), BUILD_CALL_SECONDS)),
+                 _SilenceOnStreams(address, silence_seconds())]
+    interceptors: Any = deadlines + ([] if token is None else
+                                     [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token),
+                                      _TokenOnUploads(token)])
     options = [("grpc.max_receive_message_length", ADMIN_MAX_RECEIVE_BYTES)]
     if tls is not None:
         return grpc.aio.secure_channel(address, tls, options, interceptors=interceptors)
@@ -181,3 +227,93 @@ class _TokenOnUploads(_StreamUnary):
         """Send the call with the token."""
         return await continuation(_with_token(client_call_details, self._token),
                                   request_iterator)
+
+
+def _with_deadline(details: grpc.aio.ClientCallDetails, seconds: float
+                   ) -> grpc.aio.ClientCallDetails:
+    if details.timeout is not None:
+        return details
+    return grpc.aio.ClientCallDetails(details.method, seconds, details.metadata,
+                                      details.credentials, details.wait_for_ready)
+
+
+def _method_name(details: grpc.aio.ClientCallDetails) -> str:
+    method = details.method
+    text = method.decode() if isinstance(method, bytes) else str(method)
+    return text.rsplit("/", 1)[-1]
+
+
+async def _answer_in_time(call: Any, address: str, method: str, seconds: float) -> Any:
+    """The answer of `call`; `ServerSilent` when its deadline passed."""
+    try:
+        return await call
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise
+        raise ServerSilent(
+            f"the arena server at {address} did not answer {method} within {seconds:g} s: "
+            "it may be stopped, overloaded or unreachable (ARENA_CALL_TIMEOUT sets how long "
+            "to wait)") from None
+
+
+class _DeadlineOnUnaryCalls(_UnaryUnary):
+    """Gives every unary call a deadline, and says clearly when it passed."""
+
+    def __init__(self, address: str, seconds: float) -> None:
+        self._address = address
+        self._seconds = seconds
+
+    async def intercept_unary_unary(self, continuation: Any, client_call_details: Any,
+                                    request: Any) -> Any:
+        """Send the call with a deadline."""
+        call = await continuation(_with_deadline(client_call_details, self._seconds), request)
+        return await _answer_in_time(call, self._address, _method_name(client_call_details),
+                                     self._seconds)
+
+
+class _DeadlineOnUploads(_StreamUnary):
+    """Gives every upload a deadline long enough for its build."""
+
+    def __init__(self, address: str, seconds: float) -> None:
+        self._address = address
+        self._seconds = seconds
+
+    async def intercept_stream_unary(self, continuation: Any, client_call_details: Any,
+                                     request_iterator: Any) -> Any:
+        """Send the call with a deadline."""
+        call = await continuation(_with_deadline(client_call_details, self._seconds),
+                                  request_iterator)
+        return await _answer_in_time(call, self._address, _method_name(client_call_details),
+                                     self._seconds)
+
+
+class _SilenceOnStreams(_UnaryStream):
+    """Ends a streamed answer with `ServerSilent` once it has sent nothing for a while
+    (the server's heartbeats count), and drops the heartbeats themselves."""
+
+    def __init__(self, address: str, seconds: float) -> None:
+        self._address = address
+        self._seconds = seconds
+
+    async def intercept_unary_stream(self, continuation: Any, client_call_details: Any,
+                                     request: Any) -> Any:
+        """Send the call; give its messages as they come, within the silence allowed."""
+        call = await continuation(client_call_details, request)
+        return self._within_silence(call, _method_name(client_call_details))
+
+    async def _within_silence(self, call: Any, method: str) -> AsyncIterator[Any]:
+        try:
+            while True:
+                try:
+                    message = await asyncio.wait_for(call.read(), self._seconds)
+                except TimeoutError:
+                    raise ServerSilent(
+                        f"the arena server at {self._address} sent nothing on {method} for "
+                        f"{self._seconds:g} s: it stopped answering (ARENA_STREAM_SILENCE "
+                        "sets how long to wait)") from None
+                if message is grpc.aio.EOF:  # type: ignore[attr-defined]
+                    return
+                if not getattr(message, "heartbeat", False):
+                    yield message
+        finally:
+            call.cancel()

@@ -48,6 +48,10 @@ from arena.v1 import admin_pb2, admin_pb2_grpc
 SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
 """The full name of the admin service ("arena.v1.ArenaAdmin")."""
 
+HEARTBEAT_SECONDS = 5.0
+"""How long a stream (a run's progress, a watched game) stays quiet before it sends a
+heartbeat, so that a client can tell a quiet run from a server that stopped answering."""
+
 _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (DuplicateName, grpc.StatusCode.ALREADY_EXISTS),
     (UnknownBot, grpc.StatusCode.NOT_FOUND),
@@ -155,7 +159,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             return
         updates = table.watch()
         try:
-            while (update := await updates.get()) is not None:
+            while True:
+                try:
+                    update = await asyncio.wait_for(updates.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield admin_pb2.WatchGameUpdate(game_id=request.game_id, heartbeat=True)
+                    continue
+                if update is None:
+                    break
                 yield update
         finally:
             table.unwatch(updates)
@@ -451,6 +462,11 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
         stream = _stream_updates(context, start, updates, resume, track)
         async with contextlib.aclosing(stream):  # the run ends with the call
             async for update in stream:
+                if update is None:
+                    beat = wire_admin.run_progress(last, "running")
+                    beat.heartbeat = True
+                    yield beat
+                    continue
                 if not update.notice:
                     last = update
                 yield wire_admin.run_progress(update, "running")
@@ -461,9 +477,9 @@ async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awa
 async def _stream_updates(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
                           updates: asyncio.Queue[Progress], resume: str,
                           track: Callable[[asyncio.Future[Any]], None] | None
-                          ) -> AsyncGenerator[Progress, None]:
+                          ) -> AsyncGenerator[Progress | None, None]:
     """Run `start` as a task and give each update it puts in `updates` (see
-    `_progress_stream`)."""
+    `_progress_stream`), and None after each `HEARTBEAT_SECONDS` without one."""
     task = asyncio.ensure_future(start(updates.put_nowait))
     if track is not None:
         track(task)
@@ -472,7 +488,8 @@ async def _stream_updates(context: Any, start: Callable[[ProgressListener], Awai
     try:
         while not task.done() or not updates.empty():
             getter = asyncio.ensure_future(updates.get())
-            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED,
+                               timeout=HEARTBEAT_SECONDS)
             if getter.done():
                 update = getter.result()
                 if not update.notice:
@@ -480,6 +497,8 @@ async def _stream_updates(context: Any, start: Callable[[ProgressListener], Awai
                 yield update
             else:
                 getter.cancel()
+                if not task.done():
+                    yield None
         task.result()
     except GameAbortedError:
         hint = f"; {resume}" if resume else ""

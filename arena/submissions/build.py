@@ -46,6 +46,9 @@ BuildSandbox = Literal["off", "auto", "required"]
 """Whether builds run sandboxed: never, where this machine can, or always (refused where it
 cannot), as managed bots are (`arena.supervisor.BotIsolation.sandbox`)."""
 
+BUILD_SECONDS = 600.0
+"""How long a build may take by default, in wall-clock and in CPU seconds."""
+
 BUILD_PROCESSES = 512
 """Processes and threads a sandboxed build may run at once (a compiler starts many)."""
 
@@ -54,7 +57,7 @@ BUILD_PROCESSES = 512
 class BuildLimits:
     """What one build may use."""
 
-    seconds: float = 600.0
+    seconds: float = BUILD_SECONDS
     """Wall-clock time; the CPU-time limit is the same number of seconds."""
     memory_bytes: int = 4096 * MIB
     """Address space of each process."""

@@ -242,7 +242,7 @@ class SeparationGoal(_message.Message):
     def __init__(self, confidence: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class RunProgress(_message.Message):
-    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament", "terminations", "notice")
+    __slots__ = ("done", "total", "last_game_id", "status", "message", "sprt", "unseparated", "conclusion", "tournament", "terminations", "notice", "heartbeat")
     DONE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     LAST_GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -254,6 +254,7 @@ class RunProgress(_message.Message):
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
     NOTICE_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     done: int
     total: int
     last_game_id: int
@@ -265,7 +266,8 @@ class RunProgress(_message.Message):
     tournament: str
     terminations: _containers.RepeatedCompositeFieldContainer[BotTerminations]
     notice: str
-    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ..., terminations: _Optional[_Iterable[_Union[BotTerminations, _Mapping]]] = ..., notice: _Optional[str] = ...) -> None: ...
+    heartbeat: bool
+    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., last_game_id: _Optional[int] = ..., status: _Optional[str] = ..., message: _Optional[str] = ..., sprt: _Optional[_Union[SprtState, _Mapping]] = ..., unseparated: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., tournament: _Optional[str] = ..., terminations: _Optional[_Iterable[_Union[BotTerminations, _Mapping]]] = ..., notice: _Optional[str] = ..., heartbeat: _Optional[bool] = ...) -> None: ...
 
 class BotTerminations(_message.Message):
     __slots__ = ("bot", "timeouts", "crashes", "illegal", "disconnects", "malformed")
@@ -704,16 +706,18 @@ class WatchGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class WatchGameUpdate(_message.Message):
-    __slots__ = ("game_id", "players", "events", "outcome")
+    __slots__ = ("game_id", "players", "events", "outcome", "heartbeat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     players: _containers.RepeatedScalarFieldContainer[str]
     events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
     outcome: _uno_pb2.Outcome
-    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., outcome: _Optional[_Union[_uno_pb2.Outcome, _Mapping]] = ...) -> None: ...
+    heartbeat: bool
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., outcome: _Optional[_Union[_uno_pb2.Outcome, _Mapping]] = ..., heartbeat: _Optional[bool] = ...) -> None: ...
 
 class ExportTournamentRequest(_message.Message):
     __slots__ = ("tournament",)
