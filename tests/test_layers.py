@@ -71,8 +71,9 @@ def _modules_of(*layers: str) -> list[str]:
 
 
 def test_the_package_has_the_modules_the_rules_speak_of() -> None:
-    for layer in ("arena.engine", "arena.client", "arena.store", "arena.tournament", "arena.services",
-                  "arena.server", "arena.supervisor", "arena.cli", "arena.rating", "arena.stats"):
+    for layer in ("arena.engine", "arena.client", "arena.store", "arena.tournament",
+                  "arena.services", "arena.server", "arena.supervisor", "arena.cli",
+                  "arena.rating", "arena.stats"):
         assert _modules_of(layer), f"no module in {layer}"
 
 
