@@ -17,24 +17,38 @@ up. `elo_to_score` converts logistic Elo for callers who think in Elo.
 
 It is a generalized SPRT, as chess engine testers run them: the log-likelihood
 ratio of H1 to H0 is computed from the blocks seen so far with the nuisance
-parameters (the spread of block scores) fitted to the data, and compared with
-Wald's bounds `log(β / (1 − α))` and `log((1 − β) / α)`. Two models:
+parameters (the shape of the distribution of block scores) fitted to the data,
+and compared with Wald's bounds `log(β / (1 − α))` and `log((1 − β) / α)`.
+The models:
 
-- `Model.NORMAL` (the default): block scores are taken as normal with an
-  unknown variance, fitted under each hypothesis (its mean fixed), so
+- `Model.PENTANOMIAL` and `Model.TRINOMIAL`, fishtest's GSPRT. A heads-up
+  duplicate deal is a *pair* of games (the two seatings of one deal), whose
+  block score takes one of five values, 0, 1/4, 1/2, 3/4, 1 (two losses, a
+  loss and a tie, a win and a loss or two ties, ...): the pentanomial. A
+  single game takes three, 0, 1/2, 1: the trinomial. Under each hypothesis
+  the distribution over those categories with that mean that best fits the
+  counts seen is found (the empirical-likelihood maximum of Van den Bergh's
+  "support_MLE_multinomial" note), and the LLR is the log-likelihood ratio of
+  the two fits. A category not seen yet counts 0.001 of a block, so every
+  mean between 0 and 1 fits, as fishtest regularizes. `python -m
+  benchmarks sprt` measures it against an independent transcription of
+  fishtest's rule on the same simulated deals.
+- `Model.AUTO` (the default): the pentanomial when the blocks are pairs of
+  games, the trinomial when they are single games, the multinomial otherwise;
+  fixed at the first block, whose game count `add` is told.
+- `Model.NORMAL`: block scores are taken as normal with an unknown variance,
+  fitted under each hypothesis (its mean fixed), so
   `LLR = (n/2) log((σ² + (x̄ − s0)²) / (σ² + (x̄ − s1)²))` with `σ²` the spread
   about the observed mean `x̄`. That spread is regularized with one pseudo-block
   of the largest variance a score can have, `σ² = (Σ (x − x̄)² + 1/4) / (n + 1)`,
-  which keeps the first few blocks from looking more certain than they are.
+  which keeps the first few blocks from looking more certain than they are —
+  and makes a one-sided run slow: at H0 0.50 / H1 0.51 the LLR gains at most
+  about 0.02 a block, so even a bot that wins every game needs about 146 blocks.
   (The simpler `n (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`, which fixes the variance
-  at the observed one, overran both error rates by about 5 % in simulation; this
-  form did not.)
-- `Model.MULTINOMIAL`: block scores take finitely many values (multiples of
-  1/(2 × games per block)); under each hypothesis the distribution over the
-  observed values with that mean that best fits the data is found (the
-  empirical-likelihood maximum, as for pentanomial chess results), and the LLR is
-  the log-likelihood ratio of those two fits. It assumes no shape of
-  distribution; it costs a root search per block over the distinct values seen.
+  at the observed one, overran both error rates by about 5 % in simulation.)
+- `Model.MULTINOMIAL`: like the pentanomial, over whatever distinct block
+  scores are seen (blocks of any size; the extremes 0 and 1 carry the tiny
+  weight).
 
 With those bounds the error rates are about α (accepting H1 when `s = score0`)
 and β (accepting H0 when `s = score1`); between the hypotheses the test still
@@ -50,7 +64,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 DEFAULT_SCORE0 = 0.5
@@ -81,8 +95,28 @@ class Decision(StrEnum):
 class Model(StrEnum):
     """How the likelihood of block scores is modelled; see the module docstring."""
 
+    AUTO = "auto"
+    PENTANOMIAL = "pentanomial"
+    TRINOMIAL = "trinomial"
     NORMAL = "normal"
     MULTINOMIAL = "multinomial"
+
+
+CATEGORY_STEPS = {Model.PENTANOMIAL: 4, Model.TRINOMIAL: 2}
+"""The categorical models' block scores are the multiples of 1/steps from 0 to 1."""
+CATEGORY_PRIOR = 0.1
+"""What every category of the pentanomial and trinomial counts before any block falls in it,
+so that the first few blocks cannot show a variance near zero."""
+_GRID_TOLERANCE = 1e-9
+
+
+def model_for_block(games: int | None) -> Model:
+    """The model `Model.AUTO` becomes for blocks of `games` games (None: not known)."""
+    if games == 2:
+        return Model.PENTANOMIAL
+    if games == 1:
+        return Model.TRINOMIAL
+    return Model.MULTINOMIAL
 
 
 class SprtError(ValueError):
@@ -117,7 +151,7 @@ class Sprt:
 
     def __init__(self, score0: float = DEFAULT_SCORE0, score1: float = DEFAULT_SCORE1,
                  alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA,
-                 model: Model = Model.NORMAL) -> None:
+                 model: Model = Model.AUTO) -> None:
         _check_settings(score0, score1, alpha, beta)
         self.score0 = score0
         self.score1 = score1
@@ -129,12 +163,17 @@ class Sprt:
         self._mean = 0.0
         self._squares = 0.0  # the sum of squared deviations from the running mean
         self._values: Counter[float] = Counter()
+        self._counts: list[int] = []
         self._llr = 0.0
         self._decision = Decision.CONTINUE
+        self.history: list[float] = []
+        """The LLR after each block, in order."""
+        self.games = 0
+        """Games counted so far, when `add` was told each block's (else 0)."""
 
     @classmethod
     def from_elo(cls, elo0: float, elo1: float, alpha: float = DEFAULT_ALPHA,
-                 beta: float = DEFAULT_BETA, model: Model = Model.NORMAL) -> Sprt:
+                 beta: float = DEFAULT_BETA, model: Model = Model.AUTO) -> Sprt:
         """The test of H0 `elo0` against H1 `elo1`, logistic Elo converted to expected scores."""
         return cls(elo_to_score(elo0), elo_to_score(elo1), alpha, beta, model)
 
@@ -158,36 +197,91 @@ class Sprt:
         """The regularized variance of A's block scores that the normal model uses."""
         return (self._squares + MAX_SCORE_VARIANCE) / (self.blocks + 1)
 
-    def add(self, block_score: float) -> Decision:
-        """Count one block in which A scored `block_score`; the decision after it."""
+    @property
+    def sample_variance(self) -> float:
+        """The plain variance of A's block scores about their mean (0 before two blocks)."""
+        return self._squares / self.blocks if self.blocks > 1 else 0.0
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """A categorical model's blocks per category, lowest score first (else empty)."""
+        return tuple(self._counts)
+
+    def add(self, block_score: float, games: int | None = None) -> Decision:
+        """Count one block in which A scored `block_score` over `games` games (which
+        `Model.AUTO` needs at the first block); the decision after it."""
         if self._decision is not Decision.CONTINUE:
             raise SprtError(f"the test has already accepted {self._decision.value}")
         if not 0.0 <= block_score <= 1.0:
             raise SprtError(f"a block score lies between 0 and 1, got {block_score}")
+        if self.model is Model.AUTO:
+            self.model = model_for_block(games)
+        category = self._category(block_score)
         self.blocks += 1
+        self.games += games or 0
         delta = block_score - self._mean
         self._mean += delta / self.blocks
         self._squares += delta * (block_score - self._mean)
         if self.model is Model.MULTINOMIAL:
             self._values[round(block_score, _VALUE_DIGITS)] += 1
+        elif category is not None:
+            self._counts[category] += 1
         self._llr = self._compute_llr()
+        self.history.append(self._llr)
         if self._llr >= self.upper_bound:
             self._decision = Decision.ACCEPT_H1
         elif self._llr <= self.lower_bound:
             self._decision = Decision.ACCEPT_H0
         return self._decision
 
-    def extend(self, block_scores: Iterable[float]) -> Decision:
-        """Add blocks in order until the test decides or they run out; the decision then."""
+    def extend(self, block_scores: Iterable[float], games: int | None = None) -> Decision:
+        """Add blocks (each of `games` games) in order until the test decides or they run
+        out; the decision then."""
         for score in block_scores:
-            if self.add(score) is not Decision.CONTINUE:
+            if self.add(score, games) is not Decision.CONTINUE:
                 break
         return self._decision
+
+    def _category(self, block_score: float) -> int | None:
+        """The categorical models' category of a block score (`SprtError` off the grid)."""
+        steps = CATEGORY_STEPS.get(self.model)
+        if steps is None:
+            return None
+        if not self._counts:
+            self._counts = [0] * (steps + 1)
+        category = round(block_score * steps)
+        if abs(category / steps - block_score) > _GRID_TOLERANCE:
+            unit = "pairs of games" if steps == 4 else "single games"
+            raise SprtError(f"the {self.model.value} test takes blocks of {unit}, whose "
+                            f"scores are multiples of 1/{steps}; got {block_score}")
+        return category
 
     def _compute_llr(self) -> float:
         if self.model is Model.NORMAL:
             return normal_llr(self.blocks, self._mean, self.variance, self.score0, self.score1)
-        return multinomial_llr(self._values, self.score0, self.score1)
+        if self.model is Model.MULTINOMIAL:
+            return multinomial_llr(self._values, self.score0, self.score1)
+        return categorical_llr(self._counts, self.score0, self.score1)
+
+
+def categorical_llr(counts: Sequence[float], score0: float, score1: float) -> float:
+    """The pentanomial (or trinomial) GSPRT's LLR of mean `score1` to mean `score0` for
+    blocks counted by category (the i-th of k + 1 categories scores i/k).
+
+    It is the GSPRT in its Brownian approximation, `n (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`,
+    with the mean and variance of the categorical distribution in which every category
+    counts `CATEGORY_PRIOR` of a block more than it was seen (see the module docstring).
+    """
+    blocks = sum(counts)
+    if blocks == 0:
+        return 0.0
+    steps = len(counts) - 1
+    weights = [count + CATEGORY_PRIOR for count in counts]
+    total = sum(weights)
+    mean = sum(weight * index / steps for index, weight in enumerate(weights)) / total
+    variance = sum(weight * (index / steps - mean) ** 2
+                   for index, weight in enumerate(weights)) / total
+    return blocks * (score1 - score0) * (2.0 * mean - score0 - score1) / (2.0 * variance)
 
 
 def normal_llr(blocks: int, mean: float, variance: float, score0: float, score1: float) -> float:
