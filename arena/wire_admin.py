@@ -19,6 +19,8 @@ from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
 from arena.server.management import Progress, VersionLine
+from arena.stats.elo import Interval
+from arena.stats.sprt import Sprt
 from arena.store import (
     Bot,
     BotVersion,
@@ -349,7 +351,7 @@ def sprt_plan(request: admin_pb2.PlayMatchRequest) -> SprtPlan | None:
     default = SprtPlan()
     return SprtPlan(score0=given.h0 or default.score0, score1=given.h1 or default.score1,
                     alpha=given.alpha or default.alpha, beta=given.beta or default.beta,
-                    max_games=given.max_games or MAX_GAMES)
+                    max_games=given.max_games or MAX_GAMES, model=given.model or default.model)
 
 
 def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
@@ -362,10 +364,29 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
                       for bot, faults in sorted((progress.faults or {}).items())])
     test = progress.sprt
     if test is not None:
-        message.sprt.CopyFrom(admin_pb2.SprtState(
-            llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
-            decision=test.decision.value, blocks=test.blocks))
+        message.sprt.CopyFrom(sprt_state(test, final=bool(progress.conclusion)))
     return message
+
+
+def sprt_state(test: Sprt, final: bool = False) -> admin_pb2.SprtState:
+    """An SPRT as a run's progress shows it; its LLR after every block only when `final`
+    (the history grows with every block)."""
+    estimates = test.estimates()
+    state = admin_pb2.SprtState(
+        llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
+        decision=test.decision.value, blocks=test.blocks, model=test.model.value,
+        bot=test.bot, h0=test.score0, h1=test.score1, games=test.games,
+        llr_history=test.history if final else (), score=estimate(estimates.score),
+        elo=estimate(estimates.elo), stopped_early=estimates.stopped_early)
+    if estimates.normalized_elo is not None:
+        state.normalized_elo.CopyFrom(estimate(estimates.normalized_elo))
+    return state
+
+
+def estimate(interval: Interval) -> admin_pb2.Estimate:
+    """A point estimate with its interval, level and method, as the wire carries it."""
+    return admin_pb2.Estimate(value=interval.value, low=interval.low, high=interval.high,
+                              level=interval.level, method=interval.method)
 
 
 def schedule_start(request: admin_pb2.ScheduleTournamentRequest) -> datetime | None:

@@ -329,3 +329,66 @@ def run_faults_warning(last: admin_pb2.RunProgress) -> str | None:
     return (f"warning: bots failed in this run's games: {'; '.join(failed)}; "
             f"`arena games --tournament {last.tournament}` shows which games, "
             "the bots' logs why")
+
+
+SPRT_STOP_BIAS = (
+    "the SPRT chose when this match stopped, so the board's scores and their fixed-sample "
+    "intervals are biased by the stop (a run that happened to go well stops sooner); the "
+    "SPRT's sequential interval above holds at any stop.")
+"""Said under the board of a match the SPRT stopped."""
+
+
+def estimate_text(estimate: admin_pb2.Estimate, digits: int = 3, signed: bool = False) -> str:
+    """A point estimate with its interval, level and method: "0.538 [0.511, 0.565] (95%,
+    method)"; an infinite end (Elo of a perfect score) as ±inf."""
+    sign = "+" if signed else ""
+
+    def number(value: float) -> str:
+        if math.isinf(value):
+            return "+inf" if value > 0 else "-inf"
+        return "–" if math.isnan(value) else f"{value:{sign}.{digits}f}"
+
+    return (f"{number(estimate.value)} [{number(estimate.low)}, {number(estimate.high)}] "
+            f"({estimate.level:.0%}, {estimate.method})")
+
+
+def sprt_lines(test: admin_pb2.SprtState) -> list[str]:
+    """What an SPRT says about its bot, line by line: score, Elo, normalized Elo."""
+    lines = [f"{test.bot or 'the first bot'}: score per deal "
+             f"{estimate_text(test.score)}",
+             f"Elo {estimate_text(test.elo, 1, signed=True)}"]
+    if test.HasField("normalized_elo"):
+        lines.append(f"normalized Elo {estimate_text(test.normalized_elo, 1, signed=True)}")
+    return lines
+
+
+def estimate_record(estimate: admin_pb2.Estimate) -> dict[str, Any]:
+    """An estimate under machine keys; an infinite or undefined number as null."""
+    return {"value": _finite(estimate.value), "low": _finite(estimate.low),
+            "high": _finite(estimate.high), "level": estimate.level, "method": estimate.method}
+
+
+def sprt_record(test: admin_pb2.SprtState) -> dict[str, Any]:
+    """An SPRT's state under machine keys, with its LLR after every deal block."""
+    return {"bot": test.bot, "model": test.model, "h0": test.h0, "h1": test.h1,
+            "decision": test.decision, "llr": test.llr, "lower_bound": test.lower,
+            "upper_bound": test.upper, "blocks": test.blocks, "games": test.games,
+            "llr_history": list(test.llr_history), "score": estimate_record(test.score),
+            "elo": estimate_record(test.elo),
+            "normalized_elo": estimate_record(test.normalized_elo)
+            if test.HasField("normalized_elo") else None,
+            "stopped_early": test.stopped_early,
+            "note": SPRT_STOP_BIAS if test.stopped_early else None}
+
+
+def match_record(last: admin_pb2.RunProgress,
+                 standings: Sequence[admin_pb2.GetRankingsResponse]) -> dict[str, Any]:
+    """A match's result as JSON: its tournament, the SPRT (if it ran one) and the rankings."""
+    return {"tournament": last.tournament, "conclusion": last.conclusion or None,
+            "sprt": sprt_record(last.sprt) if last.HasField("sprt") else None,
+            "rankings": [{k: _json_value(v) for k, v in row.items()}
+                         for response in standings for row in ranking_records(response)]}
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None

@@ -65,7 +65,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+
+from arena.stats.elo import Interval, elo_interval, normalized_elo_interval
+from arena.stats.sequential import DEFAULT_PLAN_BLOCKS, mixture_radius
 
 DEFAULT_SCORE0 = 0.5
 """H0's expected block score: no edge."""
@@ -119,6 +123,25 @@ def model_for_block(games: int | None) -> Model:
     return Model.MULTINOMIAL
 
 
+@dataclass(frozen=True, slots=True)
+class SprtEstimates:
+    """What an SPRT's blocks say about A's strength, each with its level and method.
+
+    `score` is A's mean block score with a confidence sequence for it: valid
+    however the run stopped, where a fixed-sample interval is not once the test
+    chose the moment to stop (stopping when the LLR crosses a bound favours runs
+    that happened to go well, so the plain mean of a stopped run is biased away
+    from the bound it did not reach). `elo` and `normalized_elo` are the
+    fixed-sample figures chess testers print, `stopped_early` says whether the
+    stop biases them.
+    """
+
+    score: Interval
+    elo: Interval
+    normalized_elo: Interval | None
+    stopped_early: bool
+
+
 class SprtError(ValueError):
     """The test's settings or a block score are invalid; the message says which."""
 
@@ -170,6 +193,8 @@ class Sprt:
         """The LLR after each block, in order."""
         self.games = 0
         """Games counted so far, when `add` was told each block's (else 0)."""
+        self.bot = ""
+        """The bot whose block scores are tested, when the caller names it."""
 
     @classmethod
     def from_elo(cls, elo0: float, elo1: float, alpha: float = DEFAULT_ALPHA,
@@ -206,6 +231,23 @@ class Sprt:
     def counts(self) -> tuple[int, ...]:
         """A categorical model's blocks per category, lowest score first (else empty)."""
         return tuple(self._counts)
+
+    def estimates(self, level: float = 0.95) -> SprtEstimates:
+        """A's score with its sequential interval, and its Elo and normalized Elo with their
+        fixed-sample intervals, all at `level`."""
+        if self.blocks == 0:
+            nothing = Interval(math.nan, math.nan, math.nan, level, "no blocks yet")
+            return SprtEstimates(nothing, nothing, None, False)
+        radius = mixture_radius(self.blocks, self.variance, 1.0 - level, DEFAULT_PLAN_BLOCKS)
+        score = Interval(self._mean, max(0.0, self._mean - radius),
+                         min(1.0, self._mean + radius), level,
+                         "normal-mixture confidence sequence, valid at any stop")
+        elo = elo_interval(self._mean, math.sqrt(self.sample_variance / self.blocks), level)
+        games_per_block = round(self.games / self.blocks) if self.games else 1
+        normalized = normalized_elo_interval(self._mean, self.sample_variance, self.blocks,
+                                             games_per_block, level)
+        return SprtEstimates(score, elo, normalized,
+                             stopped_early=self._decision is not Decision.CONTINUE)
 
     def add(self, block_score: float, games: int | None = None) -> Decision:
         """Count one block in which A scored `block_score` over `games` games (which

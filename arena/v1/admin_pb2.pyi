@@ -284,18 +284,52 @@ class BotTerminations(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., timeouts: _Optional[int] = ..., crashes: _Optional[int] = ..., illegal: _Optional[int] = ..., disconnects: _Optional[int] = ..., malformed: _Optional[int] = ...) -> None: ...
 
 class SprtState(_message.Message):
-    __slots__ = ("llr", "lower", "upper", "decision", "blocks")
+    __slots__ = ("llr", "lower", "upper", "decision", "blocks", "model", "bot", "h0", "h1", "llr_history", "games", "score", "elo", "normalized_elo", "stopped_early")
     LLR_FIELD_NUMBER: _ClassVar[int]
     LOWER_FIELD_NUMBER: _ClassVar[int]
     UPPER_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    H0_FIELD_NUMBER: _ClassVar[int]
+    H1_FIELD_NUMBER: _ClassVar[int]
+    LLR_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    NORMALIZED_ELO_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_EARLY_FIELD_NUMBER: _ClassVar[int]
     llr: float
     lower: float
     upper: float
     decision: str
     blocks: int
-    def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ...) -> None: ...
+    model: str
+    bot: str
+    h0: float
+    h1: float
+    llr_history: _containers.RepeatedScalarFieldContainer[float]
+    games: int
+    score: Estimate
+    elo: Estimate
+    normalized_elo: Estimate
+    stopped_early: bool
+    def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ..., model: _Optional[str] = ..., bot: _Optional[str] = ..., h0: _Optional[float] = ..., h1: _Optional[float] = ..., llr_history: _Optional[_Iterable[float]] = ..., games: _Optional[int] = ..., score: _Optional[_Union[Estimate, _Mapping]] = ..., elo: _Optional[_Union[Estimate, _Mapping]] = ..., normalized_elo: _Optional[_Union[Estimate, _Mapping]] = ..., stopped_early: _Optional[bool] = ...) -> None: ...
+
+class Estimate(_message.Message):
+    __slots__ = ("value", "low", "high", "level", "method")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    value: float
+    low: float
+    high: float
+    level: float
+    method: str
+    def __init__(self, value: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., level: _Optional[float] = ..., method: _Optional[str] = ...) -> None: ...
 
 class PlayMatchRequest(_message.Message):
     __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds", "sprt", "workers")
@@ -318,18 +352,20 @@ class PlayMatchRequest(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., sprt: _Optional[_Union[SprtSettings, _Mapping]] = ..., workers: _Optional[int] = ...) -> None: ...
 
 class SprtSettings(_message.Message):
-    __slots__ = ("h0", "h1", "alpha", "beta", "max_games")
+    __slots__ = ("h0", "h1", "alpha", "beta", "max_games", "model")
     H0_FIELD_NUMBER: _ClassVar[int]
     H1_FIELD_NUMBER: _ClassVar[int]
     ALPHA_FIELD_NUMBER: _ClassVar[int]
     BETA_FIELD_NUMBER: _ClassVar[int]
     MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     h0: float
     h1: float
     alpha: float
     beta: float
     max_games: int
-    def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
+    model: str
+    def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ..., model: _Optional[str] = ...) -> None: ...
 
 class GetRankingsRequest(_message.Message):
     __slots__ = ("tournament", "pool", "confidence", "all_versions")

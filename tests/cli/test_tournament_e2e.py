@@ -715,6 +715,28 @@ def test_a_match_under_sprt_plays_until_the_test_decides(tmp_path: Path) -> None
     assert 2 <= match["games_total"] < 200
 
 
+def test_a_match_under_sprt_shows_elo_and_gives_its_llr_history_in_json(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    rules = write_json(tmp_path / "rules.json", ONE_HAND)
+    shown = ok(db, "match", "greedy", "rnd", "--sprt", "--rules", str(rules)).stdout
+    assert "the pentanomial test" in shown
+    assert "greedy: score per deal " in shown
+    assert "(95%, normal-mixture confidence sequence" in shown
+    assert "Elo +" in shown and "note: the SPRT chose when this match stopped" in shown
+    result = json.loads(ok(db, "match", "greedy", "rnd", "--sprt", "--rules", str(rules),
+                           "--seed", "5", "--format", "json").stdout)
+    test = result["sprt"]
+    assert test["model"] == "pentanomial" and test["decision"] == "H1"
+    assert test["bot"] == "greedy" and test["games"] == 2 * test["blocks"]
+    assert len(test["llr_history"]) == test["blocks"] < 40
+    assert test["llr_history"][-1] == test["llr"] >= test["upper_bound"]
+    assert test["score"]["level"] == 0.95 and "confidence sequence" in test["score"]["method"]
+    assert test["elo"]["method"] and test["stopped_early"] and test["note"]
+    assert {row["bot"] for row in result["rankings"]} == {"greedy", "rnd"}
+
+
 def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
