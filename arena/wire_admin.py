@@ -20,6 +20,8 @@ from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
 from arena.server.management import Progress, VersionLine
 from arena.stats.elo import Interval
+from arena.stats.headtohead import INTERVAL_METHOD as HEAD_TO_HEAD_METHOD
+from arena.stats.leaderboard import SCORE_INTERVAL_METHOD
 from arena.stats.sprt import Sprt
 from arena.store import (
     Bot,
@@ -241,9 +243,11 @@ def rankings_response(ranking: PoolRanking, tournament: str = "",
     response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
+        interval_method=SCORE_INTERVAL_METHOD,
         separations=[admin_pb2.Separation(
             upper=s.upper, lower=s.lower, difference=s.difference, ci_low=s.ci_low,
-            ci_high=s.ci_high, p_value=s.p_value, separated=s.separated)
+            ci_high=s.ci_high, p_value=s.p_value, separated=s.separated, level=s.level,
+            method=s.method)
             for s in ranking.separations])
     if faults is not None:
         for row in response.rows:
@@ -269,6 +273,7 @@ def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence
     """Head-to-head results, as `GetCrosstable` answers them."""
     return admin_pb2.GetCrosstableResponse(
         pool=pool_info(pool, tournament), confidence=confidence,
+        interval_method=HEAD_TO_HEAD_METHOD,
         rows=[admin_pb2.HeadToHeadRow(
             bot=r.bot, opponent=r.opponent, games=r.games, wins=r.wins, losses=r.losses,
             draws=r.draws, score=r.score, score_low=r.score_low, score_high=r.score_high,
@@ -285,7 +290,7 @@ def stats_response(statistics: PoolStatistics, tournament: str = "") -> admin_pb
             seats=[admin_pb2.SeatRow(seat=s.seat, games=s.games, score=s.score, wins=s.wins,
                                      win_rate=s.win_rate) for s in table.seats],
             chi_square=table.chi_square, degrees_of_freedom=table.degrees_of_freedom,
-            p_value=table.p_value)
+            p_value=table.p_value, design_effect=table.design_effect)
     duplicate = statistics.duplicate
     if duplicate is not None:
         response.duplicate.CopyFrom(admin_pb2.DuplicateStats(

@@ -39,8 +39,9 @@ def output_format(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show",
-         columns: Sequence[str] = ()) -> None:
-    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone.
+         columns: Sequence[str] = (), floatfmt: str = ".2f") -> None:
+    """Print rows as a table (numbers in `floatfmt`), JSON or CSV; CSV without rows is the
+    `columns` header alone.
 
     JSON keeps numbers as numbers and lists as lists, with a number that is not
     one (NaN) as null; CSV writes a list as its items separated by spaces and
@@ -60,7 +61,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
     elif rows:
         from tabulate import tabulate
 
-        click.echo(tabulate(rows, headers="keys", floatfmt=".2f"))
+        click.echo(tabulate(rows, headers="keys", floatfmt=floatfmt))
     else:
         click.echo(empty)
 
@@ -120,8 +121,8 @@ class _Rate:
         return rate
 
 
-RANKING_COLUMNS = ("place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
-                   "avg points")
+RANKING_COLUMNS = ("place", "bot", "score", "CI", "Elo", "μ", "σ", "games", "wins",
+                   "win rate", "avg points")
 TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
 
 
@@ -130,7 +131,7 @@ def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
     own fault (timeouts, crashes, illegal actions, ...), a `faults` column counts them."""
     rows = list(rows)
     table = [{"place": r.place or str(r.rank), "bot": r.bot, "score": _number(r.score, 3),
-              "CI": _interval(r.ci_low, r.ci_high), "μ": round(r.mu, 2),
+              "CI": _interval(r.ci_low, r.ci_high), "Elo": _elo_text(r), "μ": round(r.mu, 2),
               "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
               "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}
              for r in rows]
@@ -166,14 +167,54 @@ def fault_counts(row: admin_pb2.RankingRow) -> dict[str, int | None]:
 
 
 def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, Any]]:
-    """Leaderboard rows with machine keys and plain numbers, for JSON and CSV."""
+    """Leaderboard rows with machine keys and plain numbers, for JSON and CSV: each with its
+    interval's level and method, its Elo, and the test against the bot just below it
+    (difference, interval at the corrected level, p-value, method; null for the last)."""
+    below = {s.upper: s for s in response.separations}
     return [{"pool": response.pool.key, "place": r.place or str(r.rank), "place_low": r.rank,
              "place_high": r.place_high or r.rank, "tier": r.tier, "bot": r.bot,
              "score": _plain(r.score), "ci_low": _plain(r.ci_low), "ci_high": _plain(r.ci_high),
+             "ci_level": response.confidence, "ci_method": response.interval_method or None,
+             **_elo_record(r),
              "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "games": r.games,
              "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points,
-             **fault_counts(r)}
+             **fault_counts(r), **_separation_record(below.get(r.bot))}
             for r in response.rows]
+
+
+def _elo_record(row: admin_pb2.RankingRow) -> dict[str, float | None]:
+    from arena.stats.elo import logistic_elo
+
+    return {key: _finite(logistic_elo(value)) if not math.isnan(value) else None
+            for key, value in (("elo", row.score), ("elo_low", row.ci_low),
+                               ("elo_high", row.ci_high))}
+
+
+def _elo_text(row: admin_pb2.RankingRow) -> str:
+    elo = _elo_record(row)
+    if elo["elo"] is None and math.isnan(row.score):
+        return "–"
+
+    def text(value: float | None, fallback: float) -> str:
+        return f"{value:+.0f}" if value is not None else ("+inf" if fallback > 0.5 else "-inf")
+
+    return (f"{text(elo['elo'], row.score)} [{text(elo['elo_low'], row.ci_low)}, "
+            f"{text(elo['elo_high'], row.ci_high)}]")
+
+
+def _separation_record(separation: admin_pb2.Separation | None) -> dict[str, Any]:
+    if separation is None:
+        return dict.fromkeys(SEPARATION_RECORD_KEYS)
+    return {"below": separation.lower, "difference_below": separation.difference,
+            "difference_low": separation.ci_low, "difference_high": separation.ci_high,
+            "difference_level": separation.level or None, "p_value_below": separation.p_value,
+            "separated_from_below": separation.separated,
+            "separation_method": separation.method or None}
+
+
+SEPARATION_RECORD_KEYS = ("below", "difference_below", "difference_low", "difference_high",
+                          "difference_level", "p_value_below", "separated_from_below",
+                          "separation_method")
 
 
 def pool_heading(pool: admin_pb2.PoolInfo) -> str:
@@ -182,13 +223,35 @@ def pool_heading(pool: admin_pb2.PoolInfo) -> str:
     return f"{pool.description}: {games} (pool {pool.key})"
 
 
+def interval_note(response: admin_pb2.GetRankingsResponse) -> str:
+    """The line that says what a board's intervals are: level and method."""
+    method = response.interval_method or "block-clustered Student-t"
+    return (f"CI: {_level(response.confidence)} interval of the score ({method}); Elo: "
+            "the logistic Elo of the score and of its interval")
+
+
 def separation_notes(response: admin_pb2.GetRankingsResponse) -> list[str]:
-    """A line for each adjacent pair the games do not separate."""
-    confidence = f"{response.confidence:.0%}"
-    return [f"{s.upper} and {s.lower} share a place: their scores differ by "
-            f"{s.difference:+.3f} {_interval(s.ci_low, s.ci_high, signed=True)}, "
-            f"not separated at {confidence}"
-            for s in response.separations if not s.separated]
+    """A line for each adjacent pair the games do not separate, naming the level of the
+    interval shown (corrected for the number of pairs) and how it is made."""
+    pairs = len(response.separations)
+    notes = []
+    for s in response.separations:
+        if s.separated:
+            continue
+        level = s.level or response.confidence
+        correction = (f"{_level(level)} interval, Bonferroni over {pairs} adjacent pairs for "
+                      f"{_level(response.confidence)} in all" if pairs > 1 else
+                      f"{_level(level)} interval")
+        notes.append(f"{s.upper} and {s.lower} share a place: their scores differ by "
+                     f"{s.difference:+.3f} {_interval(s.ci_low, s.ci_high, signed=True)} "
+                     f"({correction}; p = {s.p_value:.3g}), not separated")
+    return notes
+
+
+def _level(level: float) -> str:
+    """A confidence level as a percentage, with a decimal when it has one (98.3%)."""
+    text = f"{100 * level:.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
 
 
 def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) -> None:
@@ -209,14 +272,16 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
         click.echo(pool_heading(response.pool))
         click.echo(tabulate(ranking_rows(response.rows), headers="keys", floatfmt=".2f",
                             disable_numparse=True))
+        click.echo(interval_note(response))
         for note in separation_notes(response):
             click.echo(note)
 
 
 RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",
-                       "ci_low", "ci_high", "mu", "sigma", "conservative", "games", "wins",
+                       "ci_low", "ci_high", "ci_level", "ci_method", "elo", "elo_low",
+                       "elo_high", "mu", "sigma", "conservative", "games", "wins",
                        "win_rate", "average_points", "timeouts", "crashes", "illegal",
-                       "disconnects", "malformed")
+                       "disconnects", "malformed", *SEPARATION_RECORD_KEYS)
 
 
 _WIDE_INTEGERS = frozenset({FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,

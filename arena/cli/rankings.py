@@ -90,7 +90,7 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
                        ladder=ladder is not None)
     elif list_pools:
         emit([_pool_record(p) for p in context.run(_pools, read_only=True)], fmt,
-             "no rated games yet")
+             "no rated games yet", floatfmt=".4g")
     elif fit:
         emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
                              read_only=True), fmt)
@@ -223,11 +223,15 @@ def crosstable(context: Context, tournament: str | None, ladder: str | None, poo
                 "games": r.games, "wins": r.wins, "losses": r.losses, "draws": r.draws,
                 "score": r.score, "score_low": r.score_low, "score_high": r.score_high,
                 "difference": r.difference, "difference_low": r.difference_low,
-                "difference_high": r.difference_high, "los": r.los} for r in response.rows]
+                "difference_high": r.difference_high, "los": r.los,
+                "level": response.confidence, "method": response.interval_method or None}
+               for r in response.rows]
     if fmt != "table":
         emit(records, fmt, "no games yet")
         return
     click.echo(pool_heading(response.pool))
+    click.echo(f"intervals: {response.confidence:.0%}, "
+               f"{response.interval_method or 'block-clustered Student-t'}")
     emit([{"bot": r["bot"], "opponent": r["opponent"], "games": r["games"],
            "W-L-D": f"{r['wins']}-{r['losses']}-{r['draws']}",
            "score": f"{r['score']:.3f} [{r['score_low']:.3f}, {r['score_high']:.3f}]",
@@ -260,7 +264,8 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
     response = context.run(body, read_only=True)
     seats = [{"pool": response.pool.key, "table_size": t.table_size, "partners": t.partners,
               "seat": s.seat, "games": s.games, "score": s.score, "wins": s.wins,
-              "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value}
+              "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value,
+              "chi_square_design_effect": t.design_effect or None}
              for t in response.seat_tables for s in t.seats]
     duplicate = response.duplicate if response.HasField("duplicate") else None
     if fmt != "table":
@@ -271,7 +276,9 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
         kind = "partners" if table.partners else "seats"
         click.echo(f"\n{table.table_size} {kind}, {table.games} games: χ² = "
                    f"{table.chi_square:.2f} on {table.degrees_of_freedom} df, "
-                   f"p = {_p(table.p_value)} (no seat effect on wins)")
+                   f"p = {_p(table.p_value)} (no seat effect on wins; Pearson's statistic "
+                   f"divided by the seats' design effect {table.design_effect:.3f}, "
+                   "Rao–Scott)")
         emit([{"seat": s.seat, "games": s.games, "score": f"{s.score:.3f}", "wins": s.wins,
                "win rate": f"{s.win_rate:.3f}"} for s in table.seats], "table")
     click.echo()
@@ -280,7 +287,7 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
     else:
         click.echo(f"duplicate deals: {duplicate.blocks} times a bot played one deal in "
                    f"{duplicate.block_size} rotations; correlation between rotations "
-                   f"{duplicate.intraclass_correlation:+.3f}, design effect "
+                   f"{duplicate.intraclass_correlation:+.3f}, design effect on a score "
                    f"{duplicate.design_effect:.3f}: {_saved(duplicate.games_saved)}")
 
 

@@ -46,14 +46,14 @@ def logistic_elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def elo_interval(score: float, standard_error: float, level: float) -> Interval:
+def elo_interval(score: float, standard_error: float, level: float,
+                 method: str = "logistic Elo of the score's normal interval") -> Interval:
     """Logistic Elo of `score` with the normal interval `score ± z·standard_error` at `level`
-    (clipped to [0, 1]) mapped to Elo."""
+    (clipped to [0, 1]) mapped to Elo; `method` says where the standard error came from."""
     z = NormalDist().inv_cdf(0.5 + level / 2.0)
     low = max(0.0, score - z * standard_error)
     high = min(1.0, score + z * standard_error)
-    return Interval(logistic_elo(score), logistic_elo(low), logistic_elo(high), level,
-                    "logistic Elo of the score's normal interval")
+    return Interval(logistic_elo(score), logistic_elo(low), logistic_elo(high), level, method)
 
 
 def normalized_elo_interval(score: float, block_variance: float, blocks: int,

@@ -23,6 +23,10 @@ from arena.stats.estimate import block_totals, estimate_difference, estimate_mea
 from arena.stats.games import RankedGame
 from arena.stats.leaderboard import CONFIDENCE
 
+INTERVAL_METHOD = ("block-clustered Student-t over deal blocks, two pseudo-blocks, "
+                   "uncorrected (one pair at a time)")
+"""How the crosstable's score and difference intervals are made, as a reader is told."""
+
 
 @dataclass(frozen=True, slots=True)
 class HeadToHead:

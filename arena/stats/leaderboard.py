@@ -32,6 +32,12 @@ from arena.stats.games import RankedGame
 
 CONFIDENCE = 0.95
 """The default confidence of intervals and separations."""
+SCORE_INTERVAL_METHOD = ("block-clustered Student-t over deal blocks, two pseudo-blocks, "
+                         "uncorrected")
+"""How a standing's interval is made (`arena.stats.estimate`), as a reader is told."""
+SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t, "
+                     "Bonferroni over the adjacent pairs")
+"""How an adjacent pair's interval and test are made, as a reader is told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +66,9 @@ class Separation:
     """The test between two bots adjacent on the leaderboard (`upper` above `lower`).
 
     `difference` is upper's mean score minus lower's, with its interval at the
-    corrected confidence; `p_value` is the uncorrected two-sided p-value of "no
-    difference"; `separated` when the corrected interval excludes 0.
+    corrected confidence `level`; `p_value` is the uncorrected two-sided p-value of
+    "no difference"; `separated` when the corrected interval excludes 0, that is
+    when `p_value < 1 − level`. `method` says how, in words.
     """
 
     upper: str
@@ -71,6 +78,8 @@ class Separation:
     ci_high: float
     p_value: float
     separated: bool
+    level: float = CONFIDENCE
+    method: str = SEPARATION_METHOD
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +134,7 @@ def separation(upper: str, lower: str, totals: Mapping[str, BlockTotals],
     estimate = estimate_difference(totals[upper], totals[lower])
     low, high = estimate.interval(confidence, -1.0, 1.0)
     return Separation(upper, lower, estimate.value, low, high, estimate.p_value(),
-                      separated=low > 0.0 or high < 0.0)
+                      separated=low > 0.0 or high < 0.0, level=confidence)
 
 
 def _separations(order: Sequence[str], totals: Mapping[str, BlockTotals],

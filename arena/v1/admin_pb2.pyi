@@ -408,7 +408,7 @@ class ListPoolsResponse(_message.Message):
     def __init__(self, pools: _Optional[_Iterable[_Union[PoolInfo, _Mapping]]] = ...) -> None: ...
 
 class Separation(_message.Message):
-    __slots__ = ("upper", "lower", "difference", "ci_low", "ci_high", "p_value", "separated")
+    __slots__ = ("upper", "lower", "difference", "ci_low", "ci_high", "p_value", "separated", "level", "method")
     UPPER_FIELD_NUMBER: _ClassVar[int]
     LOWER_FIELD_NUMBER: _ClassVar[int]
     DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
@@ -416,6 +416,8 @@ class Separation(_message.Message):
     CI_HIGH_FIELD_NUMBER: _ClassVar[int]
     P_VALUE_FIELD_NUMBER: _ClassVar[int]
     SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
     upper: str
     lower: str
     difference: float
@@ -423,7 +425,9 @@ class Separation(_message.Message):
     ci_high: float
     p_value: float
     separated: bool
-    def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ...) -> None: ...
+    level: float
+    method: str
+    def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ..., level: _Optional[float] = ..., method: _Optional[str] = ...) -> None: ...
 
 class RankingRow(_message.Message):
     __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations")
@@ -462,16 +466,18 @@ class RankingRow(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ...) -> None: ...
 
 class GetRankingsResponse(_message.Message):
-    __slots__ = ("rows", "pool", "confidence", "separations")
+    __slots__ = ("rows", "pool", "confidence", "separations", "interval_method")
     ROWS_FIELD_NUMBER: _ClassVar[int]
     POOL_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     SEPARATIONS_FIELD_NUMBER: _ClassVar[int]
+    INTERVAL_METHOD_FIELD_NUMBER: _ClassVar[int]
     rows: _containers.RepeatedCompositeFieldContainer[RankingRow]
     pool: PoolInfo
     confidence: float
     separations: _containers.RepeatedCompositeFieldContainer[Separation]
-    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ..., pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., confidence: _Optional[float] = ..., separations: _Optional[_Iterable[_Union[Separation, _Mapping]]] = ...) -> None: ...
+    interval_method: str
+    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ..., pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., confidence: _Optional[float] = ..., separations: _Optional[_Iterable[_Union[Separation, _Mapping]]] = ..., interval_method: _Optional[str] = ...) -> None: ...
 
 class GetCrosstableRequest(_message.Message):
     __slots__ = ("tournament", "pool", "confidence")
@@ -514,14 +520,16 @@ class HeadToHeadRow(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., opponent: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., score: _Optional[float] = ..., score_low: _Optional[float] = ..., score_high: _Optional[float] = ..., difference: _Optional[float] = ..., difference_low: _Optional[float] = ..., difference_high: _Optional[float] = ..., los: _Optional[float] = ...) -> None: ...
 
 class GetCrosstableResponse(_message.Message):
-    __slots__ = ("pool", "rows", "confidence")
+    __slots__ = ("pool", "rows", "confidence", "interval_method")
     POOL_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    INTERVAL_METHOD_FIELD_NUMBER: _ClassVar[int]
     pool: PoolInfo
     rows: _containers.RepeatedCompositeFieldContainer[HeadToHeadRow]
     confidence: float
-    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[HeadToHeadRow, _Mapping]]] = ..., confidence: _Optional[float] = ...) -> None: ...
+    interval_method: str
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[HeadToHeadRow, _Mapping]]] = ..., confidence: _Optional[float] = ..., interval_method: _Optional[str] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("tournament", "pool")
@@ -546,7 +554,7 @@ class SeatRow(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[float] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ...) -> None: ...
 
 class SeatStats(_message.Message):
-    __slots__ = ("table_size", "partners", "games", "seats", "chi_square", "degrees_of_freedom", "p_value")
+    __slots__ = ("table_size", "partners", "games", "seats", "chi_square", "degrees_of_freedom", "p_value", "design_effect")
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PARTNERS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -554,6 +562,7 @@ class SeatStats(_message.Message):
     CHI_SQUARE_FIELD_NUMBER: _ClassVar[int]
     DEGREES_OF_FREEDOM_FIELD_NUMBER: _ClassVar[int]
     P_VALUE_FIELD_NUMBER: _ClassVar[int]
+    DESIGN_EFFECT_FIELD_NUMBER: _ClassVar[int]
     table_size: int
     partners: bool
     games: int
@@ -561,7 +570,8 @@ class SeatStats(_message.Message):
     chi_square: float
     degrees_of_freedom: int
     p_value: float
-    def __init__(self, table_size: _Optional[int] = ..., partners: _Optional[bool] = ..., games: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatRow, _Mapping]]] = ..., chi_square: _Optional[float] = ..., degrees_of_freedom: _Optional[int] = ..., p_value: _Optional[float] = ...) -> None: ...
+    design_effect: float
+    def __init__(self, table_size: _Optional[int] = ..., partners: _Optional[bool] = ..., games: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatRow, _Mapping]]] = ..., chi_square: _Optional[float] = ..., degrees_of_freedom: _Optional[int] = ..., p_value: _Optional[float] = ..., design_effect: _Optional[float] = ...) -> None: ...
 
 class DuplicateStats(_message.Message):
     __slots__ = ("block_size", "blocks", "games", "intraclass_correlation", "design_effect", "games_saved")

@@ -61,11 +61,14 @@ from tests.tls_support import write_certificates
 pytestmark = pytest.mark.timeout(60)
 
 RANKING_KEYS = ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
-                "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
-                "average_points", "timeouts", "crashes", "illegal", "disconnects", "malformed"]
+                "ci_high", "ci_level", "ci_method", "elo", "elo_low", "elo_high", "mu", "sigma",
+                "conservative", "games", "wins", "win_rate", "average_points", "timeouts",
+                "crashes", "illegal", "disconnects", "malformed", "below", "difference_below",
+                "difference_low", "difference_high", "difference_level", "p_value_below",
+                "separated_from_below", "separation_method"]
 FAULT_KEYS = ["timeouts", "crashes", "illegal", "disconnects", "malformed"]
 """Counted in a tournament's standings; null in a rule-set pool, which does not count them."""
-RANKING_COLUMNS = ["place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
+RANKING_COLUMNS = ["place", "bot", "score", "CI", "Elo", "μ", "σ", "games", "wins", "win rate",
                    "avg points"]
 
 
@@ -170,6 +173,9 @@ def test_rankings_list_the_pools_the_games_were_rated_in(played: Played) -> None
     assert (rules_pool["games"], rules_pool["tau"]) == (6, 0.0)
     shown = ok(played.db, "rankings").stdout
     assert shown.startswith("official rules with target_score=none, 3 seats: 6 games (pool rules:")
+    listed = ok(played.db, "rankings", "--pools").stdout
+    for pool in pools:  # not rounded to two places: a bot pool's draw chance is 0.005
+        assert f" {pool['draw_probability']:.4g} " in f" {listed} ".replace("\n", " \n ")
 
 
 def test_crosstable_shows_every_pair_that_met_with_its_interval_and_los(played: Played) -> None:
@@ -180,8 +186,32 @@ def test_crosstable_shows_every_pair_that_met_with_its_interval_and_los(played: 
         assert row["wins"] + row["losses"] + row["draws"] == row["games"] == 6
         assert row["score_low"] <= row["score"] <= row["score_high"]
         assert 0 <= row["los"] <= 1
+        assert row["level"] == 0.95 and "uncorrected" in row["method"]
     table = ok(played.db, "crosstable", "--tournament", "t1").stdout
     assert table.splitlines()[0] == "tournament t1: 6 games (pool tournament:t1)"
+    assert table.splitlines()[1].startswith("intervals: 95%, block-clustered Student-t")
+
+
+def test_the_standings_json_carries_the_evidence_for_each_adjacent_pair(played: Played) -> None:
+    rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--format", "json").stdout)
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        assert upper["below"] == lower["bot"]
+        assert upper["difference_level"] == pytest.approx(1 - 0.05 / 2)  # 3 bots, 2 pairs
+        assert upper["difference_low"] <= upper["difference_below"] <= upper["difference_high"]
+        assert 0 <= upper["p_value_below"] <= 1
+        assert upper["separated_from_below"] == (upper["place_low"] != lower["place_low"])
+        assert "Bonferroni" in upper["separation_method"]
+    assert rows[-1]["below"] is None and rows[-1]["difference_level"] is None
+    for row in rows:
+        assert row["ci_level"] == 0.95 and "Student-t" in row["ci_method"]
+        if row["elo"] is None:  # a perfect (or nil) score has no finite Elo
+            assert row["score"] in (0.0, 1.0)
+        else:
+            assert (row["elo"] > 0) == (row["score"] > 0.5)
+    shown = ok(played.db, "rankings", "--tournament", "t1").stdout
+    assert "CI: 95% interval of the score (block-clustered Student-t" in shown
+    if any(not row["separated_from_below"] for row in rows[:-1]):
+        assert "(97.5% interval, Bonferroni over 2 adjacent pairs for 95% in all; p = " in shown
 
 
 def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
@@ -190,8 +220,11 @@ def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
     assert {row["games"] for row in rows} == {6} and {row["table_size"] for row in rows} == {3}
     assert all(0 <= row["p_value"] <= 1 for row in rows)
     assert {(row["duplicate_groups"], row["rotations"]) for row in rows} == {(6, 3)}
+    assert all(row["chi_square_design_effect"] > 0 for row in rows)
     text = ok(played.db, "stats", "--tournament", "t1").stdout
     assert "duplicate deals: 6 times a bot played one deal in 3 rotations" in text
+    effect = rows[0]["chi_square_design_effect"]
+    assert f"divided by the seats' design effect {effect:.3f}" in text
 
 
 def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played) -> None:
