@@ -232,7 +232,8 @@ def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
         rank=line.place_low, place=line.place, place_high=line.place_high, tier=line.tier,
         bot=line.bot, score=line.score, ci_low=line.ci_low, ci_high=line.ci_high, mu=line.mu,
         sigma=line.sigma, conservative=line.conservative, games=line.games, wins=line.wins,
-        win_rate=line.win_rate, average_points=line.average_points)
+        win_rate=line.win_rate, average_points=line.average_points,
+        shared_firsts=line.shared_firsts)
 
 
 def rankings_response(ranking: PoolRanking, tournament: str = "",

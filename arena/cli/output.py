@@ -177,7 +177,8 @@ def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, A
              "ci_level": response.confidence, "ci_method": response.interval_method or None,
              **_elo_record(r),
              "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "games": r.games,
-             "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points,
+             "wins": r.wins, "shared_firsts": r.shared_firsts, "win_rate": r.win_rate,
+             "average_points": r.average_points,
              **fault_counts(r), **_separation_record(below.get(r.bot))}
             for r in response.rows]
 
@@ -280,8 +281,8 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
 RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",
                        "ci_low", "ci_high", "ci_level", "ci_method", "elo", "elo_low",
                        "elo_high", "mu", "sigma", "conservative", "games", "wins",
-                       "win_rate", "average_points", "timeouts", "crashes", "illegal",
-                       "disconnects", "malformed", *SEPARATION_RECORD_KEYS)
+                       "shared_firsts", "win_rate", "average_points", "timeouts", "crashes",
+                       "illegal", "disconnects", "malformed", *SEPARATION_RECORD_KEYS)
 
 
 _WIDE_INTEGERS = frozenset({FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,

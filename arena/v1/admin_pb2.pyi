@@ -430,7 +430,7 @@ class Separation(_message.Message):
     def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ..., level: _Optional[float] = ..., method: _Optional[str] = ...) -> None: ...
 
 class RankingRow(_message.Message):
-    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations")
+    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations", "shared_firsts")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -447,6 +447,7 @@ class RankingRow(_message.Message):
     PLACE_HIGH_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_FIRSTS_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     mu: float
@@ -463,7 +464,8 @@ class RankingRow(_message.Message):
     place_high: int
     tier: int
     terminations: BotTerminations
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ...) -> None: ...
+    shared_firsts: int
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ..., shared_firsts: _Optional[int] = ...) -> None: ...
 
 class GetRankingsResponse(_message.Message):
     __slots__ = ("rows", "pool", "confidence", "separations", "interval_method")

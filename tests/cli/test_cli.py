@@ -360,7 +360,7 @@ def test_listings_of_an_empty_database(empty_db: Path) -> None:
     (["tournament", "list"], TOURNAMENT_KEYS),
     (["rankings"], ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
                     "ci_high", "ci_level", "ci_method", "elo", "elo_low", "elo_high", "mu",
-                    "sigma", "conservative", "games", "wins", "win_rate",
+                    "sigma", "conservative", "games", "wins", "shared_firsts", "win_rate",
                     "average_points", "timeouts", "crashes", "illegal", "disconnects",
                     "malformed", "below", "difference_below", "difference_low",
                     "difference_high", "difference_level", "p_value_below",

@@ -62,7 +62,8 @@ pytestmark = pytest.mark.timeout(60)
 
 RANKING_KEYS = ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
                 "ci_high", "ci_level", "ci_method", "elo", "elo_low", "elo_high", "mu", "sigma",
-                "conservative", "games", "wins", "win_rate", "average_points", "timeouts",
+                "conservative", "games", "wins", "shared_firsts", "win_rate", "average_points",
+                "timeouts",
                 "crashes", "illegal", "disconnects", "malformed", "below", "difference_below",
                 "difference_low", "difference_high", "difference_level", "p_value_below",
                 "separated_from_below", "separation_method"]
