@@ -10,8 +10,9 @@ is `s`. Each run feeds one seeded stream of deals to every test at once
 - `arena pentanomial`: `arena.stats.sprt` with `Model.PENTANOMIAL`, the default
   of a heads-up `arena match --sprt`;
 - `arena normal`: the regularized normal GLR that was the default before;
-- `fishtest`: fishtest's stopping rule on pentanomial counts, transcribed here
-  independently: empty categories count 0.001, each hypothesis' maximum-
+- `fishtest`: fishtest's GSPRT (`LLR_logistic`) on pentanomial counts,
+  transcribed here independently and without its dynamic overshoot
+  correction: empty categories count 0.001, each hypothesis' maximum-
   likelihood distribution of that mean is found by its own root search, and
   the LLR is the count times the expected log ratio of the two fits.
 
@@ -19,8 +20,8 @@ The same on single games (the trinomial, no duplicate deals) follows, at fewer
 runs. Every test is H0 0.50 against H1 0.51 at α = β = 0.05; a rate's standard
 error is the binomial one over the runs.
 
-`python -m benchmarks sprt` prints the table (about 10 minutes on one core);
-`--quick` runs a twentieth of the runs.
+`python -m benchmarks sprt` prints the table (about a quarter of an hour on one
+core); `--quick` runs a twentieth of the runs.
 """
 
 from __future__ import annotations

@@ -21,18 +21,25 @@ parameters (the shape of the distribution of block scores) fitted to the data,
 and compared with Wald's bounds `log(β / (1 − α))` and `log((1 − β) / α)`.
 The models:
 
-- `Model.PENTANOMIAL` and `Model.TRINOMIAL`, fishtest's GSPRT. A heads-up
-  duplicate deal is a *pair* of games (the two seatings of one deal), whose
-  block score takes one of five values, 0, 1/4, 1/2, 3/4, 1 (two losses, a
-  loss and a tie, a win and a loss or two ties, ...): the pentanomial. A
-  single game takes three, 0, 1/2, 1: the trinomial. Under each hypothesis
-  the distribution over those categories with that mean that best fits the
-  counts seen is found (the empirical-likelihood maximum of Van den Bergh's
-  "support_MLE_multinomial" note), and the LLR is the log-likelihood ratio of
-  the two fits. A category not seen yet counts 0.001 of a block, so every
-  mean between 0 and 1 fits, as fishtest regularizes. `python -m
-  benchmarks sprt` measures it against an independent transcription of
-  fishtest's rule on the same simulated deals.
+- `Model.PENTANOMIAL` and `Model.TRINOMIAL`, the GSPRT on result categories
+  as fishtest and fastchess count them. A heads-up duplicate deal is a *pair*
+  of games (the two seatings of one deal), whose block score takes one of five
+  values, 0, 1/4, 1/2, 3/4, 1 (two losses, a loss and a tie, a win and a loss
+  or two ties, ...): the pentanomial. A single game takes three, 0, 1/2, 1:
+  the trinomial. The LLR is the GSPRT in its Brownian approximation (Van den
+  Bergh, "GSPRT approximation"; fishtest's `LLR_alt2`, the formula cutechess
+  and fastchess use), `n (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`, with x̄ and σ² the
+  mean and variance of the category counts, each category counting
+  `CATEGORY_PRIOR` of a block more than it was seen (so that two pairs of wins
+  cannot show a variance near zero and stop the test; with fishtest's 0.001
+  for an empty category instead, α and β were 0.10 and 0.11 in simulation).
+  Near the hypotheses it decides as fishtest's exact GSPRT does (the
+  maximum-likelihood fit of the counts under each hypothesis, as
+  `Model.MULTINOMIAL` computes it); far from them it is much faster, because
+  it keeps the variance seen, where the exact fit may move mass to a category
+  never seen, so that an exact GLR between 0.50 and 0.51 gains at most
+  log(0.51/0.50) ≈ 0.02 a block however lopsided the games: about 149 pairs
+  for a bot that wins every game, against 11 here.
 - `Model.AUTO` (the default): the pentanomial when the blocks are pairs of
   games, the trinomial when they are single games, the multinomial otherwise;
   fixed at the first block, whose game count `add` is told.
@@ -45,19 +52,36 @@ The models:
   and makes a one-sided run slow: at H0 0.50 / H1 0.51 the LLR gains at most
   about 0.02 a block, so even a bot that wins every game needs about 146 blocks.
   (The simpler `n (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`, which fixes the variance
-  at the observed one, overran both error rates by about 5 % in simulation.)
+  at the observed one with no pseudo-block, overran both error rates by about
+  5 % in simulation; the pentanomial's prior on its categories is what keeps
+  that form within its rates.)
 - `Model.MULTINOMIAL`: like the pentanomial, over whatever distinct block
   scores are seen (blocks of any size; the extremes 0 and 1 carry the tiny
   weight).
 
 With those bounds the error rates are about α (accepting H1 when `s = score0`)
 and β (accepting H0 when `s = score1`); between the hypotheses the test still
-stops, and beyond them it stops sooner. On simulated duplicate deals
-(`python -m tests.stats.test_sprt`, 2000 runs per truth, α = β = 0.05) the
-measured rates were 0.047–0.057 for every design from 0.51 to 0.55 (a Monte
-Carlo error of 0.005), and at either hypothesis the test needed on average about
-half the blocks of a fixed-size test with the same α and β; midway between the
-hypotheses, 0.8–0.9 of them.
+stops, and beyond them it stops sooner. `python -m benchmarks sprt` (H0 0.50,
+H1 0.51, α = β = 0.05, duplicate deals whose seat luck is ±0.3, 1,000 runs per
+truth on pairs and 300 on single games, every test fed the same deals)
+measured:
+
+    truth                0.50    0.51    0.55    0.75    0.95
+    pentanomial deals    5830    5595     702    96.8    18.6
+    fishtest's deals     5832    5600     718     173     149
+    normal model deals   5834    5600     718     172     147
+    accept H1 / H0      0.060   0.051       0       0       0   (pentanomial;
+                                                                  SE 0.0069)
+    trinomial games     12804   13539    1581     200    20.1
+    fishtest's games    12804   13601    1608     295     163
+    accept H1 / H0      0.027   0.057       0       0       0   (SE 0.0126)
+
+(the error rates are α at 0.50 and β at 0.51, both within two standard errors
+of 0.05; fishtest's rule decided the same at both). Earlier, for the normal
+model alone (`python -m tests.stats.test_sprt`, 2000 runs per truth) the rates
+were 0.047–0.057 for every design from 0.51 to 0.55, and at either hypothesis
+the test needed about half the blocks of a fixed-size test with the same α and
+β; midway between the hypotheses, 0.8–0.9 of them.
 """
 
 from __future__ import annotations
