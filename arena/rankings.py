@@ -66,6 +66,8 @@ class PoolRanking:
     lines: tuple[RankingLine, ...]
     separations: tuple[stats.Separation, ...]
     confidence: float
+    interval_method: str = stats.SCORE_INTERVAL_METHOD
+    """How the lines' intervals were made (stratified by pairing in a tournament's pool)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,10 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
     if ladder is not None:
         settings = LadderSettings.from_stored(ladder.settings, ladder.rules)
         games = complete_blocks(games, settings.table_size if settings.rotations else 1)
-    board = stats.leaderboard(games, confidence)
+    # A tournament's schedule fixes who meets whom how often; a ladder's matchmaking and
+    # a rule-set pool's mix of tournaments do not.
+    board = stats.leaderboard(games, confidence,
+                              stratify=ladder is None and pool.tournament_id is not None)
     ratings = {r.bot: r for r in store.ratings(pool=key)}
     lines = [_line(standing, ratings[standing.bot]) for standing in board.standings
              if standing.bot in ratings]
@@ -108,7 +113,8 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
                                     else 1))
     lines = [replace(line, wins=firsts.get(line.bot, (0, 0))[0],
                      shared_firsts=firsts.get(line.bot, (0, 0))[1]) for line in lines]
-    ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence)
+    ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence,
+                          board.interval_method)
     if all_versions or ladder is not None or pool.tournament_id is not None:
         return ranking
     return latest_versions_only(ranking, store.version_numbers())

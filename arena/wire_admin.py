@@ -21,7 +21,6 @@ from arena.record import SeatTermination
 from arena.server.management import Progress, VersionLine
 from arena.stats.elo import Interval
 from arena.stats.headtohead import INTERVAL_METHOD as HEAD_TO_HEAD_METHOD
-from arena.stats.leaderboard import SCORE_INTERVAL_METHOD
 from arena.stats.sprt import Sprt
 from arena.store import (
     Bot,
@@ -244,7 +243,7 @@ def rankings_response(ranking: PoolRanking, tournament: str = "",
     response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
-        interval_method=SCORE_INTERVAL_METHOD,
+        interval_method=ranking.interval_method,
         separations=[admin_pb2.Separation(
             upper=s.upper, lower=s.lower, difference=s.difference, ci_low=s.ci_low,
             ci_high=s.ci_high, p_value=s.p_value, separated=s.separated, level=s.level,

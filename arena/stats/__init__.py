@@ -41,6 +41,7 @@ from arena.stats.games import RankedGame
 from arena.stats.headtohead import HeadToHead, crosstable, likelihood_of_superiority
 from arena.stats.leaderboard import (
     CONFIDENCE,
+    SCORE_INTERVAL_METHOD,
     Leaderboard,
     Separation,
     Standing,
@@ -50,7 +51,7 @@ from arena.stats.leaderboard import (
 from arena.stats.seats import SeatResult, SeatTable, seat_tables
 
 __all__ = [
-    "CONFIDENCE", "DuplicateEffect", "HeadToHead", "Leaderboard", "RankedGame", "SeatResult",
-    "SeatTable", "Separation", "Standing", "crosstable", "duplicate_effect", "leaderboard",
-    "likelihood_of_superiority", "place_text", "seat_tables",
+    "CONFIDENCE", "SCORE_INTERVAL_METHOD", "DuplicateEffect", "HeadToHead", "Leaderboard",
+    "RankedGame", "SeatResult", "SeatTable", "Separation", "Standing", "crosstable",
+    "duplicate_effect", "leaderboard", "likelihood_of_superiority", "place_text", "seat_tables",
 ]

@@ -11,6 +11,11 @@ pair at the full α once the others are separated, so two equal bots in an
 otherwise clear field would be split one time in twenty; Bonferroni keeps every
 pair's chance of a false split at α/(m − 1) and the whole board's at α.
 
+With `stratify` (a schedule that fixes the mix of opponents, such as a
+round robin) every interval and test is stratified by pairing: the spread
+between a bot's results against different opponents is left out of its
+uncertainty, since the schedule, not chance, chose them (`arena.stats.estimate`).
+
 Bots joined by unseparated adjacent pairs form a *tier* and share a place:
 tier 2 may be places "2–3". A bot that played no scored game (all its games
 were against teammates only) is left out.
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 
 from arena.stats.estimate import (
     BlockTotals,
+    Strata,
     block_totals,
     estimate_difference,
     estimate_mean,
@@ -38,6 +44,8 @@ SCORE_INTERVAL_METHOD = ("block-clustered Student-t over deal blocks, two pseudo
 SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t, "
                      "Bonferroni over the adjacent pairs")
 """How an adjacent pair's interval and test are made, as a reader is told."""
+STRATIFIED = ", stratified by pairing"
+"""Added to a method when the schedule fixed the pairings and the estimate is stratified."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +92,13 @@ class Separation:
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """Standings best first, the adjacent-pair separations between them, and the confidence."""
+    """Standings best first, the adjacent-pair separations between them, the confidence, and
+    how the standings' intervals were made."""
 
     standings: tuple[Standing, ...]
     separations: tuple[Separation, ...]
     confidence: float
+    interval_method: str = SCORE_INTERVAL_METHOD
 
     def standing(self, bot: str) -> Standing:
         """The standing of `bot` (KeyError when it is not on the board)."""
@@ -107,14 +117,27 @@ def bot_block_totals(games: Iterable[RankedGame]) -> dict[str, dict[Hashable, tu
     return {bot: block_totals(pairs) for bot, pairs in values.items()}
 
 
-def leaderboard(games: Iterable[RankedGame], confidence: float = CONFIDENCE) -> Leaderboard:
-    """The leaderboard of `games`, with intervals and tiers at `confidence`."""
+def pairings(games: Iterable[RankedGame]) -> dict[Hashable, Hashable]:
+    """Each deal block's pairing: the bots at its table, sorted."""
+    return {game.block: tuple(sorted(game.seats)) for game in games}
+
+
+def leaderboard(games: Iterable[RankedGame], confidence: float = CONFIDENCE,
+                stratify: bool = False) -> Leaderboard:
+    """The leaderboard of `games`, with intervals and tiers at `confidence`; stratified by
+    pairing when `stratify` (see the module docstring)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    games = list(games)
     totals = bot_block_totals(games)
-    estimates = {bot: estimate_mean(bot_totals) for bot, bot_totals in totals.items()}
+    strata = pairings(games) if stratify else None
+    if strata is not None and len(set(strata.values())) < 2:
+        strata = None  # one pairing: nothing to stratify
+    stratify = strata is not None
+    estimates = {bot: estimate_mean(bot_totals, strata=strata)
+                 for bot, bot_totals in totals.items()}
     order = sorted(totals, key=lambda bot: (-estimates[bot].value, bot))
-    separations = _separations(order, totals, confidence)
+    separations = _separations(order, totals, confidence, strata)
     tiers = _tiers(len(order), [s.separated for s in separations])
     standings = []
     for index, bot in enumerate(order):
@@ -125,23 +148,26 @@ def leaderboard(games: Iterable[RankedGame], confidence: float = CONFIDENCE) -> 
             score=estimates[bot].value, ci_low=low, ci_high=high,
             place=place_text(place_low, place_high), place_low=place_low,
             place_high=place_high, tier=tier))
-    return Leaderboard(tuple(standings), separations, confidence)
+    method = SCORE_INTERVAL_METHOD + (STRATIFIED if stratify else "")
+    return Leaderboard(tuple(standings), separations, confidence, method)
 
 
 def separation(upper: str, lower: str, totals: Mapping[str, BlockTotals],
-               confidence: float) -> Separation:
-    """Whether `upper` and `lower` differ at `confidence` (already corrected by the caller)."""
-    estimate = estimate_difference(totals[upper], totals[lower])
+               confidence: float, strata: Strata | None = None) -> Separation:
+    """Whether `upper` and `lower` differ at `confidence` (already corrected by the caller),
+    stratified by `strata` when given."""
+    estimate = estimate_difference(totals[upper], totals[lower], strata)
     low, high = estimate.interval(confidence, -1.0, 1.0)
     return Separation(upper, lower, estimate.value, low, high, estimate.p_value(),
-                      separated=low > 0.0 or high < 0.0, level=confidence)
+                      separated=low > 0.0 or high < 0.0, level=confidence,
+                      method=SEPARATION_METHOD + (STRATIFIED if strata is not None else ""))
 
 
 def _separations(order: Sequence[str], totals: Mapping[str, BlockTotals],
-                 confidence: float) -> tuple[Separation, ...]:
+                 confidence: float, strata: Strata | None) -> tuple[Separation, ...]:
     pairs = len(order) - 1
     corrected = 1.0 - (1.0 - confidence) / pairs if pairs else confidence
-    return tuple(separation(upper, lower, totals, corrected)
+    return tuple(separation(upper, lower, totals, corrected, strata)
                  for upper, lower in zip(order, order[1:], strict=False))
 
 
