@@ -9,6 +9,7 @@ they agree with SciPy to about 1e-10 over the ranges used here.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -118,3 +119,32 @@ def upper_incomplete_gamma(a: float, x: float) -> float:
 def chi_square_sf(statistic: float, df: int) -> float:
     """P(X ≥ `statistic`) for a chi-square X with `df` ≥ 1 degrees of freedom."""
     return upper_incomplete_gamma(df / 2.0, statistic / 2.0)
+
+
+
+EXACT_BLOCKS = 40
+"""Up to this many blocks `sign_flip_p` is computed exactly; beyond it, None."""
+_GRID = 5040
+"""Block differences are multiples of 1/denominators up to 10 seats and rotations; on this
+grid (lcm 1..10 times 2) they are integers."""
+
+
+def sign_flip_p(differences: Sequence[float]) -> float | None:
+    """The exact two-sided p-value of "each difference is as likely positive as negative"
+    (a randomization test over the 2^n sign flips of the differences): the chance that
+    |Σ ±d| reaches |Σ d|. None for more than `EXACT_BLOCKS` differences."""
+    values = [round(abs(d) * 2 * _GRID) for d in differences if abs(d) > 1e-12]
+    if len(values) > EXACT_BLOCKS:
+        return None
+    if not values:
+        return 1.0
+    observed = abs(sum(round(d * 2 * _GRID) for d in differences if abs(d) > 1e-12))
+    counts: dict[int, int] = {0: 1}
+    for value in values:
+        grown: dict[int, int] = {}
+        for total, count in counts.items():
+            grown[total + value] = grown.get(total + value, 0) + count
+            grown[total - value] = grown.get(total - value, 0) + count
+        counts = grown
+    extreme = sum(count for total, count in counts.items() if abs(total) >= observed)
+    return extreme / 2.0 ** len(values)

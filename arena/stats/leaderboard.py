@@ -6,8 +6,18 @@ Then every *adjacent* pair in that order is tested: the difference of the two
 bots' mean scores, paired over the deal blocks both played in, is *separated*
 when its interval at confidence 1 − α/(m − 1) excludes 0, α = 1 − confidence
 and m the number of bots (a Bonferroni correction over the m − 1 adjacent
-pairs). Bonferroni rather than Holm: Holm's step-down tests the last adjacent
-pair at the full α once the others are separated, so two equal bots in an
+pairs), and, for up to 40 shared deal blocks, when an exact randomization test
+agrees at the same level: under "no difference" between two bots each block's
+difference is as likely positive as negative, and the p-value counts the 2^n
+sign flips whose sum is as far from 0 as the one observed. So a small sample
+never separates two bots more easily than an exact test would: heads up with
+duplicate deals it takes six deals won of six (p = 2/64) between two bots,
+where the interval alone would separate them after four (the exact p there is
+0.125); beyond 40 blocks the interval alone decides. With four bots (three
+pairs, each at α/3) no pair separates before seven deal blocks: 2/2^6 > 0.05/3.
+
+Bonferroni rather than Holm: Holm's step-down tests the last adjacent pair at
+the full α once the others are separated, so two equal bots in an
 otherwise clear field would be split one time in twenty; Bonferroni keeps every
 pair's chance of a false split at α/(m − 1) and the whole board's at α.
 
@@ -27,6 +37,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from arena.stats.distributions import sign_flip_p
 from arena.stats.estimate import (
     BlockTotals,
     Strata,
@@ -41,8 +52,8 @@ CONFIDENCE = 0.95
 SCORE_INTERVAL_METHOD = ("block-clustered Student-t over deal blocks, two pseudo-blocks, "
                          "uncorrected")
 """How a standing's interval is made (`arena.stats.estimate`), as a reader is told."""
-SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t, "
-                     "Bonferroni over the adjacent pairs")
+SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t (and, up to "
+                     "40 blocks, an exact sign-flip test), Bonferroni over the adjacent pairs")
 """How an adjacent pair's interval and test are made, as a reader is told."""
 STRATIFIED = ", stratified by pairing"
 """Added to a method when the schedule fixed the pairings and the estimate is stratified."""
@@ -75,8 +86,9 @@ class Separation:
 
     `difference` is upper's mean score minus lower's, with its interval at the
     corrected confidence `level`; `p_value` is the uncorrected two-sided p-value of
-    "no difference"; `separated` when the corrected interval excludes 0, that is
-    when `p_value < 1 − level`. `method` says how, in words.
+    "no difference" (the larger of the interval's and, up to 40 blocks, the exact
+    sign-flip test's); `separated` when the corrected interval excludes 0 and the
+    exact test agrees. `method` says how, in words.
     """
 
     upper: str
@@ -158,9 +170,21 @@ def separation(upper: str, lower: str, totals: Mapping[str, BlockTotals],
     stratified by `strata` when given."""
     estimate = estimate_difference(totals[upper], totals[lower], strata)
     low, high = estimate.interval(confidence, -1.0, 1.0)
-    return Separation(upper, lower, estimate.value, low, high, estimate.p_value(),
-                      separated=low > 0.0 or high < 0.0, level=confidence,
+    exact = block_sign_flip_p(totals[upper], totals[lower])
+    return Separation(upper, lower, estimate.value, low, high,
+                      max(estimate.p_value(), exact or 0.0),
+                      separated=(low > 0.0 or high < 0.0)
+                      and (exact is None or exact < 1.0 - confidence),
+                      level=confidence,
                       method=SEPARATION_METHOD + (STRATIFIED if strata is not None else ""))
+
+
+def block_sign_flip_p(first: BlockTotals, second: BlockTotals) -> float | None:
+    """The exact sign-flip p-value of the blocks both played (`first`'s mean minus
+    `second`'s in each); None beyond `EXACT_BLOCKS` blocks."""
+    shared = first.keys() & second.keys()
+    return sign_flip_p([first[b][0] / first[b][1] - second[b][0] / second[b][1]
+                        for b in shared])
 
 
 def _separations(order: Sequence[str], totals: Mapping[str, BlockTotals],

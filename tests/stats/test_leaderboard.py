@@ -140,3 +140,24 @@ def test_a_round_robin_board_is_stratified_by_pairing_and_says_so() -> None:
 def test_one_pairing_leaves_nothing_to_stratify() -> None:
     games = tournament({"a": 0.5, "b": 0.0, "c": -0.5}, 6, random.Random(2))
     assert leaderboard(games, stratify=True) == leaderboard(games)
+
+
+@pytest.mark.parametrize(("deals", "separated"), [(4, False), (5, False), (6, True)])
+def test_heads_up_duplicate_deals_separate_no_sooner_than_an_exact_test(
+        deals: int, separated: bool) -> None:
+    """`a` wins every game; the exact sign-flip test over deals gives p = 2/2^deals."""
+    games = [RankedGame(block=deal, seats=seats, ranks=(0, 1) if seats[0] == "a" else (1, 0))
+             for deal in range(deals) for seats in (("a", "b"), ("b", "a"))]
+    [pair] = leaderboard(games).separations
+    assert pair.separated is separated
+    assert pair.p_value >= 2 / 2 ** deals
+
+
+def test_the_sign_flip_test_is_exact() -> None:
+    from arena.stats.distributions import sign_flip_p
+
+    assert sign_flip_p([1.0] * 4) == 2 / 16
+    assert sign_flip_p([0.5, -0.5]) == 1.0
+    # |Σ| ≥ 1.5 for flips of (1, 0.5): (+,+) and (−,−): 2 of 4.
+    assert sign_flip_p([1.0, 0.5]) == 0.5
+    assert sign_flip_p([0.25] * 41) is None
