@@ -55,6 +55,13 @@ def incomplete_beta(a: float, b: float, x: float) -> float:
     return 1.0 - math.exp(log_front) * _beta_continued_fraction(b, a, 1.0 - x) / b
 
 
+def f_sf(statistic: float, df1: float, df2: float) -> float:
+    """P(F ≥ statistic) for Snedecor's F with `df1` and `df2` degrees of freedom."""
+    if statistic <= 0.0:
+        return 1.0
+    return incomplete_beta(df2 / 2.0, df1 / 2.0, df2 / (df2 + df1 * statistic))
+
+
 def t_two_sided_p(t: float, df: float) -> float:
     """P(|T| ≥ |t|) for Student's T with `df` degrees of freedom."""
     return incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
