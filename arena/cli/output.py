@@ -9,7 +9,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -255,12 +255,23 @@ def _level(level: float) -> str:
     return f"{text}%"
 
 
-def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) -> None:
+def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str,
+                  prizes: Mapping[str, Sequence[str]] | None = None) -> None:
     """Print leaderboards: a table per pool with its heading and notes, or one JSON/CSV
-    listing of every pool's rows."""
+    listing of every pool's rows. With `prizes` (pool key → its bots in the tie-break
+    rule's order) each row also shows its prize rank, marked as a rule."""
     if fmt != "table":
-        emit([row for r in responses for row in ranking_records(r)], fmt, "no rated games yet",
-             RANKING_RECORD_KEYS)
+        records = [row for r in responses for row in ranking_records(r)]
+        if prizes is not None:
+            from arena.stats.tiebreak import TIEBREAK_RULE
+
+            for row in records:
+                order = list(prizes.get(row["pool"], ()))
+                row["prize_rank"] = order.index(row["bot"]) + 1 if row["bot"] in order else None
+                row["tiebreak_rule"] = TIEBREAK_RULE
+        emit(records, fmt, "no rated games yet",
+             (*RANKING_RECORD_KEYS, "prize_rank", "tiebreak_rule") if prizes is not None
+             else RANKING_RECORD_KEYS)
         return
     if not any(r.rows for r in responses):
         click.echo("no rated games yet")
@@ -271,11 +282,19 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
         if index:
             click.echo()
         click.echo(pool_heading(response.pool))
-        click.echo(tabulate(ranking_rows(response.rows), headers="keys", floatfmt=".2f",
-                            disable_numparse=True))
+        rows = ranking_rows(response.rows)
+        order = list((prizes or {}).get(response.pool.key, ()))
+        if prizes is not None:
+            rows = [{"prize": order.index(r.bot) + 1 if r.bot in order else "-", **row}
+                    for r, row in zip(response.rows, rows, strict=True)]
+        click.echo(tabulate(rows, headers="keys", floatfmt=".2f", disable_numparse=True))
         click.echo(interval_note(response))
         for note in separation_notes(response):
             click.echo(note)
+        if prizes is not None:
+            from arena.stats.tiebreak import TIEBREAK_RULE
+
+            click.echo(f"prize: {TIEBREAK_RULE}")
 
 
 RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",

@@ -54,11 +54,15 @@ def pool_options(function: Any) -> Any:
                    "is finished, otherwise (and with --ladder) at Ctrl-C.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
               metavar="SECONDS", help="With --watch: seconds between two readings.")
+@click.option("--tiebreak", is_flag=True,
+              help="Also rank the bots of each shared place by a fixed rule, for prizes: the "
+                   "mean score among the bots sharing it, then over all games, then μ − 3σ, "
+                   "then the name. A rule, not evidence: the shared place stays.")
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
              confidence: float, list_pools: bool, all_versions: bool, fit: bool, watch: bool,
-             interval: float, fmt: str) -> None:
+             interval: float, tiebreak: bool, fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -80,6 +84,9 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --all-versions
     """
     tournament = tournament_or_ladder(tournament, ladder)
+    if tiebreak and (watch or list_pools or fit):
+        raise click.UsageError("--tiebreak orders a leaderboard: it goes with neither --watch, "
+                               "--pools nor --fit")
     if watch:
         if list_pools or fit or fmt != "table":
             raise click.UsageError("--watch redraws the leaderboard table: it goes with "
@@ -94,9 +101,35 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
     elif fit:
         emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
                              read_only=True), fmt)
+    elif tiebreak:
+        responses, prizes = context.run(ladder_checked(ladder, lambda s: _with_prizes(
+            s, tournament, pool, confidence, all_versions)), read_only=True)
+        emit_rankings(responses, fmt, prizes)
     else:
         emit_rankings(context.run(ladder_checked(ladder, lambda s: pool_rankings(
             s, tournament, pool, confidence, all_versions=all_versions)), read_only=True), fmt)
+
+
+async def _with_prizes(session: Session, tournament: str | None, pool: str | None,
+                       confidence: float, all_versions: bool
+                       ) -> tuple[list[admin_pb2.GetRankingsResponse], dict[str, list[str]]]:
+    """The leaderboards, and each pool's bots in the tie-break rule's order (its
+    head-to-head results read from the pool's crosstable)."""
+    from arena.stats.tiebreak import Contender, prize_order
+
+    responses = await pool_rankings(session, tournament, pool, confidence,
+                                    all_versions=all_versions)
+    prizes: dict[str, list[str]] = {}
+    for response in responses:
+        if not response.rows:
+            continue
+        table = await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
+            pool=response.pool.key, confidence=confidence))
+        head_to_head = {(r.bot, r.opponent): (r.score * r.games, r.games) for r in table.rows}
+        prizes[response.pool.key] = prize_order(
+            [Contender(r.bot, r.tier, r.score, r.conservative) for r in response.rows],
+            head_to_head)
+    return responses, prizes
 
 
 def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | None:

@@ -6,8 +6,9 @@ Then every *adjacent* pair in that order is tested: the difference of the two
 bots' mean scores, paired over the deal blocks both played in, is *separated*
 when its interval at confidence 1 − α/(m − 1) excludes 0, α = 1 − confidence
 and m the number of bots (a Bonferroni correction over the m − 1 adjacent
-pairs), and, for up to 40 shared deal blocks, when an exact randomization test
-agrees at the same level: under "no difference" between two bots each block's
+pairs), and, when the two played the very same deal blocks (heads up, or all
+at one table) and at most 40 of them, when an exact randomization test agrees
+at the same level: under "no difference" between two bots each block's
 difference is as likely positive as negative, and the p-value counts the 2^n
 sign flips whose sum is as far from 0 as the one observed. So a small sample
 never separates two bots more easily than an exact test would: heads up with
@@ -52,8 +53,9 @@ CONFIDENCE = 0.95
 SCORE_INTERVAL_METHOD = ("block-clustered Student-t over deal blocks, two pseudo-blocks, "
                          "uncorrected")
 """How a standing's interval is made (`arena.stats.estimate`), as a reader is told."""
-SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t (and, up to "
-                     "40 blocks, an exact sign-flip test), Bonferroni over the adjacent pairs")
+SEPARATION_METHOD = ("difference paired by deal block, block-clustered Student-t (and an exact "
+                     "sign-flip test when both played the same 40 blocks or fewer), Bonferroni "
+                     "over the adjacent pairs")
 """How an adjacent pair's interval and test are made, as a reader is told."""
 STRATIFIED = ", stratified by pairing"
 """Added to a method when the schedule fixed the pairings and the estimate is stratified."""
@@ -180,11 +182,13 @@ def separation(upper: str, lower: str, totals: Mapping[str, BlockTotals],
 
 
 def block_sign_flip_p(first: BlockTotals, second: BlockTotals) -> float | None:
-    """The exact sign-flip p-value of the blocks both played (`first`'s mean minus
-    `second`'s in each); None beyond `EXACT_BLOCKS` blocks."""
-    shared = first.keys() & second.keys()
+    """The exact sign-flip p-value of `first`'s mean minus `second`'s block by block, when
+    the two played the very same blocks; None when they did not (each also met others
+    alone) or beyond `EXACT_BLOCKS` blocks."""
+    if first.keys() != second.keys():
+        return None
     return sign_flip_p([first[b][0] / first[b][1] - second[b][0] / second[b][1]
-                        for b in shared])
+                        for b in first])
 
 
 def _separations(order: Sequence[str], totals: Mapping[str, BlockTotals],

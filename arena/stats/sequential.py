@@ -203,8 +203,9 @@ class SeparationMonitor:
         variance = (running.squares + MAX_DIFFERENCE_VARIANCE) / (running.count + 1)
         radius = mixture_radius(running.count, variance, alpha, self.plan_blocks)
         mean = sign * running.mean
+        both = self._scores[upper].count == self._scores[lower].count == running.count
         exact = (sign_flip_p(self._first_differences.get(key, []))
-                 if running.count <= EXACT_BLOCKS else None)
+                 if both and running.count <= EXACT_BLOCKS else None)
         return PairSeparation(upper, lower, running.count, mean,
                               max(mean - radius, -1.0), min(mean + radius, 1.0), exact, alpha)
 

@@ -215,6 +215,19 @@ def test_the_standings_json_carries_the_evidence_for_each_adjacent_pair(played: 
         assert "(97.5% interval, Bonferroni over 2 adjacent pairs for 95% in all; p = " in shown
 
 
+def test_a_tiebreak_ranks_shared_places_for_prizes_and_says_it_is_a_rule(
+        played: Played) -> None:
+    rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--tiebreak",
+                         "--format", "json").stdout)
+    assert sorted(row["prize_rank"] for row in rows) == [1, 2, 3]
+    by_prize = sorted(rows, key=lambda row: row["prize_rank"])
+    assert [row["place_low"] for row in by_prize] == sorted(row["place_low"] for row in rows)
+    assert all("a tie-break rule, not evidence" in row["tiebreak_rule"] for row in rows)
+    shown = ok(played.db, "rankings", "--tournament", "t1", "--tiebreak").stdout
+    assert "prize: a tie-break rule, not evidence: within each shared place" in shown
+    assert any(line.split()[:2] == ["prize", "place"] for line in shown.splitlines())
+
+
 def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
     rows = json.loads(ok(played.db, "stats", "--tournament", "t1", "--format", "json").stdout)
     assert [row["seat"] for row in rows] == [0, 1, 2]
