@@ -265,7 +265,9 @@ def fit_response(fitted: PoolFit, tournament: str = "") -> admin_pb2.FitRatingsR
         held_out_games=result.held_out_games,
         fitted_log_likelihood=result.held_out_log_likelihood,
         pool_log_likelihood=fitted.pool_log_likelihood,
-        default_log_likelihood=result.baseline_held_out_log_likelihood)
+        default_log_likelihood=result.baseline_held_out_log_likelihood,
+        at_bound=list(result.at_bound), beta_standard_error=result.beta_standard_error,
+        coin_flip_log_likelihood=result.coin_flip_log_likelihood, warning=result.warning)
 
 
 def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence: float,

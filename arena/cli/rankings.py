@@ -205,8 +205,9 @@ async def _fit(session: Session, tournament: str | None,
 
 
 def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
-    """Print a fit of TrueSkill's parameters beside the pool's own and the defaults."""
-    rows = [
+    """Print a fit of TrueSkill's parameters beside the pool's own, the defaults and a coin
+    flip, with β's standard error, any bound it hit and what to be wary of."""
+    rows: list[dict[str, Any]] = [
         {"parameters": "fitted", "beta": response.beta,
          "draw_probability": response.draw_probability, "tau": response.tau,
          "log_likelihood": response.fitted_log_likelihood},
@@ -215,17 +216,30 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
          "log_likelihood": response.pool_log_likelihood},
         {"parameters": "trueskill defaults", "beta": 25 / 6, "draw_probability": 0.10,
          "tau": 25 / 300, "log_likelihood": response.default_log_likelihood},
+        {"parameters": "coin flip", "beta": None, "draw_probability": 0.0, "tau": None,
+         "log_likelihood": response.coin_flip_log_likelihood},
     ]
+    se = response.beta_standard_error
     if fmt != "table":
         emit([{"pool": response.pool.key, **row, "training_games": response.training_games,
-               "held_out_games": response.held_out_games} for row in rows], fmt)
+               "held_out_games": response.held_out_games,
+               "beta_standard_error": se if row["parameters"] == "fitted" else None,
+               "at_bound": list(response.at_bound) if row["parameters"] == "fitted" else [],
+               "warning": response.warning or None} for row in rows], fmt)
         return
     from tabulate import tabulate
 
     click.echo(pool_heading(response.pool))
-    click.echo(tabulate(rows, headers="keys", floatfmt=".4f"))
+    click.echo(tabulate(rows, headers="keys", floatfmt=".4f", missingval="-"))
     click.echo(f"log likelihood: mean per held-out game ({response.held_out_games} held out, "
-               f"fitted on {response.training_games}); higher is better.")
+               f"fitted on {response.training_games}); higher is better; a coin flip gives "
+               "every pair even chances.")
+    click.echo("fitted β: " + (f"standard error {se:.3f} (from the likelihood's curvature)"
+                               if math.isfinite(se) else "no standard error")
+               + (f"; at the bound of its search: {', '.join(response.at_bound)}"
+                  if response.at_bound else ""))
+    if response.warning:
+        click.echo(f"warning: {response.warning}")
 
 
 @main.command()

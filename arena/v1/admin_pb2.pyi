@@ -610,7 +610,7 @@ class FitRatingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ...) -> None: ...
 
 class FitRatingsResponse(_message.Message):
-    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood")
+    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood", "at_bound", "beta_standard_error", "coin_flip_log_likelihood", "warning")
     POOL_FIELD_NUMBER: _ClassVar[int]
     BETA_FIELD_NUMBER: _ClassVar[int]
     DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -620,6 +620,10 @@ class FitRatingsResponse(_message.Message):
     FITTED_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
     POOL_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    AT_BOUND_FIELD_NUMBER: _ClassVar[int]
+    BETA_STANDARD_ERROR_FIELD_NUMBER: _ClassVar[int]
+    COIN_FLIP_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    WARNING_FIELD_NUMBER: _ClassVar[int]
     pool: PoolInfo
     beta: float
     draw_probability: float
@@ -629,7 +633,11 @@ class FitRatingsResponse(_message.Message):
     fitted_log_likelihood: float
     pool_log_likelihood: float
     default_log_likelihood: float
-    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ...) -> None: ...
+    at_bound: _containers.RepeatedScalarFieldContainer[str]
+    beta_standard_error: float
+    coin_flip_log_likelihood: float
+    warning: str
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ..., at_bound: _Optional[_Iterable[str]] = ..., beta_standard_error: _Optional[float] = ..., coin_flip_log_likelihood: _Optional[float] = ..., warning: _Optional[str] = ...) -> None: ...
 
 class GameSummaryInfo(_message.Message):
     __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at", "id", "forfeited_seat")

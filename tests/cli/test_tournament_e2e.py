@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import pty
 import re
@@ -244,10 +245,17 @@ def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
 def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played) -> None:
     rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--fit",
                          "--format", "json").stdout)
-    assert [row["parameters"] for row in rows] == ["fitted", "pool", "trueskill defaults"]
+    assert [row["parameters"] for row in rows] == ["fitted", "pool", "trueskill defaults",
+                                                    "coin flip"]
     assert {(row["training_games"], row["held_out_games"]) for row in rows} == {(5, 1)}
     assert all(-50 < row["log_likelihood"] < 0 for row in rows)
     assert rows[1]["tau"] == 0 and rows[2]["beta"] == pytest.approx(25 / 6)
+    # three seats: three pairs at even chances
+    assert rows[3]["log_likelihood"] == pytest.approx(3 * math.log(0.5), rel=0.01)
+    assert "only 6 games (fewer than 500)" in rows[0]["warning"]
+    shown = ok(played.db, "rankings", "--tournament", "t1", "--fit").stdout
+    assert "coin flip" in shown and "fitted β: " in shown
+    assert "warning: " in shown and "only 6 games" in shown
 
 
 def test_games_lists_the_tournament_newest_first(played: Played) -> None:
