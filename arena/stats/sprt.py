@@ -267,8 +267,8 @@ class Sprt:
                          min(1.0, self._mean + radius), level,
                          "normal-mixture confidence sequence, valid at any stop")
         elo = elo_interval(self._mean, math.sqrt(self.variance / self.blocks), level,
-                           "logistic Elo of the score's normal interval (variance with one "
-                           "pseudo-block of 1/4)")
+                           "logistic Elo of the score's normal interval, its variance with one "
+                           "pseudo-block of 1/4")
         games_per_block = round(self.games / self.blocks) if self.games else 1
         normalized = normalized_elo_interval(self._mean, self.sample_variance, self.blocks,
                                              games_per_block, level)
