@@ -20,7 +20,12 @@ from arena.store import LADDER_FORMAT, Pool, Rating, Store, Tournament
 
 @dataclass(frozen=True, slots=True)
 class RankingLine:
-    """One bot's line: its shared place, score with interval, and TrueSkill rating."""
+    """One bot's line: its shared place, score with interval, and TrueSkill rating.
+
+    `wins` counts the games it won outright (a place shared with an opponent
+    is not a win: its score counts it as half), `shared_firsts` those it tied
+    for first with an opponent.
+    """
 
     place: str
     place_low: int
@@ -35,6 +40,7 @@ class RankingLine:
     games: int
     wins: int
     points: int
+    shared_firsts: int = 0
 
     @property
     def conservative(self) -> float:
@@ -43,7 +49,7 @@ class RankingLine:
 
     @property
     def win_rate(self) -> float:
-        """Share of its games the bot finished first (ties included)."""
+        """Share of its games the bot won outright."""
         return self.wins / self.games if self.games else 0.0
 
     @property
@@ -60,6 +66,8 @@ class PoolRanking:
     lines: tuple[RankingLine, ...]
     separations: tuple[stats.Separation, ...]
     confidence: float
+    interval_method: str = stats.SCORE_INTERVAL_METHOD
+    """How the lines' intervals were made (stratified by pairing in a tournament's pool)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +90,20 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
     """The leaderboard of the pool `key`. In a rule-set pool a submitted bot shows only
     its latest version that played there, placed among the lines shown, unless
     `all_versions`; a tournament's own pool shows its entrants as they were entered. A
-    ladder's pool shows the bots of its field now (the latest version of every active
-    bot), unless `all_versions`, and its scores count whole deals only: a deal counts
-    once it is played in all its seat rotations."""
+    ladder's pool shows every bot version that played in it (a version superseded or
+    removed since keeps its line: its games happened), and its scores count whole deals
+    only: a deal counts once it is played in all its seat rotations."""
     pool = store.pool(key)
     games = ranked_games(store, key)
+    firsts = first_places(games)
     ladder = _ladder_of(store, pool)
     if ladder is not None:
         settings = LadderSettings.from_stored(ladder.settings, ladder.rules)
         games = complete_blocks(games, settings.table_size if settings.rotations else 1)
-    board = stats.leaderboard(games, confidence)
+    # A tournament's schedule fixes who meets whom how often; a ladder's matchmaking and
+    # a rule-set pool's mix of tournaments do not.
+    board = stats.leaderboard(games, confidence,
+                              stratify=ladder is None and pool.tournament_id is not None)
     ratings = {r.bot: r for r in store.ratings(pool=key)}
     lines = [_line(standing, ratings[standing.bot]) for standing in board.standings
              if standing.bot in ratings]
@@ -99,14 +111,26 @@ def pool_ranking(store: Store, key: str, confidence: float = stats.CONFIDENCE, *
         place = len(lines) + 1
         lines.append(_unscored_line(ratings[unscored], place, (lines[-1].tier + 1) if lines
                                     else 1))
-    ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence)
-    if all_versions:
-        return ranking
-    if ladder is not None:
-        return only_lines(ranking, set(store.latest_entrants()))
-    if pool.tournament_id is not None:
+    lines = [replace(line, wins=firsts.get(line.bot, (0, 0))[0],
+                     shared_firsts=firsts.get(line.bot, (0, 0))[1]) for line in lines]
+    ranking = PoolRanking(pool, tuple(lines), board.separations, board.confidence,
+                          board.interval_method)
+    if all_versions or ladder is not None or pool.tournament_id is not None:
         return ranking
     return latest_versions_only(ranking, store.version_numbers())
+
+
+def first_places(games: Sequence[stats.RankedGame]) -> dict[str, tuple[int, int]]:
+    """Every bot's games won outright and games tied for first with an opponent."""
+    counts: dict[str, list[int]] = {}
+    for game in games:
+        for seat, bot in enumerate(game.seats):
+            tally = counts.setdefault(bot, [0, 0])
+            if game.won_alone(seat):
+                tally[0] += 1
+            elif game.ranks[seat] == 0:
+                tally[1] += 1
+    return {bot: (alone, shared) for bot, (alone, shared) in counts.items()}
 
 
 def _ladder_of(store: Store, pool: Pool) -> Tournament | None:

@@ -20,6 +20,9 @@ from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
 from arena.record import SeatTermination
 from arena.services.bots import VersionLine
 from arena.services.progress import Progress
+from arena.stats.elo import Interval
+from arena.stats.headtohead import INTERVAL_METHOD as HEAD_TO_HEAD_METHOD
+from arena.stats.sprt import Sprt
 from arena.store import (
     Bot,
     BotVersion,
@@ -229,7 +232,8 @@ def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
         rank=line.place_low, place=line.place, place_high=line.place_high, tier=line.tier,
         bot=line.bot, score=line.score, ci_low=line.ci_low, ci_high=line.ci_high, mu=line.mu,
         sigma=line.sigma, conservative=line.conservative, games=line.games, wins=line.wins,
-        win_rate=line.win_rate, average_points=line.average_points)
+        win_rate=line.win_rate, average_points=line.average_points,
+        shared_firsts=line.shared_firsts)
 
 
 def rankings_response(ranking: PoolRanking, tournament: str = "",
@@ -240,9 +244,11 @@ def rankings_response(ranking: PoolRanking, tournament: str = "",
     response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
+        interval_method=ranking.interval_method,
         separations=[admin_pb2.Separation(
             upper=s.upper, lower=s.lower, difference=s.difference, ci_low=s.ci_low,
-            ci_high=s.ci_high, p_value=s.p_value, separated=s.separated)
+            ci_high=s.ci_high, p_value=s.p_value, separated=s.separated, level=s.level,
+            method=s.method)
             for s in ranking.separations])
     if faults is not None:
         for row in response.rows:
@@ -260,7 +266,9 @@ def fit_response(fitted: PoolFit, tournament: str = "") -> admin_pb2.FitRatingsR
         held_out_games=result.held_out_games,
         fitted_log_likelihood=result.held_out_log_likelihood,
         pool_log_likelihood=fitted.pool_log_likelihood,
-        default_log_likelihood=result.baseline_held_out_log_likelihood)
+        default_log_likelihood=result.baseline_held_out_log_likelihood,
+        at_bound=list(result.at_bound), beta_standard_error=result.beta_standard_error,
+        coin_flip_log_likelihood=result.coin_flip_log_likelihood, warning=result.warning)
 
 
 def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence: float,
@@ -268,6 +276,7 @@ def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence
     """Head-to-head results, as `GetCrosstable` answers them."""
     return admin_pb2.GetCrosstableResponse(
         pool=pool_info(pool, tournament), confidence=confidence,
+        interval_method=HEAD_TO_HEAD_METHOD,
         rows=[admin_pb2.HeadToHeadRow(
             bot=r.bot, opponent=r.opponent, games=r.games, wins=r.wins, losses=r.losses,
             draws=r.draws, score=r.score, score_low=r.score_low, score_high=r.score_high,
@@ -284,7 +293,7 @@ def stats_response(statistics: PoolStatistics, tournament: str = "") -> admin_pb
             seats=[admin_pb2.SeatRow(seat=s.seat, games=s.games, score=s.score, wins=s.wins,
                                      win_rate=s.win_rate) for s in table.seats],
             chi_square=table.chi_square, degrees_of_freedom=table.degrees_of_freedom,
-            p_value=table.p_value)
+            p_value=table.p_value, design_effect=table.design_effect)
     duplicate = statistics.duplicate
     if duplicate is not None:
         response.duplicate.CopyFrom(admin_pb2.DuplicateStats(
@@ -350,7 +359,7 @@ def sprt_plan(request: admin_pb2.PlayMatchRequest) -> SprtPlan | None:
     default = SprtPlan()
     return SprtPlan(score0=given.h0 or default.score0, score1=given.h1 or default.score1,
                     alpha=given.alpha or default.alpha, beta=given.beta or default.beta,
-                    max_games=given.max_games or MAX_GAMES)
+                    max_games=given.max_games or MAX_GAMES, model=given.model or default.model)
 
 
 def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
@@ -363,10 +372,29 @@ def run_progress(progress: Progress, status: str) -> admin_pb2.RunProgress:
                       for bot, faults in sorted((progress.faults or {}).items())])
     test = progress.sprt
     if test is not None:
-        message.sprt.CopyFrom(admin_pb2.SprtState(
-            llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
-            decision=test.decision.value, blocks=test.blocks))
+        message.sprt.CopyFrom(sprt_state(test, final=bool(progress.conclusion)))
     return message
+
+
+def sprt_state(test: Sprt, final: bool = False) -> admin_pb2.SprtState:
+    """An SPRT as a run's progress shows it; its LLR after every block only when `final`
+    (the history grows with every block)."""
+    estimates = test.estimates()
+    state = admin_pb2.SprtState(
+        llr=test.llr, lower=test.lower_bound, upper=test.upper_bound,
+        decision=test.decision.value, blocks=test.blocks, model=test.model.value,
+        bot=test.bot, h0=test.score0, h1=test.score1, games=test.games,
+        llr_history=test.history if final else (), score=estimate(estimates.score),
+        elo=estimate(estimates.elo), stopped_early=estimates.stopped_early)
+    if estimates.normalized_elo is not None:
+        state.normalized_elo.CopyFrom(estimate(estimates.normalized_elo))
+    return state
+
+
+def estimate(interval: Interval) -> admin_pb2.Estimate:
+    """A point estimate with its interval, level and method, as the wire carries it."""
+    return admin_pb2.Estimate(value=interval.value, low=interval.low, high=interval.high,
+                              level=interval.level, method=interval.method)
 
 
 def schedule_start(request: admin_pb2.ScheduleTournamentRequest) -> datetime | None:

@@ -9,7 +9,7 @@ import sys
 from tabulate import tabulate
 
 PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording", "sandbox",
-         "scale", "decision_cost", "ladder")
+         "scale", "decision_cost", "ladder", "sprt")
 
 
 def main(argv: list[str] | None = None) -> int:

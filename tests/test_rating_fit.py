@@ -293,6 +293,26 @@ def test_games_that_never_tie_fit_the_lowest_draw_probability() -> None:
     assert result.draw_probability < 0.002
 
 
+def test_a_fit_reports_its_standard_error_and_the_coin_flip_it_must_beat() -> None:
+    _, result = fitted(0, 6.0, 0.2)
+    assert math.isfinite(result.beta_standard_error)
+    assert 0 < result.beta_standard_error < 0.3 * result.beta
+    assert result.coin_flip_log_likelihood < math.log(0.5)  # a fifth of the games tie
+    assert result.held_out_log_likelihood > result.coin_flip_log_likelihood
+    assert result.warning == ""  # 600 games, nothing at a bound
+    assert result.to_dict()["beta_standard_error"] == result.beta_standard_error
+
+
+def test_a_fit_on_games_that_tell_nobody_apart_warns_of_its_bound_and_its_sample() -> None:
+    """Two bots that win by turns: the best β is as large as the search allows."""
+    games = [RatedGame(("a", "b"), (0, 1) if n % 2 else (1, 0)) for n in range(150)]
+    result = fit(games)
+    assert "beta" in result.at_bound and math.isnan(result.beta_standard_error)
+    assert "beta ended at the edge of its search range" in result.warning
+    assert "only 150 games (fewer than 500)" in result.warning
+    assert result.coin_flip_log_likelihood == pytest.approx(math.log(0.999 / 2))  # no ties
+
+
 @pytest.mark.parametrize(("games", "every", "message"), [(4, 5, "too few"), (10, 1, "at least 2")])
 def test_too_few_games_to_hold_one_out_are_refused(games: int, every: int, message: str) -> None:
     with pytest.raises(FitError, match=message):

@@ -9,7 +9,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -39,8 +39,9 @@ def output_format(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show",
-         columns: Sequence[str] = ()) -> None:
-    """Print rows as a table, JSON or CSV; CSV without rows is the `columns` header alone.
+         columns: Sequence[str] = (), floatfmt: str = ".2f") -> None:
+    """Print rows as a table (numbers in `floatfmt`), JSON or CSV; CSV without rows is the
+    `columns` header alone.
 
     JSON keeps numbers as numbers and lists as lists, with a number that is not
     one (NaN) as null; CSV writes a list as its items separated by spaces and
@@ -60,7 +61,7 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
     elif rows:
         from tabulate import tabulate
 
-        click.echo(tabulate(rows, headers="keys", floatfmt=".2f"))
+        click.echo(tabulate(rows, headers="keys", floatfmt=floatfmt))
     else:
         click.echo(empty)
 
@@ -120,8 +121,8 @@ class _Rate:
         return rate
 
 
-RANKING_COLUMNS = ("place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
-                   "avg points")
+RANKING_COLUMNS = ("place", "bot", "score", "CI", "Elo", "μ", "σ", "games", "wins",
+                   "win rate", "avg points")
 TOURNAMENT_COLUMNS = ("name", "format", "status", "bots", "done", "games", "created")
 
 
@@ -130,7 +131,7 @@ def ranking_rows(rows: Iterable[admin_pb2.RankingRow]) -> list[dict[str, Any]]:
     own fault (timeouts, crashes, illegal actions, ...), a `faults` column counts them."""
     rows = list(rows)
     table = [{"place": r.place or str(r.rank), "bot": r.bot, "score": _number(r.score, 3),
-              "CI": _interval(r.ci_low, r.ci_high), "μ": round(r.mu, 2),
+              "CI": _interval(r.ci_low, r.ci_high), "Elo": _elo_text(r), "μ": round(r.mu, 2),
               "σ": round(r.sigma, 2), "games": r.games, "wins": r.wins,
               "win rate": round(r.win_rate, 3), "avg points": round(r.average_points, 1)}
              for r in rows]
@@ -166,14 +167,55 @@ def fault_counts(row: admin_pb2.RankingRow) -> dict[str, int | None]:
 
 
 def ranking_records(response: admin_pb2.GetRankingsResponse) -> list[dict[str, Any]]:
-    """Leaderboard rows with machine keys and plain numbers, for JSON and CSV."""
+    """Leaderboard rows with machine keys and plain numbers, for JSON and CSV: each with its
+    interval's level and method, its Elo, and the test against the bot just below it
+    (difference, interval at the corrected level, p-value, method; null for the last)."""
+    below = {s.upper: s for s in response.separations}
     return [{"pool": response.pool.key, "place": r.place or str(r.rank), "place_low": r.rank,
              "place_high": r.place_high or r.rank, "tier": r.tier, "bot": r.bot,
              "score": _plain(r.score), "ci_low": _plain(r.ci_low), "ci_high": _plain(r.ci_high),
+             "ci_level": response.confidence, "ci_method": response.interval_method or None,
+             **_elo_record(r),
              "mu": r.mu, "sigma": r.sigma, "conservative": r.conservative, "games": r.games,
-             "wins": r.wins, "win_rate": r.win_rate, "average_points": r.average_points,
-             **fault_counts(r)}
+             "wins": r.wins, "shared_firsts": r.shared_firsts, "win_rate": r.win_rate,
+             "average_points": r.average_points,
+             **fault_counts(r), **_separation_record(below.get(r.bot))}
             for r in response.rows]
+
+
+def _elo_record(row: admin_pb2.RankingRow) -> dict[str, float | None]:
+    from arena.stats.elo import logistic_elo
+
+    return {key: _finite(logistic_elo(value)) if not math.isnan(value) else None
+            for key, value in (("elo", row.score), ("elo_low", row.ci_low),
+                               ("elo_high", row.ci_high))}
+
+
+def _elo_text(row: admin_pb2.RankingRow) -> str:
+    elo = _elo_record(row)
+    if elo["elo"] is None and math.isnan(row.score):
+        return "–"
+
+    def text(value: float | None, fallback: float) -> str:
+        return f"{value:+.0f}" if value is not None else ("+inf" if fallback > 0.5 else "-inf")
+
+    return (f"{text(elo['elo'], row.score)} [{text(elo['elo_low'], row.ci_low)}, "
+            f"{text(elo['elo_high'], row.ci_high)}]")
+
+
+def _separation_record(separation: admin_pb2.Separation | None) -> dict[str, Any]:
+    if separation is None:
+        return dict.fromkeys(SEPARATION_RECORD_KEYS)
+    return {"below": separation.lower, "difference_below": separation.difference,
+            "difference_low": separation.ci_low, "difference_high": separation.ci_high,
+            "difference_level": separation.level or None, "p_value_below": separation.p_value,
+            "separated_from_below": separation.separated,
+            "separation_method": separation.method or None}
+
+
+SEPARATION_RECORD_KEYS = ("below", "difference_below", "difference_low", "difference_high",
+                          "difference_level", "p_value_below", "separated_from_below",
+                          "separation_method")
 
 
 def pool_heading(pool: admin_pb2.PoolInfo) -> str:
@@ -182,21 +224,54 @@ def pool_heading(pool: admin_pb2.PoolInfo) -> str:
     return f"{pool.description}: {games} (pool {pool.key})"
 
 
+def interval_note(response: admin_pb2.GetRankingsResponse) -> str:
+    """The line that says what a board's intervals are: level and method."""
+    method = response.interval_method or "block-clustered Student-t"
+    return (f"CI: {_level(response.confidence)} interval of the score ({method}); Elo: "
+            "the logistic Elo of the score and of its interval")
+
+
 def separation_notes(response: admin_pb2.GetRankingsResponse) -> list[str]:
-    """A line for each adjacent pair the games do not separate."""
-    confidence = f"{response.confidence:.0%}"
-    return [f"{s.upper} and {s.lower} share a place: their scores differ by "
-            f"{s.difference:+.3f} {_interval(s.ci_low, s.ci_high, signed=True)}, "
-            f"not separated at {confidence}"
-            for s in response.separations if not s.separated]
+    """A line for each adjacent pair the games do not separate, naming the level of the
+    interval shown (corrected for the number of pairs) and how it is made."""
+    pairs = len(response.separations)
+    notes = []
+    for s in response.separations:
+        if s.separated:
+            continue
+        level = s.level or response.confidence
+        correction = (f"{_level(level)} interval, Bonferroni over {pairs} adjacent pairs for "
+                      f"{_level(response.confidence)} in all" if pairs > 1 else
+                      f"{_level(level)} interval")
+        notes.append(f"{s.upper} and {s.lower} share a place: their scores differ by "
+                     f"{s.difference:+.3f} {_interval(s.ci_low, s.ci_high, signed=True)} "
+                     f"({correction}; p = {s.p_value:.3g}), not separated")
+    return notes
 
 
-def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) -> None:
+def _level(level: float) -> str:
+    """A confidence level as a percentage, with a decimal when it has one (98.3%)."""
+    text = f"{100 * level:.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str,
+                  prizes: Mapping[str, Sequence[str]] | None = None) -> None:
     """Print leaderboards: a table per pool with its heading and notes, or one JSON/CSV
-    listing of every pool's rows."""
+    listing of every pool's rows. With `prizes` (pool key → its bots in the tie-break
+    rule's order) each row also shows its prize rank, marked as a rule."""
     if fmt != "table":
-        emit([row for r in responses for row in ranking_records(r)], fmt, "no rated games yet",
-             RANKING_RECORD_KEYS)
+        records = [row for r in responses for row in ranking_records(r)]
+        if prizes is not None:
+            from arena.stats.tiebreak import TIEBREAK_RULE
+
+            for row in records:
+                order = list(prizes.get(row["pool"], ()))
+                row["prize_rank"] = order.index(row["bot"]) + 1 if row["bot"] in order else None
+                row["tiebreak_rule"] = TIEBREAK_RULE
+        emit(records, fmt, "no rated games yet",
+             (*RANKING_RECORD_KEYS, "prize_rank", "tiebreak_rule") if prizes is not None
+             else RANKING_RECORD_KEYS)
         return
     if not any(r.rows for r in responses):
         click.echo("no rated games yet")
@@ -207,16 +282,26 @@ def emit_rankings(responses: Sequence[admin_pb2.GetRankingsResponse], fmt: str) 
         if index:
             click.echo()
         click.echo(pool_heading(response.pool))
-        click.echo(tabulate(ranking_rows(response.rows), headers="keys", floatfmt=".2f",
-                            disable_numparse=True))
+        rows = ranking_rows(response.rows)
+        order = list((prizes or {}).get(response.pool.key, ()))
+        if prizes is not None:
+            rows = [{"prize": order.index(r.bot) + 1 if r.bot in order else "-", **row}
+                    for r, row in zip(response.rows, rows, strict=True)]
+        click.echo(tabulate(rows, headers="keys", floatfmt=".2f", disable_numparse=True))
+        click.echo(interval_note(response))
         for note in separation_notes(response):
             click.echo(note)
+        if prizes is not None:
+            from arena.stats.tiebreak import TIEBREAK_RULE
+
+            click.echo(f"prize: {TIEBREAK_RULE}")
 
 
 RANKING_RECORD_KEYS = ("pool", "place", "place_low", "place_high", "tier", "bot", "score",
-                       "ci_low", "ci_high", "mu", "sigma", "conservative", "games", "wins",
-                       "win_rate", "average_points", "timeouts", "crashes", "illegal",
-                       "disconnects", "malformed")
+                       "ci_low", "ci_high", "ci_level", "ci_method", "elo", "elo_low",
+                       "elo_high", "mu", "sigma", "conservative", "games", "wins",
+                       "shared_firsts", "win_rate", "average_points", "timeouts", "crashes",
+                       "illegal", "disconnects", "malformed", *SEPARATION_RECORD_KEYS)
 
 
 _WIDE_INTEGERS = frozenset({FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
@@ -329,3 +414,66 @@ def run_faults_warning(last: admin_pb2.RunProgress) -> str | None:
     return (f"warning: bots failed in this run's games: {'; '.join(failed)}; "
             f"`arena games --tournament {last.tournament}` shows which games, "
             "the bots' logs why")
+
+
+SPRT_STOP_BIAS = (
+    "the SPRT chose when this match stopped, so the board's scores and their fixed-sample "
+    "intervals are biased by the stop (a run that happened to go well stops sooner); the "
+    "SPRT's sequential interval above holds at any stop.")
+"""Said under the board of a match the SPRT stopped."""
+
+
+def estimate_text(estimate: admin_pb2.Estimate, digits: int = 3, signed: bool = False) -> str:
+    """A point estimate with its interval, level and method: "0.538 [0.511, 0.565] (95%,
+    method)"; an infinite end (Elo of a perfect score) as ±inf."""
+    sign = "+" if signed else ""
+
+    def number(value: float) -> str:
+        if math.isinf(value):
+            return "+inf" if value > 0 else "-inf"
+        return "–" if math.isnan(value) else f"{value:{sign}.{digits}f}"
+
+    return (f"{number(estimate.value)} [{number(estimate.low)}, {number(estimate.high)}] "
+            f"({estimate.level:.0%}, {estimate.method})")
+
+
+def sprt_lines(test: admin_pb2.SprtState) -> list[str]:
+    """What an SPRT says about its bot, line by line: score, Elo, normalized Elo."""
+    lines = [f"{test.bot or 'the first bot'}: score per deal "
+             f"{estimate_text(test.score)}",
+             f"Elo {estimate_text(test.elo, 1, signed=True)}"]
+    if test.HasField("normalized_elo"):
+        lines.append(f"normalized Elo {estimate_text(test.normalized_elo, 1, signed=True)}")
+    return lines
+
+
+def estimate_record(estimate: admin_pb2.Estimate) -> dict[str, Any]:
+    """An estimate under machine keys; an infinite or undefined number as null."""
+    return {"value": _finite(estimate.value), "low": _finite(estimate.low),
+            "high": _finite(estimate.high), "level": estimate.level, "method": estimate.method}
+
+
+def sprt_record(test: admin_pb2.SprtState) -> dict[str, Any]:
+    """An SPRT's state under machine keys, with its LLR after every deal block."""
+    return {"bot": test.bot, "model": test.model, "h0": test.h0, "h1": test.h1,
+            "decision": test.decision, "llr": test.llr, "lower_bound": test.lower,
+            "upper_bound": test.upper, "blocks": test.blocks, "games": test.games,
+            "llr_history": list(test.llr_history), "score": estimate_record(test.score),
+            "elo": estimate_record(test.elo),
+            "normalized_elo": estimate_record(test.normalized_elo)
+            if test.HasField("normalized_elo") else None,
+            "stopped_early": test.stopped_early,
+            "note": SPRT_STOP_BIAS if test.stopped_early else None}
+
+
+def match_record(last: admin_pb2.RunProgress,
+                 standings: Sequence[admin_pb2.GetRankingsResponse]) -> dict[str, Any]:
+    """A match's result as JSON: its tournament, the SPRT (if it ran one) and the rankings."""
+    return {"tournament": last.tournament, "conclusion": last.conclusion or None,
+            "sprt": sprt_record(last.sprt) if last.HasField("sprt") else None,
+            "rankings": [{k: _json_value(v) for k, v in row.items()}
+                         for response in standings for row in ranking_records(response)]}
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None

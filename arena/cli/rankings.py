@@ -56,11 +56,15 @@ def pool_options(function: Any) -> Any:
                    "is finished, otherwise (and with --ladder) at Ctrl-C.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True,
               metavar="SECONDS", help="With --watch: seconds between two readings.")
+@click.option("--tiebreak", is_flag=True,
+              help="Also rank the bots of each shared place by a fixed rule, for prizes: the "
+                   "mean score among the bots sharing it, then over all games, then μ − 3σ, "
+                   "then the name. A rule, not evidence: the shared place stays.")
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
              confidence: float, list_pools: bool, all_versions: bool, fit: bool, watch: bool,
-             interval: float, fmt: str) -> None:
+             interval: float, tiebreak: bool, fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -82,6 +86,9 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --all-versions
     """
     tournament = tournament_or_ladder(tournament, ladder)
+    if tiebreak and (watch or list_pools or fit):
+        raise click.UsageError("--tiebreak orders a leaderboard: it goes with neither --watch, "
+                               "--pools nor --fit")
     if watch:
         if list_pools or fit or fmt != "table":
             raise click.UsageError("--watch redraws the leaderboard table: it goes with "
@@ -92,13 +99,39 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
                        ladder=ladder is not None)
     elif list_pools:
         emit([_pool_record(p) for p in context.run(fetch_pools, read_only=True)], fmt,
-             "no rated games yet")
+             "no rated games yet", floatfmt=".4g")
     elif fit:
         emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
                              read_only=True), fmt)
+    elif tiebreak:
+        responses, prizes = context.run(ladder_checked(ladder, lambda s: _with_prizes(
+            s, tournament, pool, confidence, all_versions)), read_only=True)
+        emit_rankings(responses, fmt, prizes)
     else:
         emit_rankings(context.run(ladder_checked(ladder, lambda s: pool_rankings(
             s, tournament, pool, confidence, all_versions=all_versions)), read_only=True), fmt)
+
+
+async def _with_prizes(session: Session, tournament: str | None, pool: str | None,
+                       confidence: float, all_versions: bool
+                       ) -> tuple[list[admin_pb2.GetRankingsResponse], dict[str, list[str]]]:
+    """The leaderboards, and each pool's bots in the tie-break rule's order (its
+    head-to-head results read from the pool's crosstable)."""
+    from arena.stats.tiebreak import Contender, prize_order
+
+    responses = await pool_rankings(session, tournament, pool, confidence,
+                                    all_versions=all_versions)
+    prizes: dict[str, list[str]] = {}
+    for response in responses:
+        if not response.rows:
+            continue
+        table = await session.admin.GetCrosstable(admin_pb2.GetCrosstableRequest(
+            pool=response.pool.key, confidence=confidence))
+        head_to_head = {(r.bot, r.opponent): (r.score * r.games, r.games) for r in table.rows}
+        prizes[response.pool.key] = prize_order(
+            [Contender(r.bot, r.tier, r.score, r.conservative) for r in response.rows],
+            head_to_head)
+    return responses, prizes
 
 
 def tournament_or_ladder(tournament: str | None, ladder: str | None) -> str | None:
@@ -134,8 +167,9 @@ async def _fit(session: Session, tournament: str | None,
 
 
 def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
-    """Print a fit of TrueSkill's parameters beside the pool's own and the defaults."""
-    rows = [
+    """Print a fit of TrueSkill's parameters beside the pool's own, the defaults and a coin
+    flip, with β's standard error, any bound it hit and what to be wary of."""
+    rows: list[dict[str, Any]] = [
         {"parameters": "fitted", "beta": response.beta,
          "draw_probability": response.draw_probability, "tau": response.tau,
          "log_likelihood": response.fitted_log_likelihood},
@@ -144,17 +178,30 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
          "log_likelihood": response.pool_log_likelihood},
         {"parameters": "trueskill defaults", "beta": 25 / 6, "draw_probability": 0.10,
          "tau": 25 / 300, "log_likelihood": response.default_log_likelihood},
+        {"parameters": "coin flip", "beta": None, "draw_probability": 0.0, "tau": None,
+         "log_likelihood": response.coin_flip_log_likelihood},
     ]
+    se = response.beta_standard_error
     if fmt != "table":
         emit([{"pool": response.pool.key, **row, "training_games": response.training_games,
-               "held_out_games": response.held_out_games} for row in rows], fmt)
+               "held_out_games": response.held_out_games,
+               "beta_standard_error": se if row["parameters"] == "fitted" else None,
+               "at_bound": list(response.at_bound) if row["parameters"] == "fitted" else [],
+               "warning": response.warning or None} for row in rows], fmt)
         return
     from tabulate import tabulate
 
     click.echo(pool_heading(response.pool))
-    click.echo(tabulate(rows, headers="keys", floatfmt=".4f"))
+    click.echo(tabulate(rows, headers="keys", floatfmt=".4f", missingval="-"))
     click.echo(f"log likelihood: mean per held-out game ({response.held_out_games} held out, "
-               f"fitted on {response.training_games}); higher is better.")
+               f"fitted on {response.training_games}); higher is better; a coin flip gives "
+               "every pair even chances.")
+    click.echo("fitted β: " + (f"standard error {se:.3f} (from the likelihood's curvature)"
+                               if math.isfinite(se) else "no standard error")
+               + (f"; at the bound of its search: {', '.join(response.at_bound)}"
+                  if response.at_bound else ""))
+    if response.warning:
+        click.echo(f"warning: {response.warning}")
 
 
 @main.command()
@@ -185,11 +232,15 @@ def crosstable(context: Context, tournament: str | None, ladder: str | None, poo
                 "games": r.games, "wins": r.wins, "losses": r.losses, "draws": r.draws,
                 "score": r.score, "score_low": r.score_low, "score_high": r.score_high,
                 "difference": r.difference, "difference_low": r.difference_low,
-                "difference_high": r.difference_high, "los": r.los} for r in response.rows]
+                "difference_high": r.difference_high, "los": r.los,
+                "level": response.confidence, "method": response.interval_method or None}
+               for r in response.rows]
     if fmt != "table":
         emit(records, fmt, "no games yet")
         return
     click.echo(pool_heading(response.pool))
+    click.echo(f"intervals: {response.confidence:.0%}, "
+               f"{response.interval_method or 'block-clustered Student-t'}")
     emit([{"bot": r["bot"], "opponent": r["opponent"], "games": r["games"],
            "W-L-D": f"{r['wins']}-{r['losses']}-{r['draws']}",
            "score": f"{r['score']:.3f} [{r['score_low']:.3f}, {r['score_high']:.3f}]",
@@ -222,7 +273,8 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
     response = context.run(body, read_only=True)
     seats = [{"pool": response.pool.key, "table_size": t.table_size, "partners": t.partners,
               "seat": s.seat, "games": s.games, "score": s.score, "wins": s.wins,
-              "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value}
+              "win_rate": s.win_rate, "chi_square": t.chi_square, "p_value": t.p_value,
+              "chi_square_design_effect": t.design_effect or None}
              for t in response.seat_tables for s in t.seats]
     duplicate = response.duplicate if response.HasField("duplicate") else None
     if fmt != "table":
@@ -233,7 +285,9 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
         kind = "partners" if table.partners else "seats"
         click.echo(f"\n{table.table_size} {kind}, {table.games} games: χ² = "
                    f"{table.chi_square:.2f} on {table.degrees_of_freedom} df, "
-                   f"p = {_p(table.p_value)} (no seat effect on wins)")
+                   f"p = {_p(table.p_value)} (no seat effect on wins; Pearson's statistic "
+                   f"divided by the seats' design effect {table.design_effect:.3f}, "
+                   "Rao–Scott)")
         emit([{"seat": s.seat, "games": s.games, "score": f"{s.score:.3f}", "wins": s.wins,
                "win rate": f"{s.win_rate:.3f}"} for s in table.seats], "table")
     click.echo()
@@ -242,7 +296,7 @@ def stats(context: Context, tournament: str | None, pool: str | None, fmt: str) 
     else:
         click.echo(f"duplicate deals: {duplicate.blocks} times a bot played one deal in "
                    f"{duplicate.block_size} rotations; correlation between rotations "
-                   f"{duplicate.intraclass_correlation:+.3f}, design effect "
+                   f"{duplicate.intraclass_correlation:+.3f}, design effect on a score "
                    f"{duplicate.design_effect:.3f}: {_saved(duplicate.games_saved)}")
 
 

@@ -29,15 +29,18 @@ from arena.cli.inputs import (
     rules_json,
 )
 from arena.cli.output import (
+    SPRT_STOP_BIAS,
     TOURNAMENT_COLUMNS,
     TOURNAMENT_RECORD_KEYS,
     emit,
     emit_rankings,
     follow_progress,
+    match_record,
     output_format,
     run_faults_warning,
     scheduled_record,
     scheduled_row,
+    sprt_lines,
     tournament_record,
     tournament_row,
 )
@@ -82,12 +85,21 @@ WORKERS_HELP = ("Worker processes playing the games, each with its own match ser
 @click.option("--max-games", type=POSITIVE_UINT32, default=None,
               help="SPRT: stop after this many games if the test has not decided "
                    "[default: a tournament's limit].")
+@click.option("--sprt-model", type=click.Choice(["auto", "normal", "multinomial"]),
+              default="auto", show_default=True,
+              help="SPRT: auto is fishtest's GSPRT, on the pentanomial of each duplicate pair "
+                   "of games (the trinomial of single games); normal is the regularized "
+                   "normal GLR, multinomial the exact GLR over the deal scores seen.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help=WORKERS_HELP)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Output format of the result (JSON: the SPRT with its "
+              "LLR after every deal, and the rankings).")
 @pass_context
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float, sprt: bool, h0: float,
-          h1: float, alpha: float, beta: float, max_games: int | None, workers: int) -> None:
+          h1: float, alpha: float, beta: float, max_games: int | None, sprt_model: str,
+          workers: int, fmt: str) -> None:
     """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
 
     Each deal is played once in every seat rotation, so every bot holds every
@@ -125,15 +137,25 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
                                              workers=workers)
         if sprt:
             request.sprt.CopyFrom(admin_pb2.SprtSettings(h0=h0, h1=h1, alpha=alpha, beta=beta,
-                                                         max_games=max_games or 0))
+                                                         max_games=max_games or 0,
+                                                         model=sprt_model))
         last, standings = context.run(body)
     except KeyboardInterrupt:
         # The server creates the match only once its bots are connected, just before
         # its first progress update.
         stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
+    if fmt == "json":
+        click.echo(json.dumps(match_record(last, standings), indent=2, allow_nan=False))
+        warn_at_end(last)
+        return
     if last.conclusion:
-        click.echo(f"SPRT: {last.conclusion}\n")
+        click.echo(f"SPRT: {last.conclusion}")
+        for line in sprt_lines(last.sprt) if last.HasField("sprt") else ():
+            click.echo(f"  {line}")
+        click.echo()
     emit_rankings(standings, "table")
+    if last.HasField("sprt") and last.sprt.stopped_early:
+        click.echo(f"\nnote: {SPRT_STOP_BIAS}")
     name = last.tournament
     click.echo(f"\nthe match is tournament {name}: `arena crosstable --tournament {name}` "
                "shows it head to head, `arena rankings` every pool")

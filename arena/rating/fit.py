@@ -61,6 +61,21 @@ Fitting
     with no ties at all fits the lower bound rather than zero, so a later tie
     stays possible (and ratable); `FitResult.at_bound` says when that happened.
 
+What a fit says about itself
+    `beta_standard_error` is the standard error of β from the curvature of the
+    training log-likelihood in log β at the optimum (a finite difference of
+    ±0.05 in log β), NaN when β ends at an edge of its range or the curvature
+    is not negative; for tables of more than two teams the composite
+    likelihood counts each game more than once, so it is too small there.
+    `coin_flip_log_likelihood` is the held-out score of a model that gives
+    every pair of teams even chances, tying at the training games' rate d
+    (at least the lowest draw probability searched): ln((1 − d)/2) per decided
+    pair, ln d per tie; ln ½ a game heads up without ties, the floor any fit
+    should beat. Below `SMALL_SAMPLE_GAMES` games the fit is too noisy
+    to trust over the pool's own parameters (on 152 games one predicted worse
+    than they did), and `warning` says so, as it says when a parameter sits at
+    its bound or the fit predicts no better than a coin flip.
+
 This module is pure: it imports trueskill and `arena.rating` only.
 """
 
@@ -95,6 +110,10 @@ DRAW_PROBABILITY_BOUNDS = (0.001, 0.9)
 
 BETA_SEARCH_OCTAVES = 5
 """β is searched from σ / 2**5 to σ * 2**5 (σ being a new bot's uncertainty)."""
+
+SMALL_SAMPLE_GAMES = 500
+"""Below this many games a fit is reported with a warning (see the module docstring)."""
+_CURVATURE_STEP = 0.05
 
 _LOG_FLOOR = 1e-300
 _GOLDEN = (math.sqrt(5) - 1) / 2
@@ -164,6 +183,22 @@ class FitResult:
     baseline_held_out_log_likelihood: float
     at_bound: tuple[str, ...]
     evaluations: int
+    beta_standard_error: float = math.nan
+    coin_flip_log_likelihood: float = math.nan
+
+    @property
+    def warning(self) -> str:
+        """What a reader must know before trusting the fit, in words (empty: nothing)."""
+        notes = []
+        for name in self.at_bound:
+            notes.append(f"{name} ended at the edge of its search range, so the best value "
+                         "may lie beyond it")
+        if self.held_out_log_likelihood <= self.coin_flip_log_likelihood:
+            notes.append("the fit predicts the held-out games no better than a coin flip")
+        if self.games < SMALL_SAMPLE_GAMES:
+            notes.append(f"only {self.games} games (fewer than {SMALL_SAMPLE_GAMES}): the fit "
+                         "is noisy and may predict worse than the pool's own parameters")
+        return "; ".join(notes)
 
     @property
     def beta(self) -> float:
@@ -192,6 +227,9 @@ class FitResult:
             "baseline_held_out_log_likelihood": self.baseline_held_out_log_likelihood,
             "at_bound": list(self.at_bound),
             "evaluations": self.evaluations,
+            "beta_standard_error": self.beta_standard_error,
+            "coin_flip_log_likelihood": self.coin_flip_log_likelihood,
+            "warning": self.warning,
         }
 
 
@@ -410,6 +448,7 @@ def fit(
     search = _Search(training, base.with_changes(tau=tau))
     best = search.run()
     fitted = search.parameters(*best)
+    at_bound = search.at_bound(*best)
     return FitResult(
         parameters=fitted,
         baseline=base,
@@ -418,9 +457,36 @@ def fit(
         training_log_likelihood=search.value(*best) / len(training),
         held_out_log_likelihood=_held_out_mean(tables, fitted, mask),
         baseline_held_out_log_likelihood=_held_out_mean(tables, base, mask),
-        at_bound=search.at_bound(*best),
+        at_bound=at_bound,
         evaluations=search.evaluations,
+        beta_standard_error=(math.nan if "beta" in at_bound
+                             else search.beta_standard_error(*best)),
+        coin_flip_log_likelihood=_coin_flip(tables, mask),
     )
+
+
+def _coin_flip(tables: Sequence[_Table], mask: Sequence[bool]) -> float:
+    """The held-out games' mean log-likelihood under even chances for every pair of teams,
+    tying at the training games' rate (see the module docstring)."""
+    pairs = ties = 0
+    for table, held in zip(tables, mask, strict=True):
+        if not held:
+            decided, tied = _pair_counts(table)
+            pairs, ties = pairs + decided + tied, ties + tied
+    rate = max(ties / pairs if pairs else 0.0, DRAW_PROBABILITY_BOUNDS[0])
+    scores = []
+    for table, held in zip(tables, mask, strict=True):
+        if held:
+            decided, tied = _pair_counts(table)
+            scores.append(decided * math.log((1 - rate) / 2) + tied * math.log(rate))
+    return _mean(scores)
+
+
+def _pair_counts(table: _Table) -> tuple[int, int]:
+    """(decided, tied) pairs of teams in one game."""
+    ranks = table.team_ranks
+    tied = sum(1 for i, rank in enumerate(ranks) for other in ranks[i + 1:] if rank == other)
+    return math.comb(len(ranks), 2) - tied, tied
 
 
 class _Search:
@@ -480,6 +546,16 @@ class _Search:
             )
             beta_half_width, draw_half_width = math.log(1.5), 0.5
         return max(self._memo, key=self._memo.__getitem__)
+
+    def beta_standard_error(self, log_beta: float, logit_draw: float) -> float:
+        """β's standard error from the curvature of the log-likelihood in log β (NaN when
+        it does not curve down)."""
+        step = _CURVATURE_STEP
+        values = [self.value(log_beta + k * step, logit_draw) for k in (-1, 0, 1)]
+        curvature = (values[0] - 2 * values[1] + values[2]) / (step * step)
+        if not math.isfinite(curvature) or curvature >= 0:
+            return math.nan
+        return math.exp(log_beta) / math.sqrt(-curvature)
 
     def _value_at_draw(self, logit_draw: float, log_beta: float) -> float:
         return self.value(log_beta, logit_draw)

@@ -131,7 +131,7 @@ def _seat_endings(summaries: Sequence[GameSummary], ranking: rankings.PoolRankin
         for bot, ending in zip(game.seats, game.seat_terminations, strict=True):
             counts.setdefault(bot, Counter())[ending] += 1
     order = [line.bot for line in ranking.lines] if ranking else []
-    order += [bot for bot in [*entrants, *sorted(counts)] if bot not in order]
+    order = list(dict.fromkeys([*order, *entrants, *sorted(counts)]))
     return tuple(SeatEndings(bot, dict(counts[bot])) for bot in order if bot in counts)
 
 

@@ -23,7 +23,13 @@ teams — and asks:
 Two sequential tests decide how long to play: `arena.stats.sequential`
 (a confidence sequence per adjacent pair, for "play until separated") and
 `arena.stats.sprt` (a sequential probability ratio test between two bots on
-their per-deal-block scores).
+their per-deal-block scores: fishtest's pentanomial GSPRT on duplicate pairs,
+the trinomial on single games). `arena.stats.elo` puts logistic and
+normalized Elo with their intervals beside a score; `arena.stats.tiebreak`
+orders shared places for prizes by an announced rule, which is not evidence.
+Every interval names its level and method (`Leaderboard.interval_method`,
+`Separation.level` and `.method`), and a schedule that fixes who meets whom
+(a tournament's own pool) is estimated stratified by pairing.
 
 Intervals are block-clustered Student-t intervals (see `arena.stats.estimate`
 for why not a bootstrap, and why two pseudo-blocks); the deal block is the unit,
@@ -41,6 +47,7 @@ from arena.stats.games import RankedGame
 from arena.stats.headtohead import HeadToHead, crosstable, likelihood_of_superiority
 from arena.stats.leaderboard import (
     CONFIDENCE,
+    SCORE_INTERVAL_METHOD,
     Leaderboard,
     Separation,
     Standing,
@@ -50,7 +57,7 @@ from arena.stats.leaderboard import (
 from arena.stats.seats import SeatResult, SeatTable, seat_tables
 
 __all__ = [
-    "CONFIDENCE", "DuplicateEffect", "HeadToHead", "Leaderboard", "RankedGame", "SeatResult",
-    "SeatTable", "Separation", "Standing", "crosstable", "duplicate_effect", "leaderboard",
-    "likelihood_of_superiority", "place_text", "seat_tables",
+    "CONFIDENCE", "SCORE_INTERVAL_METHOD", "DuplicateEffect", "HeadToHead", "Leaderboard",
+    "RankedGame", "SeatResult", "SeatTable", "Separation", "Standing", "crosstable",
+    "duplicate_effect", "leaderboard", "likelihood_of_superiority", "place_text", "seat_tables",
 ]

@@ -9,6 +9,7 @@ they agree with SciPy to about 1e-10 over the ranges used here.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -52,6 +53,13 @@ def incomplete_beta(a: float, b: float, x: float) -> float:
     if x < (a + 1.0) / (a + b + 2.0):
         return math.exp(log_front) * _beta_continued_fraction(a, b, x) / a
     return 1.0 - math.exp(log_front) * _beta_continued_fraction(b, a, 1.0 - x) / b
+
+
+def f_sf(statistic: float, df1: float, df2: float) -> float:
+    """P(F ≥ statistic) for Snedecor's F with `df1` and `df2` degrees of freedom."""
+    if statistic <= 0.0:
+        return 1.0
+    return incomplete_beta(df2 / 2.0, df1 / 2.0, df2 / (df2 + df1 * statistic))
 
 
 def t_two_sided_p(t: float, df: float) -> float:
@@ -118,3 +126,32 @@ def upper_incomplete_gamma(a: float, x: float) -> float:
 def chi_square_sf(statistic: float, df: int) -> float:
     """P(X ≥ `statistic`) for a chi-square X with `df` ≥ 1 degrees of freedom."""
     return upper_incomplete_gamma(df / 2.0, statistic / 2.0)
+
+
+
+EXACT_BLOCKS = 40
+"""Up to this many blocks `sign_flip_p` is computed exactly; beyond it, None."""
+_GRID = 5040
+"""Block differences are multiples of 1/denominators up to 10 seats and rotations; on this
+grid (lcm 1..10 times 2) they are integers."""
+
+
+def sign_flip_p(differences: Sequence[float]) -> float | None:
+    """The exact two-sided p-value of "each difference is as likely positive as negative"
+    (a randomization test over the 2^n sign flips of the differences): the chance that
+    |Σ ±d| reaches |Σ d|. None for more than `EXACT_BLOCKS` differences."""
+    values = [round(abs(d) * 2 * _GRID) for d in differences if abs(d) > 1e-12]
+    if len(values) > EXACT_BLOCKS:
+        return None
+    if not values:
+        return 1.0
+    observed = abs(sum(round(d * 2 * _GRID) for d in differences if abs(d) > 1e-12))
+    counts: dict[int, int] = {0: 1}
+    for value in values:
+        grown: dict[int, int] = {}
+        for total, count in counts.items():
+            grown[total + value] = grown.get(total + value, 0) + count
+            grown[total - value] = grown.get(total - value, 0) + count
+        counts = grown
+    extreme = sum(count for total, count in counts.items() if abs(total) >= observed)
+    return extreme / 2.0 ** len(values)

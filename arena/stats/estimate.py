@@ -34,6 +34,19 @@ choices make it hold up for small samples:
   matters (a pseudo-block of a whole block's worth of games was tried and is
   far too conservative under duplicate deals, whose real blocks vary little).
   The reported point estimate is the plain mean.
+
+*Stratified by pairing.* When the schedule fixes who meets whom how often (a
+round robin: every pairing plays the same deals), the mix of opponents is not
+random, and the spread between a bot's results against different opponents is
+no part of its score's uncertainty. Given `strata` (each block's pairing: the
+bots at its table), the variance sums, stratum by stratum, the spread of the
+blocks' contributions about that stratum's own mean,
+
+    V = Σ_s G_s/(G_s − 1) · Σ_{b in s} (z_b − z̄_s)²,     z_b = (y_b − m·n_b) / N,
+
+on G − S degrees of freedom (S strata), plus the two pseudo-blocks' squared
+contributions as in the unstratified variance. Where a stratum has a single
+block its spread is unknown, and the unstratified variance is used instead.
 """
 
 from __future__ import annotations
@@ -95,18 +108,26 @@ def mean_of(totals: BlockTotals) -> float:
     return sum(y for y, _ in totals.values()) / count if count else 0.5
 
 
-def estimate_mean(totals: BlockTotals, pseudo_blocks: bool = True) -> Estimate:
-    """The mean of values in [0, 1] with its block-clustered standard error."""
-    return estimate_contrast([(1.0, totals)], pseudo_blocks)
+Strata = Mapping[Hashable, Hashable]
+"""Each block's stratum: the pairing (the bots at its table) when the schedule fixes it."""
 
 
-def estimate_difference(first: BlockTotals, second: BlockTotals) -> Estimate:
-    """The mean of `first` minus the mean of `second`, paired over shared blocks."""
-    return estimate_contrast([(1.0, first), (-1.0, second)])
+def estimate_mean(totals: BlockTotals, pseudo_blocks: bool = True,
+                  strata: Strata | None = None) -> Estimate:
+    """The mean of values in [0, 1] with its block-clustered standard error (stratified by
+    `strata` when given)."""
+    return estimate_contrast([(1.0, totals)], pseudo_blocks, strata)
+
+
+def estimate_difference(first: BlockTotals, second: BlockTotals,
+                        strata: Strata | None = None) -> Estimate:
+    """The mean of `first` minus the mean of `second`, paired over shared blocks (stratified
+    by `strata` when given)."""
+    return estimate_contrast([(1.0, first), (-1.0, second)], strata=strata)
 
 
 def estimate_contrast(terms: Sequence[tuple[float, BlockTotals]],
-                      pseudo_blocks: bool = True) -> Estimate:
+                      pseudo_blocks: bool = True, strata: Strata | None = None) -> Estimate:
     """Σ c·mean for `(c, totals)` terms of values in [0, 1], with its clustered error."""
     blocks = {block for _, totals in terms for block in totals}
     if not blocks:
@@ -114,9 +135,33 @@ def estimate_contrast(terms: Sequence[tuple[float, BlockTotals]],
     value = sum(c * mean_of(totals) for c, totals in terms)
     augmented = [_with_pseudo_blocks(c, totals) for c, totals in terms] if pseudo_blocks \
         else [dict(totals) for _, totals in terms]
-    adjusted, variance = _contrast_variance(
-        [c for c, _ in terms], augmented, blocks | ({_BEST, _WORST} if pseudo_blocks else set()))
-    return Estimate(value, adjusted, math.sqrt(variance), len(blocks) - 1)
+    everything = blocks | ({_BEST, _WORST} if pseudo_blocks else set())
+    coefficients = [c for c, _ in terms]
+    adjusted, influences = _influences(coefficients, augmented, everything)
+    size = len(everything)
+    groups = None if strata is None else _stratify(influences, strata)
+    if strata is None or groups is None:
+        variance = (sum(x * x for x in influences.values()) * size / (size - 1)
+                    if size > 1 else math.inf)
+        return Estimate(value, adjusted, math.sqrt(variance), len(blocks) - 1)
+    variance = sum(influences[block] ** 2 for block in everything - blocks) + sum(
+        len(group) / (len(group) - 1) * sum((x - sum(group) / len(group)) ** 2 for x in group)
+        for group in groups)
+    real_strata = len({strata.get(block) for block in blocks})
+    return Estimate(value, adjusted, math.sqrt(variance), len(blocks) - real_strata)
+
+
+def _stratify(influences: Mapping[Hashable, float],
+              strata: Strata) -> list[list[float]] | None:
+    """The real blocks' influences grouped by stratum; None when some stratum holds a single
+    block."""
+    groups: dict[Hashable, list[float]] = defaultdict(list)
+    for block, influence in influences.items():
+        if block is not _BEST and block is not _WORST:
+            groups[strata.get(block)].append(influence)
+    if any(len(group) < 2 for group in groups.values()):
+        return None
+    return list(groups.values())
 
 
 def _with_pseudo_blocks(c: float, totals: BlockTotals) -> dict[Hashable, tuple[float, float]]:
@@ -128,20 +173,21 @@ def _with_pseudo_blocks(c: float, totals: BlockTotals) -> dict[Hashable, tuple[f
     return augmented
 
 
-def _contrast_variance(coefficients: Sequence[float],
-                       augmented: Sequence[dict[Hashable, tuple[float, float]]],
-                       blocks: set[Hashable]) -> tuple[float, float]:
+def _influences(coefficients: Sequence[float],
+                augmented: Sequence[dict[Hashable, tuple[float, float]]],
+                blocks: set[Hashable]) -> tuple[float, dict[Hashable, float]]:
+    """The contrast with the pseudo-blocks in, and each block's linearized contribution
+    z_b to it (they sum to zero)."""
     counts = [sum(n for _, n in totals.values()) for totals in augmented]
     means = [sum(y for y, _ in totals.values()) / count if count else 0.5
              for totals, count in zip(augmented, counts, strict=True)]
-    squares = 0.0
+    influences: dict[Hashable, float] = {}
     for block in blocks:
         influence = 0.0
         for c, totals, mean, count in zip(coefficients, augmented, means, counts, strict=True):
             y, n = totals.get(block, (0.0, 0.0))
             if count:
                 influence += c * (y - mean * n) / count
-        squares += influence * influence
-    size = len(blocks)
+        influences[block] = influence
     adjusted = sum(c * mean for c, mean in zip(coefficients, means, strict=True))
-    return adjusted, squares * size / (size - 1) if size > 1 else math.inf
+    return adjusted, influences

@@ -53,6 +53,13 @@ class RankedGame:
             if len({self.ranks[seat] for seat in team}) != 1:
                 raise ValueError(f"teammates {team} must share a rank: {self.ranks}")
 
+    def won_alone(self, seat: int) -> bool:
+        """True when `seat` placed first and no opponent shared its place (a team's win is
+        won alone by every one of its seats)."""
+        team = self.team_of(seat)
+        return self.ranks[seat] == 0 and all(
+            rank != 0 for other, rank in enumerate(self.ranks) if other not in team)
+
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats playing with `seat` (itself included)."""
         if self.teams is None:

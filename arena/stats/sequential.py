@@ -72,6 +72,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from arena.stats.distributions import EXACT_BLOCKS, sign_flip_p
+
 DEFAULT_CONFIDENCE = 0.95
 """The chance that every separation claimed is right."""
 DEFAULT_PLAN_BLOCKS = 1000
@@ -91,7 +93,10 @@ class PairSeparation:
 
     `upper` is ranked above `lower`; `mean_difference` is upper's mean block
     score minus lower's over the `blocks` both played, and the confidence
-    sequence for it runs from `low` to `high`. `separated` when `low > 0`.
+    sequence for it runs from `low` to `high`. `separated` when `low > 0` and,
+    up to `EXACT_BLOCKS` blocks, the exact sign-flip test of the differences
+    (`exact_p`) is below the pair's `alpha` too, as the leaderboard requires: an
+    extra condition only makes the sequence's claims rarer, so they stay valid.
     """
 
     upper: str
@@ -100,11 +105,13 @@ class PairSeparation:
     mean_difference: float
     low: float
     high: float
+    exact_p: float | None = None
+    alpha: float = 1.0
 
     @property
     def separated(self) -> bool:
         """True when the blocks show the upper bot better at the report's confidence."""
-        return self.low > 0.0
+        return self.low > 0.0 and (self.exact_p is None or self.exact_p < self.alpha)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +169,7 @@ class SeparationMonitor:
         self.blocks = 0
         self._scores: dict[str, _Running] = {bot: _Running() for bot in bots}
         self._differences: dict[tuple[str, str], _Running] = {}
+        self._first_differences: dict[tuple[str, str], list[float]] = {}
 
     def add_block(self, scores: Mapping[str, float]) -> None:
         """Count one deal block: every bot at its table and its block score in [0, 1]."""
@@ -172,8 +180,11 @@ class SeparationMonitor:
         for bot, score in scores.items():
             self._scores.setdefault(bot, _Running()).add(score)
         for first, second in itertools.combinations(sorted(scores), 2):
-            self._differences.setdefault((first, second), _Running()).add(
-                scores[first] - scores[second])
+            difference = scores[first] - scores[second]
+            self._differences.setdefault((first, second), _Running()).add(difference)
+            kept = self._first_differences.setdefault((first, second), [])
+            if len(kept) <= EXACT_BLOCKS:
+                kept.append(difference)
 
     def report(self) -> SeparationReport:
         """The leaderboard now, and for every adjacent pair whether it is separated."""
@@ -192,8 +203,11 @@ class SeparationMonitor:
         variance = (running.squares + MAX_DIFFERENCE_VARIANCE) / (running.count + 1)
         radius = mixture_radius(running.count, variance, alpha, self.plan_blocks)
         mean = sign * running.mean
+        both = self._scores[upper].count == self._scores[lower].count == running.count
+        exact = (sign_flip_p(self._first_differences.get(key, []))
+                 if both and running.count <= EXACT_BLOCKS else None)
         return PairSeparation(upper, lower, running.count, mean,
-                              max(mean - radius, -1.0), min(mean + radius, 1.0))
+                              max(mean - radius, -1.0), min(mean + radius, 1.0), exact, alpha)
 
 
 def separation(blocks: Iterable[Mapping[str, float]], confidence: float = DEFAULT_CONFIDENCE,

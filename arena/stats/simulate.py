@@ -14,6 +14,7 @@ expected score is known exactly (`expected_scores`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -52,6 +53,23 @@ def tournament(strengths: Mapping[str, float], deals: int, rng: random.Random,
                            for seat, bot in enumerate(seats)]
             block = deal if duplicate else (deal, turn)
             games.append(RankedGame(block, seats, ranks_of(performance)))
+    return games
+
+
+def round_robin(strengths: Mapping[str, float], deals: int, rng: random.Random,
+                luck: float = 1.0, noise: float = 1.0) -> list[RankedGame]:
+    """A heads-up round robin: every pair of `strengths`' bots plays `deals` duplicate deals,
+    each in both seatings (one block). Every bot meets every other equally often, so its
+    expected score is `expected_scores` of the whole field."""
+    bots = list(strengths)
+    games = []
+    for first, second in itertools.combinations(bots, 2):
+        for deal in range(deals):
+            seat_luck = [rng.gauss(0.0, luck) for _ in range(2)]
+            for seats in ((first, second), (second, first)):
+                performance = [strengths[bot] + seat_luck[seat] + rng.gauss(0.0, noise)
+                               for seat, bot in enumerate(seats)]
+                games.append(RankedGame((first, second, deal), seats, ranks_of(performance)))
     return games
 
 

@@ -56,10 +56,27 @@ class SprtPlan:
     alpha: float = sprt.DEFAULT_ALPHA
     beta: float = sprt.DEFAULT_BETA
     max_games: int = MAX_GAMES
+    model: str = sprt.Model.AUTO.value
+    """`auto` (the pentanomial on duplicate pairs, the trinomial on single games),
+    `normal` or `multinomial`: see `arena.stats.sprt`."""
 
     def test(self) -> sprt.Sprt:
-        """A fresh test with these hypotheses and error rates (`SprtError` if they are bad)."""
-        return sprt.Sprt(self.score0, self.score1, self.alpha, self.beta)
+        """A fresh test with these hypotheses, error rates and model (`SprtError` if they
+        are bad)."""
+        try:
+            model = sprt.Model(self.model)
+        except ValueError:
+            raise sprt.SprtError(f"unknown model {self.model!r} (choose from "
+                                 f"{', '.join(m.value for m in SPRT_MODELS)})") from None
+        if model not in SPRT_MODELS:
+            raise sprt.SprtError(f"the {model.value} model is chosen by `auto` for the blocks "
+                                 "it fits; ask for auto")
+        return sprt.Sprt(self.score0, self.score1, self.alpha, self.beta, model)
+
+
+SPRT_MODELS = (sprt.Model.AUTO, sprt.Model.NORMAL, sprt.Model.MULTINOMIAL)
+"""The models a run may ask for: the categorical ones need blocks of their size, which
+`auto` picks from the games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +100,20 @@ Look = Callable[[sequential.SeparationReport | sprt.Sprt], None]
 def deal_block_scores(games: Sequence[stats.RankedGame]) -> list[dict[str, float]]:
     """Each deal block's mean score of every bot at its table, blocks in the order their
     first game was recorded."""
+    return [scores for scores, _ in deal_blocks(games)]
+
+
+def deal_blocks(games: Sequence[stats.RankedGame]) -> list[tuple[dict[str, float], int]]:
+    """Each deal block's mean score of every bot at its table and its number of games,
+    blocks in the order their first game was recorded."""
     totals: dict[Hashable, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    sizes: dict[Hashable, int] = defaultdict(int)
     for game in games:
+        sizes[game.block] += 1
         for _, bot, score in game.scores():
             totals[game.block][bot].append(score)
-    return [{bot: sum(scores) / len(scores) for bot, scores in block.items()}
-            for block in totals.values()]
+    return [({bot: sum(scores) / len(scores) for bot, scores in block.items()}, sizes[key])
+            for key, block in totals.items()]
 
 
 class _Batches:
@@ -110,9 +135,9 @@ class _Batches:
         self._absences: list[str] = []
         self._last_game = 0
 
-    async def play_pending(self) -> list[dict[str, float]]:
+    async def play_pending(self) -> list[tuple[dict[str, float], int]]:
         """Play every pending game; the deal blocks recorded since the last call (whole
-        blocks: a batch always holds every game of its deals)."""
+        blocks: a batch always holds every game of its deals), each with its game count."""
         self.tournament = await asyncio.to_thread(self.store.tournament, self.tournament.id)
         summary = await run_tournament(
             self.store, self.tournament.id, self._play, concurrency=self._concurrency,
@@ -130,8 +155,8 @@ class _Batches:
             return []
         if games:
             self._last_game = games[-1].game_id
-        return deal_block_scores([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
-                                              teams=g.teams) for g in games])
+        return deal_blocks([stats.RankedGame(block=g.block, seats=g.seats, ranks=g.ranks,
+                                             teams=g.teams) for g in games])
 
     def _schedule_length(self) -> int:
         return self.store.schedule_progress(self.tournament.id)[1]
@@ -171,7 +196,7 @@ async def run_until_separated(
             monitor = sequential.SeparationMonitor(
                 confidence=confidence,
                 plan_blocks=max(1, min(max_games, MAX_GAMES) // (2 * max(1, per_block))))
-        for block in blocks:
+        for block, _ in blocks:
             monitor.add_block(block)
         report = monitor.report()
         if look is not None:
@@ -201,9 +226,10 @@ async def run_sprt(
     batches = _Batches(store, await asyncio.to_thread(store.tournament, tournament), play,
                        concurrency=concurrency, progress=progress, on_game=on_game, hold=hold,
                        presence=presence, wait=wait)
+    test.bot = first
     while True:
-        for block in await batches.play_pending():
-            if test.add(block[first]) is not sprt.Decision.CONTINUE:
+        for block, size in await batches.play_pending():
+            if test.add(block[first], games=size) is not sprt.Decision.CONTINUE:
                 break
         if look is not None:
             look(test)
@@ -223,7 +249,8 @@ def _sprt_conclusion(test: sprt.Sprt, first: str, games: int) -> str:
                           (f"H0 (an expected score of {test.score0:.3f} per deal)",
                            f"H1 ({test.score1:.3f})"))
     return (f"{accepted} accepted for {first} over {rejected} after {test.blocks} deals "
-            f"(LLR {test.llr:+.2f}, bounds [{test.lower_bound:.2f}, {test.upper_bound:.2f}]); "
+            f"(the {test.model.value} test; LLR {test.llr:+.2f}, bounds "
+            f"[{test.lower_bound:.2f}, {test.upper_bound:.2f}]); "
             f"{first} scored {test.mean:.3f} per deal; {games:,} games were played, the deals "
             "already in play when the test decided included")
 

@@ -286,18 +286,52 @@ class BotTerminations(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., timeouts: _Optional[int] = ..., crashes: _Optional[int] = ..., illegal: _Optional[int] = ..., disconnects: _Optional[int] = ..., malformed: _Optional[int] = ...) -> None: ...
 
 class SprtState(_message.Message):
-    __slots__ = ("llr", "lower", "upper", "decision", "blocks")
+    __slots__ = ("llr", "lower", "upper", "decision", "blocks", "model", "bot", "h0", "h1", "llr_history", "games", "score", "elo", "normalized_elo", "stopped_early")
     LLR_FIELD_NUMBER: _ClassVar[int]
     LOWER_FIELD_NUMBER: _ClassVar[int]
     UPPER_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    H0_FIELD_NUMBER: _ClassVar[int]
+    H1_FIELD_NUMBER: _ClassVar[int]
+    LLR_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    NORMALIZED_ELO_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_EARLY_FIELD_NUMBER: _ClassVar[int]
     llr: float
     lower: float
     upper: float
     decision: str
     blocks: int
-    def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ...) -> None: ...
+    model: str
+    bot: str
+    h0: float
+    h1: float
+    llr_history: _containers.RepeatedScalarFieldContainer[float]
+    games: int
+    score: Estimate
+    elo: Estimate
+    normalized_elo: Estimate
+    stopped_early: bool
+    def __init__(self, llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ..., blocks: _Optional[int] = ..., model: _Optional[str] = ..., bot: _Optional[str] = ..., h0: _Optional[float] = ..., h1: _Optional[float] = ..., llr_history: _Optional[_Iterable[float]] = ..., games: _Optional[int] = ..., score: _Optional[_Union[Estimate, _Mapping]] = ..., elo: _Optional[_Union[Estimate, _Mapping]] = ..., normalized_elo: _Optional[_Union[Estimate, _Mapping]] = ..., stopped_early: _Optional[bool] = ...) -> None: ...
+
+class Estimate(_message.Message):
+    __slots__ = ("value", "low", "high", "level", "method")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    value: float
+    low: float
+    high: float
+    level: float
+    method: str
+    def __init__(self, value: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., level: _Optional[float] = ..., method: _Optional[str] = ...) -> None: ...
 
 class PlayMatchRequest(_message.Message):
     __slots__ = ("bots", "games", "seed", "rules_json", "concurrency", "remote_wait_seconds", "sprt", "workers")
@@ -320,18 +354,20 @@ class PlayMatchRequest(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., seed: _Optional[int] = ..., rules_json: _Optional[str] = ..., concurrency: _Optional[int] = ..., remote_wait_seconds: _Optional[float] = ..., sprt: _Optional[_Union[SprtSettings, _Mapping]] = ..., workers: _Optional[int] = ...) -> None: ...
 
 class SprtSettings(_message.Message):
-    __slots__ = ("h0", "h1", "alpha", "beta", "max_games")
+    __slots__ = ("h0", "h1", "alpha", "beta", "max_games", "model")
     H0_FIELD_NUMBER: _ClassVar[int]
     H1_FIELD_NUMBER: _ClassVar[int]
     ALPHA_FIELD_NUMBER: _ClassVar[int]
     BETA_FIELD_NUMBER: _ClassVar[int]
     MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     h0: float
     h1: float
     alpha: float
     beta: float
     max_games: int
-    def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ...) -> None: ...
+    model: str
+    def __init__(self, h0: _Optional[float] = ..., h1: _Optional[float] = ..., alpha: _Optional[float] = ..., beta: _Optional[float] = ..., max_games: _Optional[int] = ..., model: _Optional[str] = ...) -> None: ...
 
 class GetRankingsRequest(_message.Message):
     __slots__ = ("tournament", "pool", "confidence", "all_versions")
@@ -374,7 +410,7 @@ class ListPoolsResponse(_message.Message):
     def __init__(self, pools: _Optional[_Iterable[_Union[PoolInfo, _Mapping]]] = ...) -> None: ...
 
 class Separation(_message.Message):
-    __slots__ = ("upper", "lower", "difference", "ci_low", "ci_high", "p_value", "separated")
+    __slots__ = ("upper", "lower", "difference", "ci_low", "ci_high", "p_value", "separated", "level", "method")
     UPPER_FIELD_NUMBER: _ClassVar[int]
     LOWER_FIELD_NUMBER: _ClassVar[int]
     DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
@@ -382,6 +418,8 @@ class Separation(_message.Message):
     CI_HIGH_FIELD_NUMBER: _ClassVar[int]
     P_VALUE_FIELD_NUMBER: _ClassVar[int]
     SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
     upper: str
     lower: str
     difference: float
@@ -389,10 +427,12 @@ class Separation(_message.Message):
     ci_high: float
     p_value: float
     separated: bool
-    def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ...) -> None: ...
+    level: float
+    method: str
+    def __init__(self, upper: _Optional[str] = ..., lower: _Optional[str] = ..., difference: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., p_value: _Optional[float] = ..., separated: _Optional[bool] = ..., level: _Optional[float] = ..., method: _Optional[str] = ...) -> None: ...
 
 class RankingRow(_message.Message):
-    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations")
+    __slots__ = ("rank", "bot", "mu", "sigma", "conservative", "games", "wins", "win_rate", "average_points", "score", "ci_low", "ci_high", "place", "place_high", "tier", "terminations", "shared_firsts")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -409,6 +449,7 @@ class RankingRow(_message.Message):
     PLACE_HIGH_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     TERMINATIONS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_FIRSTS_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     mu: float
@@ -425,19 +466,22 @@ class RankingRow(_message.Message):
     place_high: int
     tier: int
     terminations: BotTerminations
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ...) -> None: ...
+    shared_firsts: int
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., average_points: _Optional[float] = ..., score: _Optional[float] = ..., ci_low: _Optional[float] = ..., ci_high: _Optional[float] = ..., place: _Optional[str] = ..., place_high: _Optional[int] = ..., tier: _Optional[int] = ..., terminations: _Optional[_Union[BotTerminations, _Mapping]] = ..., shared_firsts: _Optional[int] = ...) -> None: ...
 
 class GetRankingsResponse(_message.Message):
-    __slots__ = ("rows", "pool", "confidence", "separations")
+    __slots__ = ("rows", "pool", "confidence", "separations", "interval_method")
     ROWS_FIELD_NUMBER: _ClassVar[int]
     POOL_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     SEPARATIONS_FIELD_NUMBER: _ClassVar[int]
+    INTERVAL_METHOD_FIELD_NUMBER: _ClassVar[int]
     rows: _containers.RepeatedCompositeFieldContainer[RankingRow]
     pool: PoolInfo
     confidence: float
     separations: _containers.RepeatedCompositeFieldContainer[Separation]
-    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ..., pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., confidence: _Optional[float] = ..., separations: _Optional[_Iterable[_Union[Separation, _Mapping]]] = ...) -> None: ...
+    interval_method: str
+    def __init__(self, rows: _Optional[_Iterable[_Union[RankingRow, _Mapping]]] = ..., pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., confidence: _Optional[float] = ..., separations: _Optional[_Iterable[_Union[Separation, _Mapping]]] = ..., interval_method: _Optional[str] = ...) -> None: ...
 
 class GetCrosstableRequest(_message.Message):
     __slots__ = ("tournament", "pool", "confidence")
@@ -480,14 +524,16 @@ class HeadToHeadRow(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., opponent: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., score: _Optional[float] = ..., score_low: _Optional[float] = ..., score_high: _Optional[float] = ..., difference: _Optional[float] = ..., difference_low: _Optional[float] = ..., difference_high: _Optional[float] = ..., los: _Optional[float] = ...) -> None: ...
 
 class GetCrosstableResponse(_message.Message):
-    __slots__ = ("pool", "rows", "confidence")
+    __slots__ = ("pool", "rows", "confidence", "interval_method")
     POOL_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    INTERVAL_METHOD_FIELD_NUMBER: _ClassVar[int]
     pool: PoolInfo
     rows: _containers.RepeatedCompositeFieldContainer[HeadToHeadRow]
     confidence: float
-    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[HeadToHeadRow, _Mapping]]] = ..., confidence: _Optional[float] = ...) -> None: ...
+    interval_method: str
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[HeadToHeadRow, _Mapping]]] = ..., confidence: _Optional[float] = ..., interval_method: _Optional[str] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("tournament", "pool")
@@ -512,7 +558,7 @@ class SeatRow(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[float] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ...) -> None: ...
 
 class SeatStats(_message.Message):
-    __slots__ = ("table_size", "partners", "games", "seats", "chi_square", "degrees_of_freedom", "p_value")
+    __slots__ = ("table_size", "partners", "games", "seats", "chi_square", "degrees_of_freedom", "p_value", "design_effect")
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PARTNERS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -520,6 +566,7 @@ class SeatStats(_message.Message):
     CHI_SQUARE_FIELD_NUMBER: _ClassVar[int]
     DEGREES_OF_FREEDOM_FIELD_NUMBER: _ClassVar[int]
     P_VALUE_FIELD_NUMBER: _ClassVar[int]
+    DESIGN_EFFECT_FIELD_NUMBER: _ClassVar[int]
     table_size: int
     partners: bool
     games: int
@@ -527,7 +574,8 @@ class SeatStats(_message.Message):
     chi_square: float
     degrees_of_freedom: int
     p_value: float
-    def __init__(self, table_size: _Optional[int] = ..., partners: _Optional[bool] = ..., games: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatRow, _Mapping]]] = ..., chi_square: _Optional[float] = ..., degrees_of_freedom: _Optional[int] = ..., p_value: _Optional[float] = ...) -> None: ...
+    design_effect: float
+    def __init__(self, table_size: _Optional[int] = ..., partners: _Optional[bool] = ..., games: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatRow, _Mapping]]] = ..., chi_square: _Optional[float] = ..., degrees_of_freedom: _Optional[int] = ..., p_value: _Optional[float] = ..., design_effect: _Optional[float] = ...) -> None: ...
 
 class DuplicateStats(_message.Message):
     __slots__ = ("block_size", "blocks", "games", "intraclass_correlation", "design_effect", "games_saved")
@@ -564,7 +612,7 @@ class FitRatingsRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ...) -> None: ...
 
 class FitRatingsResponse(_message.Message):
-    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood")
+    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood", "at_bound", "beta_standard_error", "coin_flip_log_likelihood", "warning")
     POOL_FIELD_NUMBER: _ClassVar[int]
     BETA_FIELD_NUMBER: _ClassVar[int]
     DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -574,6 +622,10 @@ class FitRatingsResponse(_message.Message):
     FITTED_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
     POOL_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    AT_BOUND_FIELD_NUMBER: _ClassVar[int]
+    BETA_STANDARD_ERROR_FIELD_NUMBER: _ClassVar[int]
+    COIN_FLIP_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
+    WARNING_FIELD_NUMBER: _ClassVar[int]
     pool: PoolInfo
     beta: float
     draw_probability: float
@@ -583,7 +635,11 @@ class FitRatingsResponse(_message.Message):
     fitted_log_likelihood: float
     pool_log_likelihood: float
     default_log_likelihood: float
-    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ...) -> None: ...
+    at_bound: _containers.RepeatedScalarFieldContainer[str]
+    beta_standard_error: float
+    coin_flip_log_likelihood: float
+    warning: str
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ..., at_bound: _Optional[_Iterable[str]] = ..., beta_standard_error: _Optional[float] = ..., coin_flip_log_likelihood: _Optional[float] = ..., warning: _Optional[str] = ...) -> None: ...
 
 class GameSummaryInfo(_message.Message):
     __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at", "id", "forfeited_seat")

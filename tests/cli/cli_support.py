@@ -252,7 +252,7 @@ def leaderboard_tables(text: str) -> list[tuple[str, list[dict[str, str]]]]:
         header = [line[start:end + 2].strip() for start, end in spans]
         rows = []
         for row in lines[index + 2:]:
-            if not row.strip() or "share a place" in row:
+            if not row.strip() or "share a place" in row or row.startswith("CI: "):
                 break
             rows.append({name: row[start:end + 2].strip()
                          for name, (start, end) in zip(header, spans, strict=True)})

@@ -28,7 +28,7 @@ from tests.cli.cli_support import (
     serving,
     wait_for_line,
 )
-from tests.support import free_port
+from tests.support import TIME_SCALE, free_port
 
 
 @pytest.fixture
@@ -81,9 +81,10 @@ def test_serve_on_a_busy_port_says_the_port_is_in_use(db: Path) -> None:
 def test_waiting_for_a_remote_bot_says_how_it_connects_and_points_at_no_logs(db: Path) -> None:
     add_bots(db, {"greedy": "greedy"})
     ok(db, "bot", "add", "far")
-    result = arena(db, "match", "greedy", "far", "--wait", "3")
+    wait = f"{3 * TIME_SCALE:g}"  # time enough for the managed bot to connect
+    result = arena(db, "match", "greedy", "far", "--wait", wait)
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: bots not connected after 3 s: far (")
+    assert result.stderr.startswith(f"Error: bots not connected after {wait} s: far (")
     assert "ARENA_TOKEN" in result.stderr
     assert "ARENA_SERVER=HOST:" in result.stderr
     assert "logs" not in result.stderr, "the managed bot connected: no log to look at"

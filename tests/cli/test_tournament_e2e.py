@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import pty
 import re
@@ -61,11 +62,15 @@ from tests.tls_support import write_certificates
 pytestmark = pytest.mark.timeout(60)
 
 RANKING_KEYS = ["pool", "place", "place_low", "place_high", "tier", "bot", "score", "ci_low",
-                "ci_high", "mu", "sigma", "conservative", "games", "wins", "win_rate",
-                "average_points", "timeouts", "crashes", "illegal", "disconnects", "malformed"]
+                "ci_high", "ci_level", "ci_method", "elo", "elo_low", "elo_high", "mu", "sigma",
+                "conservative", "games", "wins", "shared_firsts", "win_rate", "average_points",
+                "timeouts",
+                "crashes", "illegal", "disconnects", "malformed", "below", "difference_below",
+                "difference_low", "difference_high", "difference_level", "p_value_below",
+                "separated_from_below", "separation_method"]
 FAULT_KEYS = ["timeouts", "crashes", "illegal", "disconnects", "malformed"]
 """Counted in a tournament's standings; null in a rule-set pool, which does not count them."""
-RANKING_COLUMNS = ["place", "bot", "score", "CI", "μ", "σ", "games", "wins", "win rate",
+RANKING_COLUMNS = ["place", "bot", "score", "CI", "Elo", "μ", "σ", "games", "wins", "win rate",
                    "avg points"]
 
 
@@ -170,6 +175,9 @@ def test_rankings_list_the_pools_the_games_were_rated_in(played: Played) -> None
     assert (rules_pool["games"], rules_pool["tau"]) == (6, 0.0)
     shown = ok(played.db, "rankings").stdout
     assert shown.startswith("official rules with target_score=none, 3 seats: 6 games (pool rules:")
+    listed = ok(played.db, "rankings", "--pools").stdout
+    for pool in pools:  # not rounded to two places: a bot pool's draw chance is 0.005
+        assert f" {pool['draw_probability']:.4g} " in f" {listed} ".replace("\n", " \n ")
 
 
 def test_crosstable_shows_every_pair_that_met_with_its_interval_and_los(played: Played) -> None:
@@ -180,8 +188,45 @@ def test_crosstable_shows_every_pair_that_met_with_its_interval_and_los(played: 
         assert row["wins"] + row["losses"] + row["draws"] == row["games"] == 6
         assert row["score_low"] <= row["score"] <= row["score_high"]
         assert 0 <= row["los"] <= 1
+        assert row["level"] == 0.95 and "uncorrected" in row["method"]
     table = ok(played.db, "crosstable", "--tournament", "t1").stdout
     assert table.splitlines()[0] == "tournament t1: 6 games (pool tournament:t1)"
+    assert table.splitlines()[1].startswith("intervals: 95%, block-clustered Student-t")
+
+
+def test_the_standings_json_carries_the_evidence_for_each_adjacent_pair(played: Played) -> None:
+    rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--format", "json").stdout)
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        assert upper["below"] == lower["bot"]
+        assert upper["difference_level"] == pytest.approx(1 - 0.05 / 2)  # 3 bots, 2 pairs
+        assert upper["difference_low"] <= upper["difference_below"] <= upper["difference_high"]
+        assert 0 <= upper["p_value_below"] <= 1
+        assert upper["separated_from_below"] == (upper["place_low"] != lower["place_low"])
+        assert "Bonferroni" in upper["separation_method"]
+    assert rows[-1]["below"] is None and rows[-1]["difference_level"] is None
+    for row in rows:
+        assert row["ci_level"] == 0.95 and "Student-t" in row["ci_method"]
+        if row["elo"] is None:  # a perfect (or nil) score has no finite Elo
+            assert row["score"] in (0.0, 1.0)
+        else:
+            assert (row["elo"] > 0) == (row["score"] > 0.5)
+    shown = ok(played.db, "rankings", "--tournament", "t1").stdout
+    assert "CI: 95% interval of the score (block-clustered Student-t" in shown
+    if any(not row["separated_from_below"] for row in rows[:-1]):
+        assert "(97.5% interval, Bonferroni over 2 adjacent pairs for 95% in all; p = " in shown
+
+
+def test_a_tiebreak_ranks_shared_places_for_prizes_and_says_it_is_a_rule(
+        played: Played) -> None:
+    rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--tiebreak",
+                         "--format", "json").stdout)
+    assert sorted(row["prize_rank"] for row in rows) == [1, 2, 3]
+    by_prize = sorted(rows, key=lambda row: row["prize_rank"])
+    assert [row["place_low"] for row in by_prize] == sorted(row["place_low"] for row in rows)
+    assert all("a tie-break rule, not evidence" in row["tiebreak_rule"] for row in rows)
+    shown = ok(played.db, "rankings", "--tournament", "t1", "--tiebreak").stdout
+    assert "prize: a tie-break rule, not evidence: within each shared place" in shown
+    assert any(line.split()[:2] == ["prize", "place"] for line in shown.splitlines())
 
 
 def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
@@ -190,17 +235,27 @@ def test_stats_show_each_seat_and_the_duplicate_deals(played: Played) -> None:
     assert {row["games"] for row in rows} == {6} and {row["table_size"] for row in rows} == {3}
     assert all(0 <= row["p_value"] <= 1 for row in rows)
     assert {(row["duplicate_groups"], row["rotations"]) for row in rows} == {(6, 3)}
+    assert all(row["chi_square_design_effect"] > 0 for row in rows)
     text = ok(played.db, "stats", "--tournament", "t1").stdout
     assert "duplicate deals: 6 times a bot played one deal in 3 rotations" in text
+    effect = rows[0]["chi_square_design_effect"]
+    assert f"divided by the seats' design effect {effect:.3f}" in text
 
 
 def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played) -> None:
     rows = json.loads(ok(played.db, "rankings", "--tournament", "t1", "--fit",
                          "--format", "json").stdout)
-    assert [row["parameters"] for row in rows] == ["fitted", "pool", "trueskill defaults"]
+    assert [row["parameters"] for row in rows] == ["fitted", "pool", "trueskill defaults",
+                                                    "coin flip"]
     assert {(row["training_games"], row["held_out_games"]) for row in rows} == {(5, 1)}
     assert all(-50 < row["log_likelihood"] < 0 for row in rows)
     assert rows[1]["tau"] == 0 and rows[2]["beta"] == pytest.approx(25 / 6)
+    # three seats: three pairs at even chances
+    assert rows[3]["log_likelihood"] == pytest.approx(3 * math.log(0.5), rel=0.01)
+    assert "only 6 games (fewer than 500)" in rows[0]["warning"]
+    shown = ok(played.db, "rankings", "--tournament", "t1", "--fit").stdout
+    assert "coin flip" in shown and "fitted β: " in shown
+    assert "warning: " in shown and "only 6 games" in shown
 
 
 def test_games_lists_the_tournament_newest_first(played: Played) -> None:
@@ -713,6 +768,28 @@ def test_a_match_under_sprt_plays_until_the_test_decides(tmp_path: Path) -> None
     [match] = json.loads(ok(db, "tournament", "list", "--format", "json").stdout)
     assert match["games_done"] == match["games_total"] and match["games_total"] % 2 == 0
     assert 2 <= match["games_total"] < 200
+
+
+def test_a_match_under_sprt_shows_elo_and_gives_its_llr_history_in_json(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    rules = write_json(tmp_path / "rules.json", ONE_HAND)
+    shown = ok(db, "match", "greedy", "rnd", "--sprt", "--rules", str(rules)).stdout
+    assert "the pentanomial test" in shown
+    assert "greedy: score per deal " in shown
+    assert "(95%, normal-mixture confidence sequence" in shown
+    assert "Elo +" in shown and "note: the SPRT chose when this match stopped" in shown
+    result = json.loads(ok(db, "match", "greedy", "rnd", "--sprt", "--rules", str(rules),
+                           "--seed", "5", "--format", "json").stdout)
+    test = result["sprt"]
+    assert test["model"] == "pentanomial" and test["decision"] == "H1"
+    assert test["bot"] == "greedy" and test["games"] == 2 * test["blocks"]
+    assert len(test["llr_history"]) == test["blocks"] < 40
+    assert test["llr_history"][-1] == test["llr"] >= test["upper_bound"]
+    assert test["score"]["level"] == 0.95 and "confidence sequence" in test["score"]["method"]
+    assert test["elo"]["method"] and test["stopped_early"] and test["note"]
+    assert {row["bot"] for row in result["rankings"]} == {"greedy", "rnd"}
 
 
 def test_a_tournament_run_until_separated_stops_once_the_leaderboard_is_ordered(

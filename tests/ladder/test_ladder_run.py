@@ -157,6 +157,18 @@ def test_a_bot_leaving_the_field_has_its_queued_games_withdrawn_and_keeps_its_hi
     assert "ann" in {r.bot for r in store.ratings(pool=tournament_pool("ladder"))}
 
 
+def test_a_bot_that_left_the_field_keeps_its_line_on_the_ladders_leaderboard(
+        store: Store) -> None:
+    """Superseded or removed, a version that played has results: the board shows them."""
+    play_ladder(store, Field(BOTS), StrengthTable(), max_games=80)
+    store.remove_bot("ann")
+    assert "ann" not in store.latest_entrants()
+    ranking = pool_ranking(store, tournament_pool("ladder"))
+    line = next(line for line in ranking.lines if line.bot == "ann")
+    assert line.games > 0
+    assert sorted(line.bot for line in ranking.lines) == sorted(BOTS)
+
+
 def test_a_game_in_play_whose_bot_is_removed_is_withdrawn_not_recorded(
         store_on_each_backend: Store) -> None:
     store = store_on_each_backend

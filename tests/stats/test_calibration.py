@@ -5,14 +5,20 @@ The same runs as `python -m arena.stats.calibration`; run with `-s` to see the f
 
 from __future__ import annotations
 
+import random
+
 from arena.stats.calibration import (
     CLEAR_FIELD,
     FIELD,
+    SAMPLE_FIELD,
     Design,
     alone_first,
     coverage,
+    round_robin_coverage,
     shared_place,
 )
+from arena.stats.leaderboard import leaderboard
+from arena.stats.simulate import round_robin
 
 TOURNAMENTS = 500
 RUNS = 400
@@ -40,3 +46,31 @@ def test_a_clearly_stronger_bot_stands_alone_in_first_in_most_runs() -> None:
     alone = alone_first(CLEAR_FIELD, "clear", Design(deals=20), RUNS, seed=3)
     print(f"\nclearly stronger bot alone in first: {alone}/{RUNS} = {alone / RUNS:.1%}")
     assert alone >= 0.9 * RUNS
+
+
+ROUND_ROBINS = 600
+
+
+def test_stratified_intervals_are_a_fifth_narrower_on_a_sample_bot_round_robin_and_still_hold(
+        ) -> None:
+    """Heads up, 10 duplicate deals per pair of four bots spread like the sample bots."""
+    plain = round_robin_coverage(SAMPLE_FIELD, 10, ROUND_ROBINS, seed=4, stratify=False)
+    strata = round_robin_coverage(SAMPLE_FIELD, 10, ROUND_ROBINS, seed=4, stratify=True)
+    print(f"\nround robin coverage: {plain.rate:.2%} unstratified, {strata.rate:.2%} "
+          f"stratified, width {strata.mean_width / plain.mean_width:.2f}x")
+    assert 0.93 <= strata.rate <= 0.97
+    assert strata.mean_width <= 0.8 * plain.mean_width
+
+
+def test_stratified_intervals_still_hold_in_a_close_field() -> None:
+    strata = round_robin_coverage(FIELD, 10, ROUND_ROBINS, seed=5, stratify=True)
+    assert 0.93 <= strata.rate <= 0.97
+
+
+def test_identical_bots_still_share_a_place_under_stratification() -> None:
+    rng = random.Random(6)
+    shared = 0
+    for _ in range(RUNS // 2):
+        board = leaderboard(round_robin(SAMPLE_FIELD, 10, rng), stratify=True)
+        shared += board.standing("random_a").tier == board.standing("random_b").tier
+    assert shared >= 0.95 * (RUNS // 2)

@@ -69,3 +69,21 @@ def test_every_opponent_at_a_larger_table_is_met() -> None:
     games = [RankedGame(1, ("a", "b", "c", "d"), (3, 0, 1, 2))]
     a_rows = [h for h in crosstable(games) if h.bot == "a"]
     assert [(h.opponent, h.losses) for h in a_rows] == [("b", 1), ("c", 1), ("d", 1)]
+
+
+def test_los_is_taken_by_deal_block() -> None:
+    """Four duplicate deals each won once by either bot are no evidence (LOS ½), where
+    counting games apart would see eight decisive games; without duplicate deals the two
+    agree."""
+    split = [RankedGame(block=deal, seats=seats, ranks=(0, 1))
+             for deal in range(4) for seats in (("a", "b"), ("b", "a"))]
+    rows = {(r.bot, r.opponent): r for r in crosstable(split)}
+    assert rows["a", "b"].los == 0.5
+    lopsided = split + [RankedGame(block=9, seats=("a", "b"), ranks=(0, 1)),
+                        RankedGame(block=9, seats=("b", "a"), ranks=(1, 0))]
+    rows = {(r.bot, r.opponent): r for r in crosstable(lopsided)}
+    assert rows["a", "b"].los == pytest.approx(0.5 + 0.5 * math.erf(2 / 2 / math.sqrt(2)))
+    single = [RankedGame(block=n, seats=("a", "b"), ranks=(0, 1) if n < 7 else (1, 0))
+              for n in range(10)]
+    rows = {(r.bot, r.opponent): r for r in crosstable(single)}
+    assert rows["a", "b"].los == pytest.approx(likelihood_of_superiority(7, 3))

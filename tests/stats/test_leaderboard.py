@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.stats import RankedGame, leaderboard, place_text
+from arena.stats import Leaderboard, RankedGame, leaderboard, place_text
 from arena.stats.simulate import tournament
 
 
@@ -117,3 +117,47 @@ def test_an_interval_holds_the_score_it_is_printed_beside_even_at_low_confidence
     for confidence in (0.5, 0.8, 0.95):
         for standing in leaderboard(games, confidence).standings:
             assert standing.ci_low <= standing.score <= standing.ci_high, (confidence, standing)
+
+
+def test_a_round_robin_board_is_stratified_by_pairing_and_says_so() -> None:
+    from arena.stats.simulate import round_robin
+
+    field = {"a": 2.0, "b": 0.0, "c": -2.0}  # far apart: the opponent mix matters most
+    games = round_robin(field, 8, random.Random(1))
+    plain, strata = leaderboard(games), leaderboard(games, stratify=True)
+    assert "stratified by pairing" in strata.interval_method
+    assert "stratified" not in plain.interval_method
+    assert all("stratified by pairing" in s.method for s in strata.separations)
+    for bot in field:
+        assert strata.standing(bot).score == plain.standing(bot).score
+
+    def width(board: Leaderboard) -> float:
+        return sum(s.ci_high - s.ci_low for s in board.standings)
+
+    assert width(strata) < 0.9 * width(plain)
+
+
+def test_one_pairing_leaves_nothing_to_stratify() -> None:
+    games = tournament({"a": 0.5, "b": 0.0, "c": -0.5}, 6, random.Random(2))
+    assert leaderboard(games, stratify=True) == leaderboard(games)
+
+
+@pytest.mark.parametrize(("deals", "separated"), [(4, False), (5, False), (6, True)])
+def test_heads_up_duplicate_deals_separate_no_sooner_than_an_exact_test(
+        deals: int, separated: bool) -> None:
+    """`a` wins every game; the exact sign-flip test over deals gives p = 2/2^deals."""
+    games = [RankedGame(block=deal, seats=seats, ranks=(0, 1) if seats[0] == "a" else (1, 0))
+             for deal in range(deals) for seats in (("a", "b"), ("b", "a"))]
+    [pair] = leaderboard(games).separations
+    assert pair.separated is separated
+    assert pair.p_value >= 2 / 2 ** deals
+
+
+def test_the_sign_flip_test_is_exact() -> None:
+    from arena.stats.distributions import sign_flip_p
+
+    assert sign_flip_p([1.0] * 4) == 2 / 16
+    assert sign_flip_p([0.5, -0.5]) == 1.0
+    # |Σ| ≥ 1.5 for flips of (1, 0.5): (+,+) and (−,−): 2 of 4.
+    assert sign_flip_p([1.0, 0.5]) == 0.5
+    assert sign_flip_p([0.25] * 41) is None

@@ -70,3 +70,15 @@ def test_partner_games_test_the_teams_not_the_seats() -> None:
 def test_each_table_layout_gets_its_own_table() -> None:
     games = [won_by(0, 1, size=2), won_by(1, 2, size=3), won_by(2, 3, size=3)]
     assert [(t.table_size, t.games) for t in seat_tables(games)] == [(2, 1), (3, 2)]
+
+
+def test_the_seat_test_keeps_its_size_with_few_duplicate_deals() -> None:
+    """No seat effect, 6 duplicate deals at four seats: rejected at 5% no more than 5% of the
+    time, give or take three standard errors (the χ² alone rejected 7.6%)."""
+    from arena.stats.calibration import FIELD
+
+    rng = random.Random(1)
+    runs = 800
+    rejected = sum(seat_tables(tournament(FIELD, 6, rng))[0].p_value < 0.05
+                   for _ in range(runs))
+    assert rejected / runs <= 0.05 + 3 * (0.05 * 0.95 / runs) ** 0.5
