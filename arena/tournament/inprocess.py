@@ -1,0 +1,164 @@
+"""The in-process lane: a tournament's games played by trusted Python SDK bots in this process.
+
+The lane runs the same schedule through the same `run_tournament` (or `run_sprt`)
+as the gRPC path, so games are recorded, rated and counted exactly as they are
+there; only the `TableRunner` differs. It loads each bot's SDK object from its
+command (`arena.env.loading`: ``python FILE.py`` or ``python -m MODULE`` whose
+main calls `arena.client.run`) and plays each game with `arena.env.game.play_game`:
+the engine driven directly, every seat told, through `arena.env.seat.SdkSeat`,
+exactly what the SDK's client would be told over gRPC. Games are played one at a
+time, in schedule order, each bot one object across all its games (as one bot
+process serves all its tables), so deterministic bots play the very games the
+gRPC path plays at one table at a time.
+
+A remote bot, a bot whose command is not a Python script or module, a submitted
+version of another runtime, and a script that never calls `run`, are refused
+with `NotAnSdkBot` before any game is played. The bots' code runs in this
+process, outside any sandbox: the lane is for bots whose code is trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from arena import wire
+from arena.engine.rules import RuleSet
+from arena.env.game import play_game
+from arena.env.loading import LoadedBot, NotAnSdkBot, load_bot
+from arena.env.seat import SdkSeat
+from arena.game_id import public_game_id
+from arena.record import SeatTermination
+from arena.store import BotKind, BuildStatus, GameSummary, ScheduledGame, Store
+from arena.submissions import launch_command
+from arena.tournament.runner import (
+    PlayedGame,
+    Progress,
+    RunSummary,
+    create_tournament,
+    run_tournament,
+    tournament_settings,
+)
+from arena.tournament.schedule import TournamentSettings
+from arena.tournament.sequential import SequentialOutcome, SprtPlan, run_sprt
+
+__all__ = ["InProcessTables", "NotAnSdkBot", "load_entrants", "play_match_in_process",
+           "run_in_process"]
+
+
+def load_entrants(store: Store, names: Sequence[str]) -> dict[str, LoadedBot]:
+    """Each of `names` (stored bots) as an SDK bot loaded in this process; `NotAnSdkBot`
+    for the first that cannot be (remote, another runtime, not built, not SDK)."""
+    loaded: dict[str, LoadedBot] = {}
+    for name in dict.fromkeys(names):
+        bot = store.bot(name)
+        if bot.kind is not BotKind.MANAGED:
+            raise NotAnSdkBot(f"bot {name} is a remote bot: only managed Python SDK bots "
+                              "can play in this process")
+        version = store.bot_version(name)
+        folder = ""
+        if version is not None:
+            if version.build_status is not BuildStatus.OK:
+                raise NotAnSdkBot(f"bot {name} cannot play: its build "
+                                  f"{version.build_status.value}")
+            if version.runtime != "python":
+                raise NotAnSdkBot(f"bot {name} is not a Python SDK bot (its runtime is "
+                                  f"{version.runtime}), so it cannot play in this process")
+            command, folder = launch_command(version), version.folder
+        else:
+            command = bot.command or ""
+        loaded[name] = load_bot(name, command, folder)
+    return loaded
+
+
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    decision_timeout_ms: int
+    time_bank_ms: int
+
+
+def _clock(policy: Mapping[str, Any]) -> _Clock:
+    """The deadline and bank a tournament's bot policy gives (the server's defaults)."""
+    return _Clock(round(float(policy.get("decision_timeout", 1.0)) * 1000),
+                  round(float(policy.get("time_bank", 0.0)) * 1000))
+
+
+class InProcessTables:
+    """A `TableRunner` playing each scheduled game of tournament `name` in this process
+    with `bots` (by name), under the deadline and bank of `policy`."""
+
+    def __init__(self, name: str, bots: Mapping[str, LoadedBot],
+                 policy: Mapping[str, Any]) -> None:
+        self.name = name
+        self.bots = dict(bots)
+        self.clock = _clock(policy)
+
+    async def __call__(self, game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+        """Play `game` to its end (at once: games go one at a time, in schedule order)."""
+        started = datetime.now(UTC)
+        seats = [SdkSeat(self.bots[bot].bot,
+                         auto_single_action=self.bots[bot].auto_single_action)
+                 for bot in game.seats]
+        played = play_game(seats, game.seats, rules, game.seed,
+                           public_game_id(self.name, game.game_index),
+                           self.clock.decision_timeout_ms, self.clock.time_bank_ms)
+        outcome = played.outcome
+        assert outcome is not None
+        return PlayedGame(outcome, [wire.event_to_dict(e) for e in played.events],
+                          [wire.action_to_dict(a) for a in played.actions],
+                          [SeatTermination.NORMAL] * len(game.seats), started,
+                          datetime.now(UTC))
+
+
+async def run_in_process(store: Store, tournament: str | int, *,
+                         progress: Progress | None = None,
+                         on_game: Callable[[GameSummary], None] | None = None,
+                         sprt: SprtPlan | None = None,
+                         bots: Mapping[str, LoadedBot] | None = None,
+                         ) -> RunSummary | SequentialOutcome:
+    """Play `tournament`'s pending games in this process (see the module's doc); with
+    `sprt` (a two-bot match), deal after deal until the test decides. The entrants are
+    loaded (`load_entrants`) unless `bots` holds them already. Raises `NotAnSdkBot`
+    before any game if a bot cannot play here."""
+    stored = store.tournament(tournament)
+    settings = tournament_settings(stored)
+    names = (store.tournament_bots(stored.id) if sprt is not None else
+             sorted({b for g in store.pending_games(stored.id) for b in g.seats}))
+    if bots is None or any(name not in bots for name in names):
+        bots = load_entrants(store, names)
+    tables = InProcessTables(stored.name, bots, settings.policy)
+    if sprt is None:
+        return await run_tournament(store, stored.id, tables, concurrency=1,
+                                    progress=progress, on_game=on_game)
+    first = store.scheduled_games(stored.id)[0].seats[0]
+    return await run_sprt(store, stored.id, tables, sprt.test(), first,
+                          max_games=sprt.max_games, concurrency=1, progress=progress,
+                          on_game=on_game)
+
+
+def create_match(store: Store, bots: Sequence[str], games: int, seed: int,
+                 rules: RuleSet, sequential: bool = False) -> str:
+    """Store a match between `bots` as a tournament of its own, as `arena match` does
+    (one table, every deal in every rotation; one deal to start a sequential match);
+    return its name."""
+    deals = 1 if sequential else -(-games // len(bots))
+    settings = TournamentSettings.from_dict({
+        "format": "round_robin", "table_size": len(bots), "deals_per_table": deals,
+        "seed": seed, "concurrency": 1, "rules": rules.to_dict()})
+    name = f"match-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+    create_tournament(store, name, settings, bots)
+    return name
+
+
+async def play_match_in_process(store: Store, bots: Sequence[str], games: int, seed: int,
+                                rules: RuleSet, *, sprt: SprtPlan | None = None,
+                                progress: Progress | None = None,
+                                ) -> tuple[str, RunSummary | SequentialOutcome]:
+    """`arena match` in this process: load the bots first (refusing any that cannot play
+    here before anything is stored), store the match, play it; return its name and how
+    the run ended."""
+    loaded = load_entrants(store, bots)
+    name = create_match(store, bots, games, seed, rules, sequential=sprt is not None)
+    return name, await run_in_process(store, name, progress=progress, sprt=sprt, bots=loaded)
