@@ -98,14 +98,16 @@ class ActionLike(Protocol):
     def uno(self) -> bool: ...
 
 
-_FACE_OF: dict[object, int] = {}
+FACE_OF: dict[object, int] = {}
+"""Face index by card object, filled by `face_index` as cards are met (the engine's cards
+are interned and the SDK's compare by value, so it stays small)."""
 
 
 def face_index(card: CardLike) -> int:
     """The face index (0–55) of an engine or SDK card."""
-    face = _FACE_OF.get(card)
+    face = FACE_OF.get(card)
     if face is None:
-        face = _FACE_OF[card] = FACES[(card.rank, card.color)]
+        face = FACE_OF[card] = FACES[(card.rank, card.color)]
     return face
 
 

@@ -114,6 +114,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.seed_used = 0
         self._legal: list[Action] = []
         self._indices: dict[int, Action] = {}
+        self._mask = np.zeros(ACTION_COUNT, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of `agent` (the same for all)."""
@@ -151,6 +152,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         seat = decider
         self._legal = game.legal_actions()
         self._indices = {action_index(a, seat, self.num_players): a for a in self._legal}
+        self._mask = np.zeros(ACTION_COUNT, np.int8)
+        self._mask[list(self._indices)] = 1
         self.agent_selection = agent_name(seat)
         if self.with_infos:
             for agent in self.agents:
@@ -165,9 +168,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         """`agent`'s encoded view and its action mask."""
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(ACTION_COUNT, np.int8)
-        if self.game.decider == seat and not self.game.is_over:
-            mask[list(self._indices)] = 1
+        deciding = self.game.decider == seat and not self.game.is_over
+        mask = self._mask.copy() if deciding else np.zeros(ACTION_COUNT, np.int8)
         return {"observation": encode(self.game.view(seat)), "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from arena.env.actions import FACE_COUNT, MAX_SEATS, CardLike, face_index
+from arena.env.actions import FACE_COUNT, FACE_OF, MAX_SEATS, CardLike, face_index
 
 PHASE_VALUES: tuple[str, ...] = ("play", "play_drawn", "choose_color", "challenge", "stack",
                                  "catch_window", "jump_in")
@@ -125,52 +125,86 @@ class ViewLike(Protocol):
     def teams(self) -> Sequence[int] | None: ...
 
 
-def _counts(cards: Sequence[CardLike]) -> npt.NDArray[np.float32]:
-    if not cards:
-        return np.zeros(FACE_COUNT, np.float32)
-    faces = [face_index(card) for card in cards]
-    return np.bincount(faces, minlength=FACE_COUNT).astype(np.float32)
+class _Placed(dict[object, int]):
+    """Where each card counts in one card section: its face index plus the section's start."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def __missing__(self, card: object) -> int:
+        place = self[card] = self.start + face_index(card)  # type: ignore[arg-type]
+        return place
+
+
+_AT_HAND, _AT_TOP, _AT_DRAWN, _AT_DISCARD, _AT_REVEALED = (
+    _Placed(_HAND), _Placed(_TOP), _Placed(_DRAWN), _Placed(_DISCARD), _Placed(_REVEALED))
+
+
+class _PileCounts:
+    """The face counts of the last discard pile encoded, brought up to date from the cards
+    added since when the next pile begins with it (a pile only grows between reshuffles):
+    counting a long pile afresh at every step is most of an encoding's cost."""
+
+    def __init__(self) -> None:
+        self.pile: Sequence[CardLike] = ()
+        self.counts = np.zeros(FACE_COUNT, np.float32)
+
+    def of(self, pile: Sequence[CardLike]) -> npt.NDArray[np.float32]:
+        known = len(self.pile)
+        if known and len(pile) >= known and pile[known - 1] is self.pile[-1] \
+                and pile[:known] == self.pile:
+            counts = self.counts  # updated in place: `encode` copies it into its vector
+            for card in pile[known:]:
+                counts[FACE_OF.get(card) or face_index(card)] += 1
+        else:
+            counts = np.bincount(list(map(_AT_DISCARD.__getitem__, pile)),
+                                 minlength=_DISCARD + FACE_COUNT)[_DISCARD:].astype(np.float32)
+        self.pile, self.counts = tuple(pile), counts
+        return counts
+
+
+_DISCARD_COUNTS = _PileCounts()
 
 
 def encode(view: ViewLike) -> npt.NDArray[np.float32]:
     """The view as a float32 vector of `OBS_SIZE` values (see the module's table)."""
-    out = np.zeros(OBS_SIZE, np.float32)
     seat, players = view.seat, view.num_players
-    out[_HAND:_HAND + FACE_COUNT] = _counts(view.hand)
-    top = view.top_card
-    out[_TOP + (FACE_COUNT if top is None else face_index(top))] = 1.0
-    color = _COLOR_INDEX.get(view.active_color, 4) if view.active_color is not None else 4
-    out[_COLOR + color] = 1.0
+    places = list(map(_AT_HAND.__getitem__, view.hand))
+    for _, cards in view.revealed:
+        places += map(_AT_REVEALED.__getitem__, cards)
+    top, drawn = view.top_card, view.drawn_card
+    places.append(_TOP + FACE_COUNT if top is None else _AT_TOP[top])
+    if drawn is not None:
+        places.append(_AT_DRAWN[drawn])
+    color = view.active_color
+    places.append(_COLOR + (4 if color is None else _COLOR_INDEX.get(color, 4)))
     phase = _PHASE_INDEX.get(view.phase)
     if phase is not None:
-        out[_PHASE + phase] = 1.0
-    drawn = view.drawn_card
-    if drawn is not None:
-        out[_DRAWN + face_index(drawn)] = 1.0
-    out[_DISCARD:_DISCARD + FACE_COUNT] = _counts(view.discard_pile)
-    revealed = [card for _, cards in view.revealed for card in cards]
-    if revealed:
-        out[_REVEALED:_REVEALED + FACE_COUNT] = _counts(revealed)
-    order = [(seat + k) % players for k in range(players)]
-    sizes, scores = view.hand_sizes, view.scores
-    out[_SIZES:_SIZES + players] = [sizes[s] / 10 for s in order]
-    if scores:
-        out[_SCORES:_SCORES + players] = [scores[s] / 500 for s in order]
-    for s in view.active_seats:
-        out[_ACTIVE + (s - seat) % players] = 1.0
+        places.append(_PHASE + phase)
+    places += [_ACTIVE + (s - seat) % players for s in view.active_seats]
     teams = view.teams
     if teams:
         mine = teams[seat]
-        for k, s in enumerate(order):
-            if teams[s] == mine:
-                out[_PARTNER + k] = 1.0
+        places += [_PARTNER + (s - seat) % players for s in range(players) if teams[s] == mine]
     offender = view.uno_offender
     if offender is not None:
-        out[_OFFENDER + (offender - seat) % players] = 1.0
-    out[_TURN + (view.turn - seat) % players] = 1.0
-    out[_DIRECTION] = 1.0 if view.direction >= 0 else -1.0
-    out[_PENDING] = view.pending_draw / 10
-    out[_PILE] = view.draw_pile_size / 108
-    out[_PLAYERS + players - 2] = 1.0
-    out[_HAND_NUMBER] = view.hand_number / 100
+        places.append(_OFFENDER + (offender - seat) % players)
+    places.append(_TURN + (view.turn - seat) % players)
+    out = np.bincount(places, minlength=OBS_SIZE).astype(np.float32)
+    pile = view.discard_pile
+    if pile:
+        out[_DISCARD:_DISCARD + FACE_COUNT] = _DISCARD_COUNTS.of(pile)
+    sizes, scores = view.hand_sizes, view.scores
+    order = [(seat + k) % players for k in range(players)]
+    out[_SIZES:_SIZES + players] = [sizes[s] / 10 for s in order]
+    if scores:
+        out[_SCORES:_SCORES + players] = [scores[s] / 500 for s in order]
+    out[_DIRECTION:_HAND_NUMBER + 1] = (
+        1.0 if view.direction >= 0 else -1.0, view.pending_draw / 10,
+        view.draw_pile_size / 108, *_PLAYERS_ONE_HOT[players], view.hand_number / 100)
     return out
+
+
+_PLAYERS_ONE_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(MAX_SEATS - 1))
+                    for n in range(2, MAX_SEATS + 1)}

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from arena import wire
 from arena.engine import events as ev
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
-from arena.env.seat import SdkSeat
+from arena.env.seat import SdkSeat, sdk_event
 
 NORMAL = "normal"
 """How every seat's game ends in this process: a bot here cannot time out, crash or
@@ -33,7 +34,7 @@ def play_game(seats: Sequence[SdkSeat], players: Sequence[str], rules: RuleSet, 
         decider = game.decider
         assert decider is not None
         legal = game.legal_actions()
-        index = seats[decider].decide(game.view(decider), legal)
+        index = seats[decider].decide(partial(game.view, decider), legal)
         _publish(seats, game.apply(legal[index]))
     outcome = game.outcome
     assert outcome is not None
@@ -44,6 +45,12 @@ def play_game(seats: Sequence[SdkSeat], players: Sequence[str], rules: RuleSet, 
 
 
 def _publish(seats: Sequence[SdkSeat], events: Sequence[ev.Event]) -> None:
-    if events:
+    if not events:
+        return
+    if all(event.audience is None for event in events):
+        converted = [sdk_event(event) for event in events]
+        for seat in seats:
+            seat.receive(events, converted)
+    else:
         for seat in seats:
             seat.events(events)

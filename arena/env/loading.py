@@ -25,6 +25,7 @@ import re
 import runpy
 import shlex
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -129,7 +130,10 @@ def load_bot(name: str, command: str, folder: str | os.PathLike[str] = "") -> Lo
     with _catching_run(entry):
         try:
             if entry.module is not None:
-                runpy.run_module(entry.module, run_name="__main__")
+                with warnings.catch_warnings():  # a module this process imported already
+                    warnings.filterwarnings("ignore", "'.*' found in sys.modules",
+                                            RuntimeWarning)
+                    runpy.run_module(entry.module, run_name="__main__")
             else:
                 assert entry.path is not None
                 runpy.run_path(str(entry.path), run_name="__main__")

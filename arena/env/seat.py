@@ -18,12 +18,13 @@ and the legal actions and events are converted once per distinct engine value.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from itertools import count
 
 from arena import wire
-from arena.client.bot import Bot, resolve_choice
+from arena.client.bot import Bot, FunctionBot, resolve_choice
 from arena.client.convert import (
     action_from_proto,
     event_from_proto,
@@ -48,6 +49,10 @@ FLUSH_AT = 64
 """Events queued for a seat that are handed over at once (the match server's rule)."""
 
 _REQUEST_IDS = count(1)
+_UNSHARED = 2
+"""The reference count of a view no one kept: the local name, and getrefcount's argument."""
+_RAISED = object()
+
 
 _SDK_ACTIONS: dict[Action, SdkAction] = {}
 _SDK_EVENTS: dict[ev.Event, SdkEvent] = {}
@@ -116,6 +121,10 @@ class SdkSeat:
         self.table: Table | None = None
         self.seat = 0
         self._unsent: list[ev.Event] = []
+        self._unsent_sdk: list[SdkEvent] = []
+        # A bot whose on_events does nothing is not called for every batch.
+        self._hears_events = type(bot).on_events is not Bot.on_events and not (
+            isinstance(bot, FunctionBot) and bot._on_events is None)
         self._time_left_ms = 0
         self._bank_ms = 0
 
@@ -126,7 +135,7 @@ class SdkSeat:
                                          time_bank_ms, bot_seed).game_start
         self.seat = seat
         self.table = table_from_proto(start)
-        self._unsent = []
+        self._unsent, self._unsent_sdk = [], []
         self._time_left_ms = decision_timeout_ms
         self._bank_ms = time_bank_ms
         self._hook(self.bot.on_game_start, self.table)
@@ -134,51 +143,68 @@ class SdkSeat:
     def events(self, events: Iterable[ev.Event]) -> None:
         """Queue the events among `events` this seat may see; hand them over at `FLUSH_AT`."""
         seat = self.seat
-        unsent = self._unsent
-        unsent.extend(e for e in events if e.audience is None or seat in e.audience)
-        if len(unsent) >= FLUSH_AT:
+        mine = [e for e in events if e.audience is None or seat in e.audience]
+        self.receive(mine, [sdk_event(e) for e in mine])
+
+    def receive(self, events: Sequence[ev.Event], converted: Sequence[SdkEvent]) -> None:
+        """Queue `events`, all of which this seat may see, with their SDK form `converted`
+        (`sdk_event` of each: a table converts an event once for all its seats)."""
+        self._unsent.extend(events)
+        self._unsent_sdk.extend(converted)
+        if len(self._unsent) >= FLUSH_AT:
             self._flush()
 
     def _flush(self) -> None:
         if self._unsent:
-            batch, self._unsent = self._unsent, []
-            self._deliver(batch)
+            self._unsent = []
+            self._deliver()
 
-    def _deliver(self, batch: Sequence[ev.Event]) -> None:
+    def _deliver(self) -> None:
         table = self.table
         assert table is not None
-        events = [sdk_event(e) for e in batch]
+        events, self._unsent_sdk = self._unsent_sdk, []
         table.events.extend(events)
-        self._hook(self.bot.on_events, table, events)
+        if self._hears_events:
+            self._hook(self.bot.on_events, table, events)
 
-    def decide(self, view: SeatView, legal: list[Action]) -> int:
+    def decide(self, view: SeatView | Callable[[], SeatView], legal: list[Action]) -> int:
         """The index in `legal` the bot picks for the decision in `view` (the passive
-        fallback, logged, when `decide` raises or returns no legal action)."""
+        fallback, logged, when `decide` raises or returns no legal action).
+
+        `view` may be a function that takes the seat's view now: it is then called only
+        if the bot reads its View, or keeps it past its `decide` (it is taken at once).
+        """
         if len(legal) == 1 and self.auto_single_action:
             return 0
         table = self.table
         assert table is not None
         batch, self._unsent = self._unsent, []
         if batch:
-            self._deliver(batch)
-        request_id = str(next(_REQUEST_IDS))
+            self._deliver()
         game_id, time_left, bank = table.game_id, self._time_left_ms, self._bank_ms
 
         def build() -> bot_pb2.DecisionRequest:
-            return decision_request(request_id, game_id, view, legal, time_left, bank, batch)
+            seat_view = view if isinstance(view, SeatView) else view()
+            return decision_request(str(next(_REQUEST_IDS)), game_id, seat_view, legal,
+                                    time_left, bank, batch)
 
         sdk_legal = [sdk_action(a) for a in legal]
         table.decisions += 1
+        given = DeferredView(build, table)
+        choice: object
         try:
-            choice = self.bot.decide(DeferredView(build, table), sdk_legal)
+            choice = self.bot.decide(given, sdk_legal)
         except Exception:
             _log.exception("decide() raised in game %s; answering with the fallback", game_id)
-            return passive_index(sdk_legal)
-        index = resolve_choice(choice, sdk_legal)
+            choice = _RAISED
+        if "request" not in given.__dict__ and sys.getrefcount(given) > _UNSHARED:
+            given.request  # noqa: B018  # the bot kept its view: fix it before the game moves
+        index = None if choice is _RAISED else resolve_choice(choice, sdk_legal)
         if index is None:
             index = passive_index(sdk_legal)
-            _log.error("decide() returned %r, which is not one of the %d legal actions; "
-                       "answering %s", choice, len(sdk_legal), sdk_legal[index])
+            if choice is not _RAISED:
+                _log.error("decide() returned %r, which is not one of the %d legal actions; "
+                           "answering %s", choice, len(sdk_legal), sdk_legal[index])
         return index
 
     def end(self, outcome: Outcome, terminations: Sequence[str], reason: str) -> None:

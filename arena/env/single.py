@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium as gym
@@ -136,7 +137,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], np.int64]):
             seat = self.seats[decider]
             assert seat is not None
             legal = game.legal_actions()
-            self._publish(game.apply(legal[seat.decide(game.view(decider), legal)]))
+            self._publish(game.apply(legal[seat.decide(partial(game.view, decider), legal)]))
         if game.is_over:
             self._indices = {}
             outcome = game.outcome

@@ -95,3 +95,24 @@ def test_a_seat_outside_the_table_is_refused() -> None:
         SingleSeatEnv([random_decide], seat=2)
 
 
+
+
+class Keeper(Bot):
+    """Keeps every view, reading only some of them while deciding."""
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[View, int | None]] = []
+
+    def decide(self, view: View, legal: list[Action]) -> int:
+        read = len(view.hand) if len(self.kept) % 2 else None
+        self.kept.append((view, read))
+        return 0
+
+
+def test_a_view_kept_past_its_decision_still_shows_that_decision() -> None:
+    bot = Keeper()
+    _play(SingleSeatEnv([bot], seat=0), 3)
+    assert len(bot.kept) > 4
+    for view, read in bot.kept:  # read now, after the game moved on and ended
+        assert view.decider == view.seat == 1
+        assert read is None or len(view.hand) == read
