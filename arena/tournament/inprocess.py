@@ -57,7 +57,7 @@ def load_entrants(store: Store, names: Sequence[str]) -> dict[str, LoadedBot]:
         if bot.kind is not BotKind.MANAGED:
             raise NotAnSdkBot(f"bot {name} is a remote bot: only managed Python SDK bots "
                               "can play in this process")
-        version = store.bot_version(name)
+        version = store.bot_version(bot.name)
         folder = ""
         if version is not None:
             if version.build_status is not BuildStatus.OK:
@@ -159,6 +159,7 @@ async def play_match_in_process(store: Store, bots: Sequence[str], games: int, s
     """`arena match` in this process: load the bots first (refusing any that cannot play
     here before anything is stored), store the match, play it; return its name and how
     the run ended."""
-    loaded = load_entrants(store, bots)
-    name = create_match(store, bots, games, seed, rules, sequential=sprt is not None)
+    entrants = [store.bot(bot).name for bot in bots]  # a submitted bot's latest version
+    loaded = load_entrants(store, entrants)
+    name = create_match(store, entrants, games, seed, rules, sequential=sprt is not None)
     return name, await run_in_process(store, name, progress=progress, sprt=sprt, bots=loaded)

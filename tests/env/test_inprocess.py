@@ -114,3 +114,14 @@ def test_in_process_refuses_a_server_and_several_workers(tmp_path: Path) -> None
     assert result.exit_code == 2 and "leave out --server" in result.output
     result = arena(db, "match", "a", "b", "--in-process", "--workers", "2")
     assert result.exit_code == 2 and "leave out --workers" in result.output
+
+
+def test_a_submitted_python_version_plays_in_process_by_its_base_name(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    ok(db, "bot", "submit", str(ROOT / "sample_bots" / "python"), "--manifest",
+       "random.arena-bot.toml")
+    add_bots(db, {"greedy": "greedy"})
+    rules = write_json(tmp_path / "rules.json", {"target_score": None})
+    result = ok(db, "match", "random", "greedy", "--games", "2", "--in-process",
+                "--rules", str(rules))
+    assert "random@1" in result.stdout and "greedy" in result.stdout
