@@ -1,0 +1,87 @@
+"""Environment benchmark: arena's PettingZoo environment against RLCard's UNO environment.
+
+Both are stepped by a uniformly random legal action until the episode ends, and
+every step yields the acting agent's encoded observation and its legal actions:
+RLCard's ``env.step`` returns them, and arena's AEC loop reads them with
+``env.last()`` (observation and action mask) before ``env.step``. A step is one
+decision. Arena is measured as `arena.env.env()` builds it (PettingZoo's wrappers,
+``infos`` with the view and the legal actions) and lean (`raw_env(infos=False)`);
+random play under arena's official rules draws far more often than RLCard's
+rules allow, so episodes differ in length and steps/s is the figure compared.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import Any
+
+from benchmarks.stats import Rate, median_rate, timed
+
+SIZES = (2, 4)
+
+
+def arena_steps(players: int, games: int, wrapped: bool, seed: int = 0) -> Rate:
+    """Play `games` episodes of arena's environment with a random legal policy."""
+    import numpy as np
+
+    import arena.env
+
+    env: Any = (arena.env.env(num_players=players) if wrapped
+                else arena.env.raw_env(num_players=players, infos=False))
+
+    def body() -> tuple[int, int]:
+        rng = random.Random(seed)
+        steps = 0
+        for game in range(games):
+            env.reset(seed=seed * 100_003 + game)
+            for _ in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return games, steps
+    return timed(body)
+
+
+def rlcard_steps(players: int, games: int, seed: int = 0) -> Rate:
+    """Play `games` episodes of RLCard 1.2.0's UNO environment with a random legal policy."""
+    import rlcard
+
+    env = rlcard.make("uno", config={"game_num_players": players, "seed": seed})
+
+    def body() -> tuple[int, int]:
+        rng = random.Random(seed)
+        steps = 0
+        for _ in range(games):
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[rng.randrange(len(legal))])
+                steps += 1
+        return games, steps
+    return timed(body)
+
+
+def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
+    """Steps/s of RLCard's environment and arena's (wrapped and lean), each against RLCard."""
+    rows: list[dict[str, object]] = []
+    for players in SIZES:
+        anchor = median_rate(partial(rlcard_steps, players, max(1, int(400 * scale))), repeats)
+        rows.append(_row("rlcard env.step", players, anchor, anchor))
+        for name, wrapped in (("arena env() (wrapped, infos)", True),
+                              ("arena raw_env(infos=False)", False)):
+            rate = median_rate(partial(arena_steps, players, max(1, int(30 * scale)), wrapped),
+                               repeats)
+            rows.append(_row(name, players, rate, anchor))
+    return rows
+
+
+def _row(name: str, players: int, rate: Rate, anchor: Rate) -> dict[str, object]:
+    return {"environment": name, "players": players, "episodes": rate.games,
+            "steps/s": round(rate.decisions_per_s),
+            "steps/episode": round(rate.decisions / rate.games, 1),
+            "steps/s vs rlcard": round(rate.decisions_per_s / anchor.decisions_per_s, 2)}

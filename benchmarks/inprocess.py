@@ -1,0 +1,138 @@
+"""In-process lane benchmark: a tournament played in the driver's process against the gRPC path
+and against the bare engine.
+
+The same round robin (four seats, single hands, official rules, the same seed) is
+created twice in one database: one copy is run over gRPC as `arena tournament run`
+runs it (an in-process match server, managed bot processes, four tables at once),
+the other with `arena.tournament.inprocess.run_in_process`, one game at a time on
+this one core. Both record every game with its replay log and rating update in
+SQLite. With deterministic bots both play the very same games, so games/s compare
+like for like. Two fields: four random bots, and the sample bots (greedy,
+counter, random, random).
+
+The bound is the engine itself: the same deals played straight through `Game` by
+a uniformly random policy (`benchmarks.engine.arena_games`' loop), with no bot
+interface and no store; the lane's decisions/s is compared to it twice, for the
+lane's play alone (its `TableRunner`, no store) and for the whole run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.engine import Game, RuleSet
+from arena.server.assembly import build_server
+from arena.server.management import Management
+from arena.store import Store
+from arena.tournament.inprocess import InProcessTables, load_entrants, run_in_process
+from benchmarks.stats import Rate, median
+
+RULES = RuleSet(target_score=None)
+BOTS_DIR = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+FIELDS = {
+    "random x4": {"random-a": "random", "random-b": "random", "random-c": "random",
+                  "random-d": "random"},
+    "greedy counter random x2": {"greedy": "greedy", "counter": "counter",
+                                 "random-a": "random", "random-b": "random"},
+}
+TABLES = 4
+
+
+def _create(management: Management, name: str, bots: list[str], deals: int, seed: int) -> None:
+    management.create_tournament(name, bots, {
+        "format": "round_robin", "table_size": len(bots), "deals_per_table": deals,
+        "seed": seed, "concurrency": TABLES, "rules": RULES.to_dict(),
+        "policy": {"decision_timeout": 5.0}})
+
+
+def _decisions(store: Store, name: str) -> int:
+    return sum(len(store.get_game(g.id).actions) for g in store.games(tournament=name))
+
+
+async def measure(field: dict[str, str], deals: int, seed: int) -> dict[str, float]:
+    """One run of `field`'s round robin, `deals` deals, both ways (keys with _ are checks)."""
+    bots = list(field)
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        store = Store.open(Path(tmp) / "bench.db")
+        holder: list[Management] = []
+        server = build_server(store, Path(tmp) / "logs", holder.append)
+        await server.start("127.0.0.1", 0)
+        management = holder[0]
+        try:
+            for name, script in field.items():
+                management.add_bot(name, "managed", f"{sys.executable} "
+                                   f"{BOTS_DIR / f'{script}_bot.py'}")
+            _create(management, "over-grpc", bots, deals, seed)
+            _create(management, "in-process", bots, deals, seed)
+            await management.ensure_bots(bots, wait_seconds=60)
+            start = time.perf_counter()
+            await management.run_tournament("over-grpc", TABLES, wait_seconds=60)
+            grpc = Rate(len(store.games(tournament="over-grpc")),
+                        _decisions(store, "over-grpc"), time.perf_counter() - start)
+        finally:
+            await server.stop(0.5)
+        loaded = load_entrants(store, bots)
+        start = time.perf_counter()
+        await run_in_process(store, "in-process", bots=loaded)
+        lane = Rate(len(store.games(tournament="in-process")), _decisions(store, "in-process"),
+                    time.perf_counter() - start)
+        play_only = await _play_only(store, loaded)
+        store.close()
+    return {"grpc games/s": grpc.games_per_s, "in-process games/s": lane.games_per_s,
+            "in-process vs grpc": lane.games_per_s / grpc.games_per_s,
+            "in-process decisions/s": lane.decisions_per_s,
+            "lane play only decisions/s": play_only.decisions_per_s,
+            "_same games": float(grpc.decisions == lane.decisions)}
+
+
+async def _play_only(store: Store, loaded: dict[str, object]) -> Rate:
+    """The lane's table runner over the schedule again, with nothing recorded."""
+    tables = InProcessTables("in-process", loaded, {})  # type: ignore[arg-type]
+    games = store.scheduled_games("in-process")
+    decisions = 0
+    start = time.perf_counter()
+    for game in games:
+        decisions += len((await tables(game, RULES)).actions)
+    return Rate(len(games), decisions, time.perf_counter() - start)
+
+
+def engine_bound(players: int, seeds: list[int]) -> Rate:
+    """The bare engine on the same deals, a uniformly random policy."""
+    rng = random.Random(0)
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        game = Game.new(RULES, players, seed)
+        while game.outcome is None:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+    return Rate(len(seeds), decisions, time.perf_counter() - start)
+
+
+def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
+    """Median over `repeats` runs of each field's figures; the engine bound with random bots."""
+    deals = max(1, int(12 * scale))
+    rows: list[dict[str, object]] = []
+    for label, field in FIELDS.items():
+        runs = [asyncio.run(measure(field, deals, seed)) for seed in range(repeats)]
+        row: dict[str, object] = {"field": label, "games": deals * 4}
+        for key in runs[0]:
+            if not key.startswith("_"):
+                row[key] = round(median([r[key] for r in runs]), 2)
+        row["same games both ways"] = all(r["_same games"] for r in runs)
+        if label == "random x4":
+            bound = median([engine_bound(4, list(range(seed * 1000, seed * 1000 + deals * 4)))
+                            .decisions_per_s for seed in range(repeats)])
+            row["engine decisions/s"] = round(bound)
+            row["lane play only vs engine"] = round(
+                float(row["lane play only decisions/s"]) / bound, 2)  # type: ignore[arg-type]
+            row["in-process run vs engine"] = round(
+                float(row["in-process decisions/s"]) / bound, 2)  # type: ignore[arg-type]
+        rows.append(row)
+    return rows
