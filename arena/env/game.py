@@ -9,7 +9,7 @@ from arena import wire
 from arena.engine import events as ev
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
-from arena.env.seat import SdkSeat, sdk_event
+from arena.env.seat import SDK_EVENTS, SdkSeat, sdk_event
 
 NORMAL = "normal"
 """How every seat's game ends in this process: a bot here cannot time out, crash or
@@ -47,10 +47,14 @@ def play_game(seats: Sequence[SdkSeat], players: Sequence[str], rules: RuleSet, 
 def _publish(seats: Sequence[SdkSeat], events: Sequence[ev.Event]) -> None:
     if not events:
         return
-    if all(event.audience is None for event in events):
-        converted = [sdk_event(event) for event in events]
+    known = SDK_EVENTS.get
+    converted = [known(event) or sdk_event(event) for event in events]
+    audiences = [event.audience for event in events]
+    if all(audience is None for audience in audiences):
         for seat in seats:
             seat.receive(events, converted)
-    else:
-        for seat in seats:
-            seat.events(events)
+        return
+    for number, seat in enumerate(seats):
+        mine = [i for i, audience in enumerate(audiences)
+                if audience is None or number in audience]
+        seat.receive([events[i] for i in mine], [converted[i] for i in mine])

@@ -55,7 +55,8 @@ _RAISED = object()
 
 
 _SDK_ACTIONS: dict[Action, SdkAction] = {}
-_SDK_EVENTS: dict[ev.Event, SdkEvent] = {}
+SDK_EVENTS: dict[ev.Event, SdkEvent] = {}
+"""The SDK's events by engine event, as `sdk_event` converts them."""
 _CACHE_SIZE = 1 << 16
 
 
@@ -71,12 +72,12 @@ def sdk_action(action: Action) -> SdkAction:
 
 def sdk_event(event: ev.Event) -> SdkEvent:
     """The SDK's event for an engine event: what `events_from_proto` reads from its message."""
-    converted = _SDK_EVENTS.get(event)
+    converted = SDK_EVENTS.get(event)
     if converted is None:
-        if len(_SDK_EVENTS) >= _CACHE_SIZE:
-            _SDK_EVENTS.clear()
+        if len(SDK_EVENTS) >= _CACHE_SIZE:
+            SDK_EVENTS.clear()
         message = uno_pb2.Event.FromString(wire.event_to_bytes(event))
-        converted = _SDK_EVENTS[event] = event_from_proto(message)
+        converted = SDK_EVENTS[event] = event_from_proto(message)
     return converted
 
 
@@ -188,7 +189,8 @@ class SdkSeat:
             return decision_request(str(next(_REQUEST_IDS)), game_id, seat_view, legal,
                                     time_left, bank, batch)
 
-        sdk_legal = [sdk_action(a) for a in legal]
+        known = _SDK_ACTIONS.get
+        sdk_legal = [known(a) or sdk_action(a) for a in legal]
         table.decisions += 1
         given = DeferredView(build, table)
         choice: object
