@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from arena.cli.session import Session
     from arena.store import Store
 
-IN_PROCESS_HELP = ("Play the bots' decide functions in this process, on the local database: "
-                   "managed Python SDK bots only, unsandboxed (trusted code), no match server; "
-                   "the same schedule, records and ratings.")
+IN_PROCESS_HELP = ("Play the bots' decide functions in this process (with --workers N, in N "
+                   "local processes), on the local database: managed Python SDK bots only, "
+                   "unsandboxed (trusted code), no match server; the same schedule, records "
+                   "and ratings.")
 
 def refuse(context: Context, reason: str | None = None) -> None:
     """Refuse --in-process with a server, or with an option it cannot honour."""
@@ -94,19 +95,19 @@ def _standings(context: Context, name: str) -> list[admin_pb2.GetRankingsRespons
     return context.run(body, read_only=True)
 
 
-def run_tournament(context: Context, name: str) -> None:
-    """`arena tournament run NAME --in-process`."""
+def run_tournament(context: Context, name: str, workers: int = 1) -> None:
+    """`arena tournament run NAME --in-process [--workers N]`."""
     from arena.tournament.inprocess import run_in_process
 
     async def start(store: Store, progress: Callable[[int, int], None]) -> tuple[str, Any]:
-        return name, await run_in_process(store, name, progress=progress)
+        return name, await run_in_process(store, name, progress=progress, workers=workers)
 
     _run(context, name, start)
     emit_rankings(_standings(context, name), "table")
 
 
 def play_match(context: Context, bots: tuple[str, ...], games: int, seed: int,
-               rules_text: str, sprt: dict[str, Any] | None) -> None:
+               rules_text: str, sprt: dict[str, Any] | None, workers: int = 1) -> None:
     """`arena match BOTS --in-process` (with `sprt`: h0, h1, alpha, beta, max_games)."""
     from arena.engine import RuleSet
     from arena.tournament.inprocess import play_match_in_process
@@ -123,7 +124,7 @@ def play_match(context: Context, bots: tuple[str, ...], games: int, seed: int,
 
     async def start(store: Store, progress: Callable[[int, int], None]) -> tuple[str, Any]:
         return await play_match_in_process(store, list(bots), games, seed, rules, sprt=plan,
-                                           progress=progress)
+                                           progress=progress, workers=workers)
 
     last, outcome = _run(context, "match", start)
     conclusion = getattr(outcome, "conclusion", "")

@@ -108,10 +108,11 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
       arena match counter greedy --sprt --h1 0.52
     """
     if in_process:
-        refuse(context, "plays on one worker: leave out --workers" if workers > 1 else None)
+        refuse(context, "--sprt plays on one worker: leave out --workers"
+               if workers > 1 and sprt else None)
         settings = dict(h0=h0, h1=h1, alpha=alpha, beta=beta, max_games=max_games)
         return in_process_match(context, bots, games, seed, rules_json(rules_path),
-                                settings if sprt else None)
+                                settings if sprt else None, workers)
     begun = False
 
     def on_begun() -> None:
@@ -461,9 +462,9 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
       arena tournament run spring --until-separated --max-games 20000
     """
     if in_process:
-        refuse(context, "plays on one worker, without --workers, --cluster or "
-               "--until-separated" if workers > 1 or cluster or until_separated else None)
-        return in_process_tournament(context, name)
+        refuse(context, "plays without --cluster or --until-separated"
+               if cluster or until_separated else None)
+        return in_process_tournament(context, name, workers)
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
                                              remote_wait_seconds=wait, workers=workers,
                                              cluster=cluster)

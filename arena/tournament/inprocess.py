@@ -19,7 +19,11 @@ process, outside any sandbox: the lane is for bots whose code is trusted.
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +37,7 @@ from arena.game_id import public_game_id
 from arena.record import SeatTermination
 from arena.store import BotKind, BuildStatus, GameSummary, ScheduledGame, Store
 from arena.submissions import launch_command
+from arena.tournament.chunked import Chunk, ChunkResult, run_tournament_on_workers
 from arena.tournament.runner import (
     PlayedGame,
     Progress,
@@ -44,14 +49,22 @@ from arena.tournament.runner import (
 from arena.tournament.schedule import TournamentSettings
 from arena.tournament.sequential import SequentialOutcome, SprtPlan, run_sprt
 
-__all__ = ["InProcessTables", "NotAnSdkBot", "load_entrants", "play_match_in_process",
-           "run_in_process"]
+__all__ = ["InProcessTables", "LanePool", "NotAnSdkBot", "entrant_commands", "load_entrants",
+           "play_match_in_process", "run_in_process"]
 
 
 def load_entrants(store: Store, names: Sequence[str]) -> dict[str, LoadedBot]:
     """Each of `names` (stored bots) as an SDK bot loaded in this process; `NotAnSdkBot`
     for the first that cannot be (remote, another runtime, not built, not SDK)."""
-    loaded: dict[str, LoadedBot] = {}
+    return {name: load_bot(name, command, folder)
+            for name, (command, folder) in entrant_commands(store, names).items()}
+
+
+def entrant_commands(store: Store, names: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """How each of `names` is run: its command and the folder it runs in ("" for this
+    one); `NotAnSdkBot` for a bot that cannot play in process (remote, another runtime,
+    not built)."""
+    commands: dict[str, tuple[str, str]] = {}
     for name in dict.fromkeys(names):
         bot = store.bot(name)
         if bot.kind is not BotKind.MANAGED:
@@ -69,8 +82,8 @@ def load_entrants(store: Store, names: Sequence[str]) -> dict[str, LoadedBot]:
             command, folder = launch_command(version), version.folder
         else:
             command = bot.command or ""
-        loaded[name] = load_bot(name, command, folder)
-    return loaded
+        commands[name] = (command, folder)
+    return commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +110,10 @@ class InProcessTables:
 
     async def __call__(self, game: ScheduledGame, rules: RuleSet) -> PlayedGame:
         """Play `game` to its end (at once: games go one at a time, in schedule order)."""
+        return self.play(game, rules)
+
+    def play(self, game: ScheduledGame, rules: RuleSet) -> PlayedGame:
+        """Play `game` to its end and return its record."""
         started = datetime.now(UTC)
         seats = [SdkSeat(self.bots[bot].bot,
                          auto_single_action=self.bots[bot].auto_single_action)
@@ -117,15 +134,31 @@ async def run_in_process(store: Store, tournament: str | int, *,
                          on_game: Callable[[GameSummary], None] | None = None,
                          sprt: SprtPlan | None = None,
                          bots: Mapping[str, LoadedBot] | None = None,
+                         workers: int = 0,
                          ) -> RunSummary | SequentialOutcome:
     """Play `tournament`'s pending games in this process (see the module's doc); with
     `sprt` (a two-bot match), deal after deal until the test decides. The entrants are
     loaded (`load_entrants`) unless `bots` holds them already. Raises `NotAnSdkBot`
-    before any game if a bot cannot play here."""
+    before any game if a bot cannot play here.
+
+    With `workers` above 1 (0: the tournament's setting) and no `sprt`, that many local
+    processes play chunks of
+    the games, each with its own copy of every bot, and this process records them in
+    schedule order (`run_tournament_on_workers`): stateless bots play the very games
+    of a one-process run; a bot that learns across games learns from its worker's only.
+    """
     stored = store.tournament(tournament)
     settings = tournament_settings(stored)
     names = (store.tournament_bots(stored.id) if sprt is not None else
              sorted({b for g in store.pending_games(stored.id) for b in g.seats}))
+    if (workers or settings.workers) > 1 and sprt is None:
+        commands = entrant_commands(store, names)
+        if bots is None:
+            load_entrants(store, names)  # a bot that cannot play is refused here, once
+        size = workers or settings.workers
+        async with LanePool(stored.name, commands, settings.policy, size) as pool:
+            return await run_tournament_on_workers(store, stored.id, pool, concurrency=1,
+                                                   progress=progress, on_game=on_game)
     if bots is None or any(name not in bots for name in names):
         bots = load_entrants(store, names)
     tables = InProcessTables(stored.name, bots, settings.policy)
@@ -154,7 +187,7 @@ def create_match(store: Store, bots: Sequence[str], games: int, seed: int,
 
 async def play_match_in_process(store: Store, bots: Sequence[str], games: int, seed: int,
                                 rules: RuleSet, *, sprt: SprtPlan | None = None,
-                                progress: Progress | None = None,
+                                progress: Progress | None = None, workers: int = 1,
                                 ) -> tuple[str, RunSummary | SequentialOutcome]:
     """`arena match` in this process: load the bots first (refusing any that cannot play
     here before anything is stored), store the match, play it; return its name and how
@@ -162,4 +195,51 @@ async def play_match_in_process(store: Store, bots: Sequence[str], games: int, s
     entrants = [store.bot(bot).name for bot in bots]  # a submitted bot's latest version
     loaded = load_entrants(store, entrants)
     name = create_match(store, entrants, games, seed, rules, sequential=sprt is not None)
-    return name, await run_in_process(store, name, progress=progress, sprt=sprt, bots=loaded)
+    return name, await run_in_process(store, name, progress=progress, sprt=sprt, bots=loaded,
+                                      workers=workers)
+
+
+# ----------------------------------------------------------------- workers
+
+_WORKER_TABLES: InProcessTables | None = None
+"""A lane worker process's bots, loaded once by `_start_worker`."""
+
+
+def _start_worker(name: str, commands: Mapping[str, tuple[str, str]],
+                  policy: Mapping[str, Any]) -> None:
+    global _WORKER_TABLES
+    bots = {bot: load_bot(bot, command, folder) for bot, (command, folder) in commands.items()}
+    _WORKER_TABLES = InProcessTables(name, bots, policy)
+
+
+def _play_chunk(games: tuple[ScheduledGame, ...], rules: Mapping[str, Any]
+                ) -> ChunkResult:
+    assert _WORKER_TABLES is not None
+    started = time.perf_counter()
+    ruleset = RuleSet.from_dict(dict(rules))
+    played = tuple((game.id, _WORKER_TABLES.play(game, ruleset)) for game in games)
+    return ChunkResult(played, time.perf_counter() - started)
+
+
+class LanePool:
+    """A `WorkerPool` of `size` local processes that each load the bots (`commands`: name
+    to command and folder) once and play the chunks they are given with the lane."""
+
+    def __init__(self, name: str, commands: Mapping[str, tuple[str, str]],
+                 policy: Mapping[str, Any], size: int) -> None:
+        self.size = size
+        self._executor = ProcessPoolExecutor(
+            size, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+            initargs=(name, dict(commands), dict(policy)))
+
+    async def play(self, chunk: Chunk) -> ChunkResult:
+        """Play `chunk`'s games, one at a time, on some worker."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _play_chunk, chunk.games,
+                                          dict(chunk.rules))
+
+    async def __aenter__(self) -> LanePool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.to_thread(self._executor.shutdown, True, cancel_futures=True)

@@ -112,8 +112,20 @@ def test_in_process_refuses_a_server_and_several_workers(tmp_path: Path) -> None
     db = tmp_path / "arena.db"
     result = arena(db, "--server", "127.0.0.1:1", "match", "a", "b", "--in-process")
     assert result.exit_code == 2 and "leave out --server" in result.output
-    result = arena(db, "match", "a", "b", "--in-process", "--workers", "2")
+    result = arena(db, "match", "a", "b", "--in-process", "--sprt", "--workers", "2")
     assert result.exit_code == 2 and "leave out --workers" in result.output
+
+
+def test_in_process_workers_record_the_games_one_process_records(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    add_bots(one, {"r1": "random", "r2": "random", "r3": "random"})
+    rules = write_json(tmp_path / "rules.json", {"target_score": None})
+    ok(one, "tournament", "create", "cup", "r1", "r2", "r3", "--table-size", "3",
+       "--deals", "2", "--seed", "9", "--rules", str(rules))
+    shutil.copy(one, two)
+    ok(one, "tournament", "run", "cup", "--in-process")
+    ok(two, "tournament", "run", "cup", "--in-process", "--workers", "2")
+    assert _games(one, "cup") == _games(two, "cup")
 
 
 def test_a_submitted_python_version_plays_in_process_by_its_base_name(tmp_path: Path) -> None:
