@@ -4,10 +4,14 @@ Both are stepped by a uniformly random legal action until the episode ends, and
 every step yields the acting agent's encoded observation and its legal actions:
 RLCard's ``env.step`` returns them, and arena's AEC loop reads them with
 ``env.last()`` (observation and action mask) before ``env.step``. A step is one
-decision. Arena is measured as `arena.env.env()` builds it (PettingZoo's wrappers,
-``infos`` with the view and the legal actions) and lean (`raw_env(infos=False)`);
+decision. Arena is measured as `arena.env.env()` builds it (PettingZoo's wrappers),
+with ``infos=True`` (the view and the legal actions in ``infos``), and bare
+(`raw_env()`, no wrappers);
 random play under arena's official rules draws far more often than RLCard's
-rules allow, so episodes differ in length and steps/s is the figure compared.
+rules allow (reneging), so episodes differ in length and steps/s is the figure
+compared; hands grow long under random reneging, and every step encodes them, so
+arena is also stepped with the forced-draw policy of `benchmarks.engine` (a random
+play whenever one is legal), which keeps its hands as short as RLCard's.
 """
 
 from __future__ import annotations
@@ -21,14 +25,17 @@ from benchmarks.stats import Rate, median_rate, timed
 SIZES = (2, 4)
 
 
-def arena_steps(players: int, games: int, wrapped: bool, seed: int = 0) -> Rate:
-    """Play `games` episodes of arena's environment with a random legal policy."""
+def arena_steps(players: int, games: int, wrapped: bool, seed: int = 0,
+                forced_draw: bool = False, infos: bool = False) -> Rate:
+    """Play `games` episodes of arena's environment with a random legal policy (with
+    `forced_draw`, a random play whenever one is legal, as RLCard's rules force)."""
     import numpy as np
 
     import arena.env
+    from arena.env.actions import PLAY_COUNT
 
-    env: Any = (arena.env.env(num_players=players) if wrapped
-                else arena.env.raw_env(num_players=players, infos=False))
+    env: Any = (arena.env.env(num_players=players, infos=infos) if wrapped
+                else arena.env.raw_env(num_players=players))
 
     def body() -> tuple[int, int]:
         rng = random.Random(seed)
@@ -41,6 +48,8 @@ def arena_steps(players: int, games: int, wrapped: bool, seed: int = 0) -> Rate:
                     env.step(None)
                     continue
                 legal = np.flatnonzero(observation["action_mask"])
+                if forced_draw and legal[0] < PLAY_COUNT:
+                    legal = legal[legal < PLAY_COUNT]
                 env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
         return games, steps
@@ -72,10 +81,14 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     for players in SIZES:
         anchor = median_rate(partial(rlcard_steps, players, max(1, int(400 * scale))), repeats)
         rows.append(_row("rlcard env.step", players, anchor, anchor))
-        for name, wrapped in (("arena env() (wrapped, infos)", True),
-                              ("arena raw_env(infos=False)", False)):
-            rate = median_rate(partial(arena_steps, players, max(1, int(30 * scale)), wrapped),
-                               repeats)
+        for name, wrapped, forced, infos in (
+                ("arena env()", True, False, False),
+                ("arena env(infos=True)", True, False, True),
+                ("arena raw_env()", False, False, False),
+                ("arena raw_env(), forced draw", False, True, False)):
+            episodes = max(1, int((150 if forced else 30) * scale))
+            rate = median_rate(partial(arena_steps, players, episodes, wrapped,
+                                       forced_draw=forced, infos=infos), repeats)
             rows.append(_row(name, players, rate, anchor))
     return rows
 

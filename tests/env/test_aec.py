@@ -31,7 +31,7 @@ CONFIGS = [
 @pytest.mark.parametrize(("players", "rules"), CONFIGS)
 def test_the_env_passes_pettingzoos_api_and_seed_tests(players: int,
                                                        rules: dict[str, Any] | None) -> None:
-    api_test(arena.env.env(num_players=players, rules=rules), num_cycles=60)
+    api_test(arena.env.env(num_players=players, rules=rules, infos=True), num_cycles=60)
     seed_test(lambda: arena.env.env(num_players=players, rules=rules), num_cycles=60)
 
 
@@ -75,7 +75,7 @@ def test_a_reset_without_a_seed_follows_the_last_seed_given() -> None:
 @pytest.mark.parametrize(("players", "rules"), CONFIGS)
 def test_the_mask_is_exactly_the_legal_actions_at_every_step(
         players: int, rules: dict[str, Any] | None) -> None:
-    env = UnoEnv(num_players=players, rules=rules)
+    env = UnoEnv(num_players=players, rules=rules, infos=True)
     rng = random.Random(5)
     for seed in range(2):
         env.reset(seed=seed)
@@ -127,7 +127,7 @@ def test_the_winners_get_plus_one_the_others_minus_one_and_a_full_tie_zero() -> 
 
 
 def test_the_sdk_view_is_the_view_a_bot_is_sent() -> None:
-    env = UnoEnv(num_players=3)
+    env = UnoEnv(num_players=3, infos=True)
     env.reset(seed=2)
     view, legal = env.sdk_view()
     assert view.seat == env.agent_name_mapping[env.agent_selection]
