@@ -4,11 +4,14 @@ and against the bare engine.
 The same round robin (four seats, single hands, official rules, the same seed) is
 created twice in one database: one copy is run over gRPC as `arena tournament run`
 runs it (an in-process match server, managed bot processes, four tables at once),
-the other with `arena.tournament.inprocess.run_in_process`, one game at a time on
-this one core. Both record every game with its replay log and rating update in
-SQLite. With deterministic bots both play the very same games, so games/s compare
-like for like. Two fields: four random bots, and the sample bots (greedy,
-counter, random, random).
+the other with `arena.tournament.inprocess.run_in_process`, one game at a time.
+Both record every game with its replay log and rating update in SQLite, and both
+run on one core: the benchmark pins itself, and with it the bot processes it
+starts, to one CPU (where the platform allows). With deterministic bots both play
+the very same games, so games/s compare like for like. Two fields: four random
+bots, and the sample bots (greedy, counter, random, random); greedy and counter
+learn from every game they see, and over gRPC four tables at once show them the
+games in another order, so that field's games differ between the two runs.
 
 The bound is the engine itself: the same deals played straight through `Game` by
 a uniformly random policy (`benchmarks.engine.arena_games`' loop), with no bot
@@ -19,10 +22,13 @@ lane's play alone (its `TableRunner`, no store) and for the whole run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.engine import Game, RuleSet
@@ -115,8 +121,27 @@ def engine_bound(players: int, seeds: list[int]) -> Rate:
     return Rate(len(seeds), decisions, time.perf_counter() - start)
 
 
+@contextlib.contextmanager
+def one_core() -> Iterator[None]:
+    """Run the block (and every process it starts) on one CPU, where the platform allows."""
+    if not hasattr(os, "sched_getaffinity"):
+        yield
+        return
+    saved = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(saved)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, saved)
+
+
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     """Median over `repeats` runs of each field's figures; the engine bound with random bots."""
+    with one_core():
+        return _run(repeats, scale)
+
+
+def _run(repeats: int, scale: float) -> list[dict[str, object]]:
     deals = max(1, int(12 * scale))
     rows: list[dict[str, object]] = []
     for label, field in FIELDS.items():
