@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from arena.cli.context import Context
+from arena.cli.context import Context, stopped
 from arena.cli.output import emit_rankings, follow_progress
 from arena.cli.rankings import pool_rankings
 from arena.v1 import admin_pb2
@@ -80,6 +80,9 @@ def _run(context: Context, label: str,
 
     try:
         return asyncio.run(main())
+    except KeyboardInterrupt:
+        stopped("stopped; the games recorded so far are kept: run the tournament again "
+                "(`arena tournament run NAME --in-process`) to finish it.")
     except NotAnSdkBot as exc:
         raise click.ClickException(str(exc)) from None
     except NoDatabase as exc:
