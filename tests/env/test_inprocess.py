@@ -121,7 +121,7 @@ def test_in_process_workers_record_the_games_one_process_records(tmp_path: Path)
     add_bots(one, {"r1": "random", "r2": "random", "r3": "random"})
     rules = write_json(tmp_path / "rules.json", {"target_score": None})
     ok(one, "tournament", "create", "cup", "r1", "r2", "r3", "--table-size", "3",
-       "--deals", "2", "--seed", "9", "--rules", str(rules))
+       "--deals", "1", "--seed", "9", "--rules", str(rules))
     shutil.copy(one, two)
     ok(one, "tournament", "run", "cup", "--in-process")
     ok(two, "tournament", "run", "cup", "--in-process", "--workers", "2")
