@@ -48,6 +48,7 @@ def _run(context: Context, label: str,
     errors become one line."""
     from arena.env.loading import NotAnSdkBot
     from arena.store import NoDatabase, Store, StoreError
+    from arena.tournament.inprocess import InProcessRefused
 
     async def main() -> tuple[admin_pb2.RunProgress, Any]:
         store = Store.open(context.db, reconnect_within=context.reconnect_within)
@@ -83,7 +84,7 @@ def _run(context: Context, label: str,
     except KeyboardInterrupt:
         stopped("stopped; the games recorded so far are kept: run the tournament again "
                 "(`arena tournament run NAME --in-process`) to finish it.")
-    except NotAnSdkBot as exc:
+    except (NotAnSdkBot, InProcessRefused) as exc:
         raise click.ClickException(str(exc)) from None
     except NoDatabase as exc:
         raise click.ClickException(

@@ -35,7 +35,7 @@ from arena.env.loading import LoadedBot, NotAnSdkBot, load_bot
 from arena.env.seat import SdkSeat
 from arena.game_id import public_game_id
 from arena.record import SeatTermination
-from arena.store import BotKind, BuildStatus, GameSummary, ScheduledGame, Store
+from arena.store import LADDER_FORMAT, BotKind, BuildStatus, GameSummary, ScheduledGame, Store
 from arena.submissions import launch_command
 from arena.tournament.chunked import Chunk, ChunkResult, run_tournament_on_workers
 from arena.tournament.runner import (
@@ -49,8 +49,12 @@ from arena.tournament.runner import (
 from arena.tournament.schedule import TournamentSettings
 from arena.tournament.sequential import SequentialOutcome, SprtPlan, run_sprt
 
-__all__ = ["InProcessTables", "LanePool", "NotAnSdkBot", "entrant_commands", "load_entrants",
-           "play_match_in_process", "run_in_process"]
+__all__ = ["InProcessRefused", "InProcessTables", "LanePool", "NotAnSdkBot", "entrant_commands",
+           "load_entrants", "play_match_in_process", "run_in_process"]
+
+
+class InProcessRefused(ValueError):
+    """A run the lane cannot play (a ladder); the message says why, in one line."""
 
 
 def load_entrants(store: Store, names: Sequence[str]) -> dict[str, LoadedBot]:
@@ -148,6 +152,9 @@ async def run_in_process(store: Store, tournament: str | int, *,
     of a one-process run; a bot that learns across games learns from its worker's only.
     """
     stored = store.tournament(tournament)
+    if stored.format == LADDER_FORMAT:
+        raise InProcessRefused(f"{stored.name} is a ladder: `arena ladder run --name "
+                               f"{stored.name}` plays it, over gRPC")
     settings = tournament_settings(stored)
     names = (store.tournament_bots(stored.id) if sprt is not None else
              sorted({b for g in store.pending_games(stored.id) for b in g.seats}))

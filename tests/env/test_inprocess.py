@@ -137,3 +137,13 @@ def test_a_submitted_python_version_plays_in_process_by_its_base_name(tmp_path: 
     result = ok(db, "match", "random", "greedy", "--games", "2", "--in-process",
                 "--rules", str(rules))
     assert "random@1" in result.stdout and "greedy" in result.stdout
+
+
+def test_a_ladder_is_left_to_the_ladder_command(tmp_path: Path) -> None:
+    from arena.store import LADDER_FORMAT, Store
+
+    db = tmp_path / "arena.db"
+    with Store.open(db) as store:
+        store.create_tournament("weekly", LADDER_FORMAT, {}, {})
+    result = arena(db, "tournament", "run", "weekly", "--in-process")
+    assert result.exit_code == 1 and "weekly is a ladder" in result.output, result.output
