@@ -50,7 +50,7 @@ def _publish(seats: Sequence[SdkSeat], events: Sequence[ev.Event]) -> None:
     known = SDK_EVENTS.get
     converted = [known(event) or sdk_event(event) for event in events]
     audiences = [event.audience for event in events]
-    if all(audience is None for audience in audiences):
+    if audiences.count(None) == len(audiences):  # all public, as most are
         for seat in seats:
             seat.receive(events, converted)
         return
