@@ -9,7 +9,6 @@ code in the driver's process has no place there.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -46,6 +45,8 @@ def _run(context: Context, label: str,
          ) -> tuple[admin_pb2.RunProgress, Any]:
     """Open the store, run `start` in this process with a progress bar, close the store;
     errors become one line."""
+    import asyncio  # loaded when a command plays, never for --help
+
     from arena.env.loading import NotAnSdkBot
     from arena.store import NoDatabase, Store, StoreError
     from arena.tournament.inprocess import InProcessRefused
