@@ -94,21 +94,36 @@ def _run(context: Context, label: str,
         raise click.ClickException(f"cannot use the database {context.db_name}: {exc}") from None
 
 
-def _standings(context: Context, name: str) -> list[admin_pb2.GetRankingsResponse]:
+def _standings(context: Context, name: str,
+               confidence: float = 0.95) -> list[admin_pb2.GetRankingsResponse]:
     async def body(session: Session) -> list[admin_pb2.GetRankingsResponse]:
-        return await pool_rankings(session, name, None)
+        return await pool_rankings(session, name, None, confidence)
     return context.run(body, read_only=True)
 
 
-def run_tournament(context: Context, name: str, workers: int = 1) -> None:
-    """`arena tournament run NAME --in-process [--workers N]`."""
+def run_tournament(context: Context, name: str, workers: int = 0,
+                   until_separated: tuple[float, int | None] | None = None) -> None:
+    """`arena tournament run NAME --in-process [--workers N | --until-separated]`
+    (`until_separated`: the confidence and the most games)."""
     from arena.tournament.inprocess import run_in_process
+    from arena.tournament.schedule import MAX_GAMES
+    from arena.tournament.sequential import UntilSeparated
+
+    goal = None
+    if until_separated is not None:
+        confidence, most = until_separated
+        goal = UntilSeparated(confidence, most or MAX_GAMES)
 
     async def start(store: Store, progress: Callable[[int, int], None]) -> tuple[str, Any]:
-        return name, await run_in_process(store, name, progress=progress, workers=workers)
+        return name, await run_in_process(store, name, progress=progress, workers=workers,
+                                          until_separated=goal)
 
-    _run(context, name, start)
-    emit_rankings(_standings(context, name), "table")
+    _, outcome = _run(context, name, start)
+    conclusion = getattr(outcome, "conclusion", "")
+    if conclusion:
+        click.echo(f"until separated: {conclusion}\n")
+    confidence = until_separated[0] if until_separated is not None else 0.95
+    emit_rankings(_standings(context, name, confidence), "table")
 
 
 def play_match(context: Context, bots: tuple[str, ...], games: int, seed: int,

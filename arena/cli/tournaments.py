@@ -462,9 +462,10 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
       arena tournament run spring --until-separated --max-games 20000
     """
     if in_process:
-        refuse(context, "plays without --cluster or --until-separated"
-               if cluster or until_separated else None)
-        return in_process_tournament(context, name, workers)
+        refuse(context, "plays without --cluster, and --until-separated on one worker"
+               if cluster or (until_separated and workers > 1) else None)
+        return in_process_tournament(context, name, workers,
+                                     (confidence, max_games) if until_separated else None)
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
                                              remote_wait_seconds=wait, workers=workers,
                                              cluster=cluster)

@@ -47,7 +47,13 @@ from arena.tournament.runner import (
     tournament_settings,
 )
 from arena.tournament.schedule import TournamentSettings
-from arena.tournament.sequential import SequentialOutcome, SprtPlan, run_sprt
+from arena.tournament.sequential import (
+    SequentialOutcome,
+    SprtPlan,
+    UntilSeparated,
+    run_sprt,
+    run_until_separated,
+)
 
 __all__ = ["InProcessRefused", "InProcessTables", "LanePool", "NotAnSdkBot", "entrant_commands",
            "load_entrants", "play_match_in_process", "run_in_process"]
@@ -139,9 +145,12 @@ async def run_in_process(store: Store, tournament: str | int, *,
                          sprt: SprtPlan | None = None,
                          bots: Mapping[str, LoadedBot] | None = None,
                          workers: int = 0,
+                         until_separated: UntilSeparated | None = None,
                          ) -> RunSummary | SequentialOutcome:
     """Play `tournament`'s pending games in this process (see the module's doc); with
-    `sprt` (a two-bot match), deal after deal until the test decides. The entrants are
+    `sprt` (a two-bot match), deal after deal until the test decides; with
+    `until_separated`, deal blocks after the schedule until the leaderboard is
+    separated (both on one process). The entrants are
     loaded (`load_entrants`) unless `bots` holds them already. Raises `NotAnSdkBot`
     before any game if a bot cannot play here.
 
@@ -156,9 +165,10 @@ async def run_in_process(store: Store, tournament: str | int, *,
         raise InProcessRefused(f"{stored.name} is a ladder: `arena ladder run --name "
                                f"{stored.name}` plays it, over gRPC")
     settings = tournament_settings(stored)
-    names = (store.tournament_bots(stored.id) if sprt is not None else
+    sequential = sprt is not None or until_separated is not None
+    names = (store.tournament_bots(stored.id) if sequential else
              sorted({b for g in store.pending_games(stored.id) for b in g.seats}))
-    if (workers or settings.workers) > 1 and sprt is None:
+    if (workers or settings.workers) > 1 and not sequential:
         commands = entrant_commands(store, names)
         if bots is None:
             load_entrants(store, names)  # a bot that cannot play is refused here, once
@@ -169,6 +179,11 @@ async def run_in_process(store: Store, tournament: str | int, *,
     if bots is None or any(name not in bots for name in names):
         bots = load_entrants(store, names)
     tables = InProcessTables(stored.name, bots, settings.policy)
+    if until_separated is not None:
+        return await run_until_separated(
+            store, stored.id, tables, confidence=until_separated.confidence,
+            max_games=until_separated.max_games, concurrency=1, progress=progress,
+            on_game=on_game)
     if sprt is None:
         return await run_tournament(store, stored.id, tables, concurrency=1,
                                     progress=progress, on_game=on_game)

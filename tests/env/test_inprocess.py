@@ -15,7 +15,7 @@ import pytest
 
 from arena.client import FunctionBot
 from arena.env.loading import NotAnSdkBot, entry_point, load_bot
-from tests.cli.cli_support import ROOT, add_bots, arena, ok, write_json
+from tests.cli.cli_support import ROOT, add_bots, arena, ok, query, write_json
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -147,3 +147,17 @@ def test_a_ladder_is_left_to_the_ladder_command(tmp_path: Path) -> None:
         store.create_tournament("weekly", LADDER_FORMAT, {}, {})
     result = arena(db, "tournament", "run", "weekly", "--in-process")
     assert result.exit_code == 1 and "weekly is a ladder" in result.output, result.output
+
+
+def test_until_separated_in_process_appends_deals_until_the_pair_is_separated(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db, {"greedy": "greedy", "rnd": "random"})
+    rules = write_json(tmp_path / "rules.json", {"target_score": None})
+    ok(db, "tournament", "create", "duel", "greedy", "rnd", "--table-size", "2", "--deals", "2",
+       "--rules", str(rules))
+    result = ok(db, "tournament", "run", "duel", "--in-process", "--until-separated",
+                "--max-games", "200")
+    assert "until separated: every adjacent pair is separated" in result.stdout
+    games = int(query(db, "SELECT COUNT(*) FROM games")[0][0])
+    assert 4 < games <= 200  # deal blocks were appended to the 4 scheduled games
