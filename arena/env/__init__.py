@@ -22,8 +22,8 @@ def raw_env(**options: Any) -> UnoEnv:
 
 
 def env(**options: Any) -> Any:
-    """The AEC environment wrapped as PettingZoo's classic environments are (an error on an
-    illegal action, order enforced)."""
+    """The AEC environment in PettingZoo's order-enforcing wrapper (an action that is not
+    legal now raises `ValueError`)."""
     from arena.env.aec import wrapped
 
     return wrapped(raw_env(**options))

@@ -264,6 +264,6 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
 
 
 def wrapped(env: UnoEnv) -> Any:
-    """`env` in PettingZoo's usual wrappers for classic games: an illegal action raises,
-    and out-of-order calls are caught."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+    """`env` in PettingZoo's order-enforcing wrapper, which catches out-of-order calls (the
+    env itself refuses an action out of bounds or not legal now with a `ValueError`)."""
+    return wrappers.OrderEnforcingWrapper(env)
