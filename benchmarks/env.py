@@ -17,10 +17,9 @@ play whenever one is legal), which keeps its hands as short as RLCard's.
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any
 
-from benchmarks.stats import Rate, median_rate, timed
+from benchmarks.stats import Rate, median, timed
 
 SIZES = (2, 4)
 
@@ -75,26 +74,43 @@ def rlcard_steps(players: int, games: int, seed: int = 0) -> Rate:
     return timed(body)
 
 
+ARENA = (("arena env()", True, False, False),
+         ("arena env(infos=True)", True, False, True),
+         ("arena raw_env()", False, False, False),
+         ("arena raw_env(), forced draw", False, True, False))
+"""Each arena configuration: its name, wrapped, forced draw, infos."""
+
+
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
-    """Steps/s of RLCard's environment and arena's (wrapped and lean), each against RLCard."""
+    """Steps/s of RLCard's environment and arena's, each against RLCard. On a shared machine
+    the load changes from second to second, so every repeat measures RLCard and then each
+    arena configuration right after it, and the ratio shown is the median of the repeats'
+    ratios (the rates are the medians of the repeats')."""
     rows: list[dict[str, object]] = []
     for players in SIZES:
-        anchor = median_rate(partial(rlcard_steps, players, max(1, int(400 * scale))), repeats)
-        rows.append(_row("rlcard env.step", players, anchor, anchor))
-        for name, wrapped, forced, infos in (
-                ("arena env()", True, False, False),
-                ("arena env(infos=True)", True, False, True),
-                ("arena raw_env()", False, False, False),
-                ("arena raw_env(), forced draw", False, True, False)):
-            episodes = max(1, int((150 if forced else 30) * scale))
-            rate = median_rate(partial(arena_steps, players, episodes, wrapped,
-                                       forced_draw=forced, infos=infos), repeats)
-            rows.append(_row(name, players, rate, anchor))
+        anchors: list[Rate] = []
+        rates: dict[str, list[Rate]] = {name: [] for name, *_ in ARENA}
+        ratios: dict[str, list[float]] = {name: [] for name, *_ in ARENA}
+        for _ in range(repeats):
+            anchor = rlcard_steps(players, max(1, int(400 * scale)))
+            anchors.append(anchor)
+            for name, wrapped, forced, infos in ARENA:
+                episodes = max(1, int((150 if forced else 30) * scale))
+                rate = arena_steps(players, episodes, wrapped, forced_draw=forced, infos=infos)
+                rates[name].append(rate)
+                ratios[name].append(rate.decisions_per_s / anchor.decisions_per_s)
+        rows.append(_row("rlcard env.step", players, _median(anchors), 1.0))
+        for name, *_ in ARENA:
+            rows.append(_row(name, players, _median(rates[name]), median(ratios[name])))
     return rows
 
 
-def _row(name: str, players: int, rate: Rate, anchor: Rate) -> dict[str, object]:
+def _median(rates: list[Rate]) -> Rate:
+    return sorted(rates, key=lambda r: r.decisions_per_s)[len(rates) // 2]
+
+
+def _row(name: str, players: int, rate: Rate, ratio: float) -> dict[str, object]:
     return {"environment": name, "players": players, "episodes": rate.games,
             "steps/s": round(rate.decisions_per_s),
             "steps/episode": round(rate.decisions / rate.games, 1),
-            "steps/s vs rlcard": round(rate.decisions_per_s / anchor.decisions_per_s, 2)}
+            "steps/s vs rlcard": round(ratio, 2)}
