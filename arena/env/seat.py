@@ -111,8 +111,53 @@ def decision_request(request_id: str, game_id: str, view: SeatView, legal: Seque
     return bot_pb2.ServerMessage.FromString(encoded).decision_request
 
 
+class EventLog:
+    """One game's events as its seats read them: each kept and converted once, and read by
+    each seat from where it last stopped (`publish` adds events and hands each seat its
+    batch when `FLUSH_AT` of the events it may see are waiting)."""
+
+    def __init__(self) -> None:
+        self.events: list[ev.Event] = []
+        self.converted: list[SdkEvent] = []
+        self.audiences: list[frozenset[int] | None] = []
+        self.private_before: list[int] = [0]
+        """How many of the first i events are private."""
+
+    def add(self, events: Sequence[ev.Event]) -> None:
+        """Keep `events`, converted for the SDK."""
+        known = SDK_EVENTS.get
+        self.events += events
+        self.converted += [known(e) or sdk_event(e) for e in events]
+        audiences = [e.audience for e in events]
+        self.audiences += audiences
+        private = self.private_before[-1]
+        if audiences.count(None) == len(audiences):  # all public, as most are
+            self.private_before += [private] * len(audiences)
+            return
+        for audience in audiences:
+            private += audience is not None
+            self.private_before.append(private)
+
+    def visible(self, seat: int, start: int, end: int) -> list[int] | None:
+        """The positions among `start:end` of the events `seat` may see; None if all."""
+        if self.private_before[end] == self.private_before[start]:
+            return None
+        audiences = self.audiences
+        return [i for i in range(start, end)
+                if audiences[i] is None or seat in audiences[i]]  # type: ignore[operator]
+
+
+def publish(log: EventLog, seats: Iterable[SdkSeat | None], events: Sequence[ev.Event]) -> None:
+    """Add `events` to the game's `log` and hand each of `seats` its batch if it is due."""
+    if events:
+        log.add(events)
+        for seat in seats:
+            if seat is not None:
+                seat.due()
+
+
 class SdkSeat:
-    """One SDK bot in one seat of one game: `start`, then `events` and `decide` as the game
+    """One SDK bot in one seat of one game: `start`, then `publish` and `decide` as the game
     goes, then `end`. With `auto_single_action` (the bot's Hello setting) a decision with
     one legal action is taken without asking the bot, as the server does."""
 
@@ -121,8 +166,9 @@ class SdkSeat:
         self.auto_single_action = auto_single_action
         self.table: Table | None = None
         self.seat = 0
-        self._unsent: list[ev.Event] = []
-        self._unsent_sdk: list[SdkEvent] = []
+        self.log = EventLog()
+        self._read = 0
+        """How many of the log's events this seat has been handed."""
         # A bot whose on_events does nothing is not called for every batch.
         self._hears_events = type(bot).on_events is not Bot.on_events and not (
             isinstance(bot, FunctionBot) and bot._on_events is None)
@@ -130,43 +176,49 @@ class SdkSeat:
         self._bank_ms = 0
 
     def start(self, game_id: str, seat: int, players: Sequence[str], rules: RuleSet,
-              decision_timeout_ms: int, time_bank_ms: int, bot_seed: int | None) -> None:
-        """Take the seat: the bot gets a fresh `Table` from the GameStart the server sends."""
+              decision_timeout_ms: int, time_bank_ms: int, bot_seed: int | None,
+              log: EventLog | None = None) -> None:
+        """Take the seat: the bot gets a fresh `Table` from the GameStart the server sends;
+        the game's events are read from `log` (shared by the game's seats)."""
         start = wire.game_start_to_proto(game_id, seat, players, rules, decision_timeout_ms,
                                          time_bank_ms, bot_seed).game_start
         self.seat = seat
         self.table = table_from_proto(start)
-        self._unsent, self._unsent_sdk = [], []
+        self.log = log if log is not None else EventLog()
+        self._read = len(self.log.events)
         self._time_left_ms = decision_timeout_ms
         self._bank_ms = time_bank_ms
         self._hook(self.bot.on_game_start, self.table)
 
-    def events(self, events: Iterable[ev.Event]) -> None:
-        """Queue the events among `events` this seat may see; hand them over at `FLUSH_AT`."""
-        seat = self.seat
-        mine = [e for e in events if e.audience is None or seat in e.audience]
-        self.receive(mine, [sdk_event(e) for e in mine])
+    def events(self, events: Sequence[ev.Event]) -> None:
+        """Add `events` to this seat's own log (a seat that shares none); its batch goes
+        out once `FLUSH_AT` of those it may see wait."""
+        publish(self.log, [self], events)
 
-    def receive(self, events: Sequence[ev.Event], converted: Sequence[SdkEvent]) -> None:
-        """Queue `events`, all of which this seat may see, with their SDK form `converted`
-        (`sdk_event` of each: a table converts an event once for all its seats)."""
-        self._unsent.extend(events)
-        self._unsent_sdk.extend(converted)
-        if len(self._unsent) >= FLUSH_AT:
-            self._flush()
+    def due(self) -> None:
+        """Hand over the waiting events if `FLUSH_AT` of those this seat may see wait."""
+        end = len(self.log.events)
+        if end - self._read >= FLUSH_AT:
+            mine = self.log.visible(self.seat, self._read, end)
+            if (end - self._read if mine is None else len(mine)) >= FLUSH_AT:
+                self._deliver(end, mine)
 
-    def _flush(self) -> None:
-        if self._unsent:
-            self._unsent = []
-            self._deliver()
+    def _waiting(self) -> tuple[int, list[int] | None]:
+        end = len(self.log.events)
+        return end, self.log.visible(self.seat, self._read, end)
 
-    def _deliver(self) -> None:
-        table = self.table
-        assert table is not None
-        events, self._unsent_sdk = self._unsent_sdk, []
-        table.events.extend(events)
-        if self._hears_events:
-            self._hook(self.bot.on_events, table, events)
+    def _deliver(self, end: int, mine: list[int] | None) -> None:
+        """Hand over the log's events up to `end` (those at `mine`, if not all)."""
+        log = self.log
+        converted = log.converted
+        batch = converted[self._read:end] if mine is None else [converted[i] for i in mine]
+        self._read = end
+        if batch:
+            table = self.table
+            assert table is not None
+            table.events.extend(batch)
+            if self._hears_events:
+                self._hook(self.bot.on_events, table, batch)
 
     def decide(self, view: SeatView | Callable[[], SeatView], legal: list[Action]) -> int:
         """The index in `legal` the bot picks for the decision in `view` (the passive
@@ -179,15 +231,18 @@ class SdkSeat:
             return 0
         table = self.table
         assert table is not None
-        batch, self._unsent = self._unsent, []
-        if batch:
-            self._deliver()
+        log, start = self.log, self._read
+        end, mine = self._waiting()
+        if end > start:
+            self._deliver(end, mine)
         game_id, time_left, bank = table.game_id, self._time_left_ms, self._bank_ms
 
         def build() -> bot_pb2.DecisionRequest:
             seat_view = view if isinstance(view, SeatView) else view()
+            inside = (log.events[start:end] if mine is None
+                      else [log.events[i] for i in mine])
             return decision_request(str(next(_REQUEST_IDS)), game_id, seat_view, legal,
-                                    time_left, bank, batch)
+                                    time_left, bank, inside)
 
         known = _SDK_ACTIONS.get
         sdk_legal = [known(a) or sdk_action(a) for a in legal]
@@ -211,7 +266,9 @@ class SdkSeat:
 
     def end(self, outcome: Outcome, terminations: Sequence[str], reason: str) -> None:
         """The game is over: the last events, then the outcome; the seat forgets the table."""
-        self._flush()
+        end, mine = self._waiting()
+        if end > self._read:
+            self._deliver(end, mine)
         table = self.table
         assert table is not None
         message = wire.outcome_to_proto(outcome, terminations)

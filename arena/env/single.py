@@ -31,7 +31,7 @@ from arena.engine.rules import RuleSet
 from arena.env.actions import ACTION_COUNT, action_index
 from arena.env.aec import seat_reward
 from arena.env.encoding import OBS_SIZE, encode
-from arena.env.seat import SdkSeat
+from arena.env.seat import EventLog, SdkSeat, publish
 
 Observation = dict[str, npt.NDArray[Any]]
 LEARNER = "learner"
@@ -67,6 +67,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], np.int64]):
         self.seat = seat or 0
         self.game: Game | None = None
         self.seats: list[SdkSeat | None] = []
+        self.log = EventLog()
         self._seeds = random.Random()
         self._indices: dict[int, Action] = {}
         self.episodes = 0
@@ -95,10 +96,11 @@ class SingleSeatEnv(gym.Env[dict[str, Any], np.int64]):
         self.episodes += 1
         game_id = f"env-{self.episodes}"
         self.game = Game.new(self.rules, self.num_players, deal)
+        self.log = EventLog()
         for number, seat in enumerate(self.seats):
             if seat is not None:
                 seat.start(game_id, number, players, self.rules, 1000, 0,
-                           wire.bot_seed(deal, number, players))
+                           wire.bot_seed(deal, number, players), self.log)
         self._publish(self.game.events)
         self._play_opponents()
         return self._observe(), {"seat": self.seat, "deal_seed": deal}
@@ -150,10 +152,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], np.int64]):
                              for a in game.legal_actions()}
 
     def _publish(self, events: Sequence[Any]) -> None:
-        if events:
-            for seat in self.seats:
-                if seat is not None:
-                    seat.events(events)
+        publish(self.log, self.seats, events)
 
     def _observe(self) -> Observation:
         assert self.game is not None
