@@ -232,8 +232,9 @@ class SdkSeat:
         table = self.table
         assert table is not None
         log, start = self.log, self._read
-        end, mine = self._waiting()
+        end, mine = len(log.events), None
         if end > start:
+            mine = log.visible(self.seat, start, end)
             self._deliver(end, mine)
         game_id, time_left, bank = table.game_id, self._time_left_ms, self._bank_ms
 
@@ -247,7 +248,8 @@ class SdkSeat:
         known = _SDK_ACTIONS.get
         sdk_legal = [known(a) or sdk_action(a) for a in legal]
         table.decisions += 1
-        given = DeferredView(build, table)
+        given = DeferredView.__new__(DeferredView)  # as DeferredView(build, table), sooner
+        given.__dict__.update(table=table, _build=build)
         choice: object
         try:
             choice = self.bot.decide(given, sdk_legal)
@@ -256,6 +258,8 @@ class SdkSeat:
             choice = _RAISED
         if "request" not in given.__dict__ and sys.getrefcount(given) > _UNSHARED:
             given.request  # noqa: B018  # the bot kept its view: fix it before the game moves
+        if type(choice) is int and 0 <= choice < len(sdk_legal):
+            return choice
         index = None if choice is _RAISED else resolve_choice(choice, sdk_legal)
         if index is None:
             index = passive_index(sdk_legal)
