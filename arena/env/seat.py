@@ -151,8 +151,9 @@ def publish(log: EventLog, seats: Iterable[SdkSeat | None], events: Sequence[ev.
     """Add `events` to the game's `log` and hand each of `seats` its batch if it is due."""
     if events:
         log.add(events)
+        end = len(log.events)
         for seat in seats:
-            if seat is not None:
+            if seat is not None and end - seat._read >= FLUSH_AT:  # else it cannot be due
                 seat.due()
 
 
