@@ -11,8 +11,10 @@ the one place a seat's view is made, and read by `arena.client.convert`.
 
 What is saved is the transport, and work no bot asks for: a view's request is
 encoded and parsed the first time the bot reads any of the view's fields (a bot
-that only asks `view.table.rng`, like the random sample bot, never pays for it),
-and the legal actions and events are converted once per distinct engine value.
+that only asks `view.table.rng`, like the random sample bot, never pays for it;
+a view the bot keeps past its `decide` is built before the game moves on), the
+legal actions and events are converted once per distinct engine value, and a
+game's seats read one `EventLog`, each from where it last stopped.
 """
 
 from __future__ import annotations
