@@ -8,8 +8,8 @@ import sys
 
 from tabulate import tabulate
 
-PARTS = ("engine", "protocol", "tournament", "schedule", "chaos", "recording", "sandbox",
-         "scale", "decision_cost", "ladder", "sprt")
+PARTS = ("engine", "env", "inprocess", "protocol", "tournament", "schedule", "chaos",
+         "recording", "sandbox", "scale", "decision_cost", "ladder", "sprt")
 
 
 def main(argv: list[str] | None = None) -> int:

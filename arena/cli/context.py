@@ -171,6 +171,9 @@ def rpc_message(exc: grpc.aio.AioRpcError, server: str | None,
                 f"failed: its certificate may not match {tls_trust}.)")
     if exc.code() is grpc.StatusCode.CANCELLED:
         return "cancelled"
+    if exc.code() is grpc.StatusCode.DEADLINE_EXCEEDED:
+        return (f"the arena server at {server} did not answer in time: it may be stopped, "
+                "overloaded or unreachable (ARENA_CALL_TIMEOUT sets how long to wait)")
     return exc.details() or exc.code().name.lower()
 
 

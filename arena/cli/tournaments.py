@@ -17,6 +17,9 @@ from arena.cli.context import (
     pass_context,
     stopped,
 )
+from arena.cli.inprocess import IN_PROCESS_HELP, refuse
+from arena.cli.inprocess import play_match as in_process_match
+from arena.cli.inprocess import run_tournament as in_process_tournament
 from arena.cli.inputs import (
     POSITIVE_UINT32,
     SEED_HELP,
@@ -95,11 +98,12 @@ WORKERS_HELP = ("Worker processes playing the games, each with its own match ser
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format of the result (JSON: the SPRT with its "
               "LLR after every deal, and the rankings).")
+@click.option("--in-process", is_flag=True, help=IN_PROCESS_HELP)
 @pass_context
 def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
           rules_path: str | None, concurrency: int, wait: float, sprt: bool, h0: float,
           h1: float, alpha: float, beta: float, max_games: int | None, sprt_model: str,
-          workers: int, fmt: str) -> None:
+          workers: int, fmt: str, in_process: bool) -> None:
     """Play rated games between BOTS (2 to 10, at one table), then show the rankings.
 
     Each deal is played once in every seat rotation, so every bot holds every
@@ -114,6 +118,13 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
       arena match greedy counter random --games 30 --seed 1
       arena match counter greedy --sprt --h1 0.52
     """
+    if in_process:
+        refuse(context, "--sprt plays on one worker: leave out --workers"
+               if workers > 1 and sprt else None)
+        settings = dict(h0=h0, h1=h1, alpha=alpha, beta=beta, max_games=max_games,
+                        model=sprt_model)
+        return in_process_match(context, bots, games, seed, rules_json(rules_path),
+                                settings if sprt else None, workers)
     begun = False
 
     def on_begun() -> None:
@@ -446,11 +457,12 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
               help="Play on the workers of the Dask distributed cluster whose scheduler is "
                    "at ADDRESS (tcp://HOST:8786, or tls://… with Dask's TLS settings); "
                    "every worker needs the managed bots' commands.")
+@click.option("--in-process", is_flag=True, help=IN_PROCESS_HELP)
 @pass_context
 @interruptible("stopped; run the same command again to resume.")
 def tournament_run(context: Context, name: str, concurrency: int, wait: float,
                    until_separated: bool, confidence: float, max_games: int | None,
-                   workers: int, cluster: str) -> None:
+                   workers: int, cluster: str, in_process: bool) -> None:
     """Play a tournament's pending games; after Ctrl-C, run it again to resume.
 
     With --until-separated the run goes on past the schedule, a few deals per
@@ -471,6 +483,11 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
       arena tournament run spring --cluster tcp://10.0.0.5:8786
       arena tournament run spring --until-separated --max-games 20000
     """
+    if in_process:
+        refuse(context, "plays without --cluster, and --until-separated on one worker"
+               if cluster or (until_separated and workers > 1) else None)
+        return in_process_tournament(context, name, workers,
+                                     (confidence, max_games) if until_separated else None)
     request = admin_pb2.RunTournamentRequest(tournament=name, concurrency=concurrency,
                                              remote_wait_seconds=wait, workers=workers,
                                              cluster=cluster)

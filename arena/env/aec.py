@@ -1,0 +1,269 @@
+"""The PettingZoo AEC environment: arena's engine, every seat an agent.
+
+Agents are ``seat_0`` … ``seat_{n-1}``; the agent to act is the seat whose
+decision is due (which is not always the seat whose turn it is: challenges,
+catch windows and jump-ins ask other seats). Each agent observes a dict:
+
+- ``observation``: its view encoded as in `arena.env.encoding` (float32, 366);
+- ``action_mask``: int8 over the fixed action space of `arena.env.actions`
+  (1379), 1 for each action legal now (all 0 unless it is the agent's decision).
+
+With ``infos=True``, ``infos[agent]`` holds, for the agent whose decision is due,
+``view`` (its view
+as a dict of plain values: cards as short names such as ``"R5"`` or ``"W+4"``),
+and ``legal`` (the legal actions as dicts, in the engine's order, each with its
+``index`` in the action space). `UnoEnv.sdk_view` gives the SDK `View` and legal
+actions a submitted bot is given at this decision, for a ``decide(view, legal)``.
+
+An episode is one game (`rules` say how many hands); the rewards come at its
+end: +1 to each winner (both partners, under partner scoring), -1 to every other
+seat, and 0 to all when every seat ties (a hand that ends with nobody out). The
+same seed deals the same game, so the same seed and actions give the same episode.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from arena import wire
+from arena.client.model import Action as SdkAction
+from arena.client.table import Table
+from arena.client.view import View
+from arena.engine import events as ev
+from arena.engine.actions import Action
+from arena.engine.game import Game
+from arena.engine.rules import RuleSet
+from arena.engine.view import SeatView
+from arena.env.actions import ACTION_COUNT, action_index
+from arena.env.encoding import OBS_SIZE, encode
+from arena.env.seat import decision_request, sdk_action
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def agent_name(seat: int) -> str:
+    """The agent playing `seat`."""
+    return f"seat_{seat}"
+
+
+def view_dict(view: SeatView) -> dict[str, Any]:
+    """A seat's view as plain values (cards as their short names)."""
+    def card(c: Any) -> str | None:
+        return None if c is None else str(c.short())
+
+    return {
+        "seat": view.seat, "num_players": view.num_players, "phase": view.phase.value,
+        "decider": view.decider, "turn": view.turn, "hand": [card(c) for c in view.hand],
+        "hand_sizes": list(view.hand_sizes), "top_card": card(view.top_card),
+        "active_color": None if view.active_color is None else view.active_color.value,
+        "direction": view.direction, "dealer": view.dealer, "hand_number": view.hand_number,
+        "draw_pile_size": view.draw_pile_size,
+        "discard_pile": [card(c) for c in view.discard_pile], "scores": list(view.scores),
+        "active_seats": list(view.active_seats), "pending_draw": view.pending_draw,
+        "drawn_card": card(view.drawn_card), "uno_offender": view.uno_offender,
+        "revealed": [[seat, [card(c) for c in cards]] for seat, cards in view.revealed],
+        "teams": None if view.teams is None else list(view.teams),
+    }
+
+
+def seat_reward(winners: Sequence[int], seat: int, num_players: int) -> float:
+    """+1 if `seat` is among the `winners`, else -1; 0 when every seat ties."""
+    if len(winners) == num_players:
+        return 0.0
+    return 1.0 if seat in winners else -1.0
+
+
+class UnoEnv(AECEnv):  # type: ignore[misc]
+    """UNO under any arena rule set, `num_players` seats (2–10; 4 under partner scoring).
+
+    `rules` is a `RuleSet` or its dict (`RuleSet.from_dict`); the default is the
+    official rules played as a single hand (``target_score=None``), the shortest
+    episode. `infos=True` fills ``infos`` with the deciding seat's view and legal actions
+    (about half the speed: most learners read the observation and the mask only).
+    """
+
+    metadata = {"name": "arena_uno_v0", "render_modes": ["human", "ansi"],
+                "is_parallelizable": False}
+
+    def __init__(self, num_players: int = 2, rules: RuleSet | dict[str, Any] | None = None,
+                 render_mode: str | None = None, infos: bool = False) -> None:
+        super().__init__()
+        if isinstance(rules, dict):
+            rules = RuleSet.from_dict(rules)
+        self.rules = rules if rules is not None else RuleSet(target_score=None)
+        Game.new(self.rules, num_players, 0)  # a table size the rules refuse fails here
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.with_infos = infos
+        self.possible_agents = [agent_name(s) for s in range(num_players)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        observation = spaces.Dict({
+            "observation": spaces.Box(-1.0, np.inf, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+        })
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.game: Game | None = None
+        self.seed_used = 0
+        self._legal: list[Action] = []
+        self._indices: dict[int, Action] = {}
+        self._mask = np.zeros(ACTION_COUNT, np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of `agent` (the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of `agent` (the same for all)."""
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: from `seed` if given, else from the env's own generator (seeded
+        by the last seed given)."""
+        if seed is not None:
+            self._seeds.seed(seed)
+            self.seed_used = seed
+        else:
+            self.seed_used = self._seeds.getrandbits(63)
+        self.game = Game.new(self.rules, self.num_players, self.seed_used)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        game = self.game
+        assert game is not None
+        decider = game.decider
+        if decider is None:
+            return
+        seat = decider
+        self._legal = game.legal_actions()
+        self._indices = {action_index(a, seat, self.num_players): a for a in self._legal}
+        self._mask = np.zeros(ACTION_COUNT, np.int8)
+        self._mask[list(self._indices)] = 1
+        self.agent_selection = agent_name(seat)
+        if self.with_infos:
+            for agent in self.agents:
+                self.infos[agent] = {}
+            self.infos[self.agent_selection] = {
+                "view": view_dict(game.view(seat)),
+                "legal": [{**wire.action_to_dict(a), "index": i}
+                          for i, a in self._indices.items()],
+            }
+
+    def observe(self, agent: str) -> Observation:
+        """`agent`'s encoded view and its action mask."""
+        assert self.game is not None
+        seat = self.agent_name_mapping[agent]
+        deciding = self.game.decider == seat and not self.game.is_over
+        mask = self._mask.copy() if deciding else np.zeros(ACTION_COUNT, np.int8)
+        return {"observation": encode(self.game.view(seat)), "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Take action `action` (an index legal now) for the agent whose decision is due."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None and action is not None
+        chosen = self._indices.get(int(action))
+        if chosen is None:
+            raise ValueError(f"action {int(action)} is not legal for {agent} now "
+                             f"(legal: {sorted(self._indices)})")
+        self._cumulative_rewards[agent] = 0.0
+        game.apply(chosen)
+        self._clear_rewards()
+        if game.is_over:
+            self._finish(game)
+        else:
+            self._next_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, game: Game) -> None:
+        outcome = game.outcome
+        assert outcome is not None
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = seat_reward(outcome.winners, seat, self.num_players)
+            self.terminations[agent] = True
+            self.infos[agent] = {"outcome": {"scores": list(outcome.scores),
+                                             "ranks": list(outcome.ranks),
+                                             "winners": list(outcome.winners),
+                                             "termination": outcome.termination.value}}
+
+    # ------------------------------------------------------------ extras
+
+    def legal_actions(self) -> list[Action]:
+        """The engine's legal actions of the decision due, in the engine's order."""
+        return list(self._legal)
+
+    def index_of(self, action: Action) -> int:
+        """The index of `action`, one of `legal_actions()`."""
+        assert self.game is not None and self.game.decider is not None
+        return action_index(action, self.game.decider, self.num_players)
+
+    def sdk_view(self, game_id: str = "env") -> tuple[View, list[SdkAction]]:
+        """The SDK `View` and legal actions a bot in the deciding seat is given now (a view of
+        its own fresh `Table`, without the events so far: a decide function that keeps no
+        history needs nothing else; the single-seat wrapper keeps full tables)."""
+        game = self.game
+        assert game is not None and game.decider is not None
+        seat = game.decider
+        start = wire.game_start_to_proto(game_id, seat, [a for a in self.possible_agents],
+                                         self.rules, 1000, 0,
+                                         wire.bot_seed(self.seed_used, seat,
+                                                       self.possible_agents)).game_start
+        from arena.client.convert import table_from_proto
+
+        table: Table = table_from_proto(start)
+        request = decision_request("1", game_id, game.view(seat), self._legal, 1000, 0)
+        return View(request, table), [sdk_action(a) for a in self._legal]
+
+    def render(self) -> str | None:
+        """The decision due (or the outcome) in words; printed in "human" mode."""
+        game = self.game
+        if game is None:
+            return None
+        if game.is_over:
+            text = f"game over: {game.outcome}"
+        else:
+            assert game.decider is not None
+            view = game.view(game.decider)
+            hand = " ".join(c.short() for c in view.hand)
+            top = view.top_card.short() if view.top_card is not None else "-"
+            text = (f"{self.agent_selection} ({view.phase.value}): top {top}, "
+                    f"colour {view.active_color}, hand {hand}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def last_events(self) -> Sequence[ev.Event]:
+        """Every event of the game so far (the replay log)."""
+        return () if self.game is None else tuple(self.game.events)
+
+
+def wrapped(env: UnoEnv) -> Any:
+    """`env` in PettingZoo's order-enforcing wrapper, which catches out-of-order calls (the
+    env itself refuses an action out of bounds or not legal now with a `ValueError`)."""
+    return wrappers.OrderEnforcingWrapper(env)

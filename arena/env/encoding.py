@@ -1,0 +1,210 @@
+"""The fixed-size encoding of one seat's view: a float32 vector of `OBS_SIZE` (366) values.
+
+In the spirit of RLCard's planes (a card-by-card picture of hand and pile),
+extended to what arena's rules add: phases, targets, catch windows, revealed
+hands, partners, 2–10 seats. Seats are relative to the viewer (offset 0 is the
+viewer, offset k the seat k places after it in seat order), so a policy learnt
+in one seat plays any seat. Card faces are numbered as in `arena.env.actions`
+(`FACES`: colour * 13 + rank for coloured cards, 52–55 for the four wilds).
+
+| section | size | values |
+|---|---|---|
+| hand | 56 | copies of each face in my hand |
+| top | 57 | one-hot: the face on top of the pile (the last: none) |
+| active_color | 5 | one-hot: red, yellow, green, blue, none |
+| phase | 7 | one-hot: play, play_drawn, choose_color, challenge, stack, catch_window, jump_in |
+| drawn | 56 | one-hot: the card I just drew (play_drawn) |
+| discard | 56 | copies of each face in the discard pile |
+| revealed | 56 | copies of each face in hands a challenge showed me |
+| hand_sizes | 10 | cards held by the seat at each offset, / 10 |
+| active | 10 | 1 for each offset whose seat is still in the game |
+| partner | 10 | 1 for each offset whose seat is on my team (partner scoring) |
+| scores | 10 | each offset's game score so far, / 500 |
+| uno_offender | 10 | one-hot: the offset that may be caught without UNO |
+| turn | 10 | one-hot: the offset whose turn it is |
+| direction | 1 | +1 or -1 |
+| pending_draw | 1 | cards stacked for the next player, / 10 |
+| draw_pile | 1 | cards in the draw pile, / 108 |
+| players | 9 | one-hot: the table size, 2 to 10 |
+| hand_number | 1 | the hand being played, / 100 |
+
+`encode` reads the engine's `SeatView` and the SDK's `View` alike (the same
+attribute names, enums compared by value): a bot computes from the `View` it is
+given exactly the vector the environment computed from the engine during training.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.env.actions import FACE_COUNT, FACE_OF, MAX_SEATS, CardLike, face_index
+
+PHASE_VALUES: tuple[str, ...] = ("play", "play_drawn", "choose_color", "challenge", "stack",
+                                 "catch_window", "jump_in")
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASE_VALUES)}
+_COLOR_INDEX = {"red": 0, "yellow": 1, "green": 2, "blue": 3}
+
+SECTIONS: tuple[tuple[str, int], ...] = (
+    ("hand", FACE_COUNT), ("top", FACE_COUNT + 1), ("active_color", 5),
+    ("phase", len(PHASE_VALUES)), ("drawn", FACE_COUNT), ("discard", FACE_COUNT),
+    ("revealed", FACE_COUNT), ("hand_sizes", MAX_SEATS), ("active", MAX_SEATS),
+    ("partner", MAX_SEATS), ("scores", MAX_SEATS), ("uno_offender", MAX_SEATS),
+    ("turn", MAX_SEATS), ("direction", 1), ("pending_draw", 1), ("draw_pile", 1),
+    ("players", MAX_SEATS - 1), ("hand_number", 1),
+)
+"""Each section of the vector, in order, with its size."""
+
+
+def _offsets() -> dict[str, int]:
+    at, offsets = 0, {}
+    for name, size in SECTIONS:
+        offsets[name] = at
+        at += size
+    return offsets
+
+
+OFFSETS: dict[str, int] = _offsets()
+"""Where each section starts."""
+OBS_SIZE = sum(size for _, size in SECTIONS)
+"""The length of the vector (366)."""
+
+_HAND, _TOP, _COLOR, _PHASE = OFFSETS["hand"], OFFSETS["top"], OFFSETS["active_color"], \
+    OFFSETS["phase"]
+_DRAWN, _DISCARD, _REVEALED = OFFSETS["drawn"], OFFSETS["discard"], OFFSETS["revealed"]
+_SIZES, _ACTIVE, _PARTNER, _SCORES = (OFFSETS["hand_sizes"], OFFSETS["active"],
+                                      OFFSETS["partner"], OFFSETS["scores"])
+_OFFENDER, _TURN, _DIRECTION = OFFSETS["uno_offender"], OFFSETS["turn"], OFFSETS["direction"]
+_PENDING, _PILE, _PLAYERS, _HAND_NUMBER = (OFFSETS["pending_draw"], OFFSETS["draw_pile"],
+                                           OFFSETS["players"], OFFSETS["hand_number"])
+
+
+class ViewLike(Protocol):
+    """One seat's view: the engine's `SeatView` or the SDK's `View`."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def phase(self) -> Any: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hand(self) -> Sequence[CardLike]: ...
+    @property
+    def hand_sizes(self) -> Sequence[int]: ...
+    @property
+    def top_card(self) -> CardLike | None: ...
+    @property
+    def active_color(self) -> Any: ...
+    @property
+    def direction(self) -> int: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def draw_pile_size(self) -> int: ...
+    @property
+    def discard_pile(self) -> Sequence[CardLike]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def active_seats(self) -> Sequence[int]: ...
+    @property
+    def pending_draw(self) -> int: ...
+    @property
+    def drawn_card(self) -> CardLike | None: ...
+    @property
+    def uno_offender(self) -> int | None: ...
+    @property
+    def revealed(self) -> Sequence[tuple[int, Sequence[CardLike]]]: ...
+    @property
+    def teams(self) -> Sequence[int] | None: ...
+
+
+class _Placed(dict[object, int]):
+    """Where each card counts in one card section: its face index plus the section's start."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def __missing__(self, card: object) -> int:
+        place = self[card] = self.start + face_index(card)  # type: ignore[arg-type]
+        return place
+
+
+_AT_HAND, _AT_TOP, _AT_DRAWN, _AT_DISCARD, _AT_REVEALED = (
+    _Placed(_HAND), _Placed(_TOP), _Placed(_DRAWN), _Placed(_DISCARD), _Placed(_REVEALED))
+
+
+class _PileCounts:
+    """The face counts of the last discard pile encoded, brought up to date from the cards
+    added since when the next pile begins with it (a pile only grows between reshuffles):
+    counting a long pile afresh at every step is most of an encoding's cost."""
+
+    def __init__(self) -> None:
+        self.pile: Sequence[CardLike] = ()
+        self.counts = np.zeros(FACE_COUNT, np.float32)
+
+    def of(self, pile: Sequence[CardLike]) -> npt.NDArray[np.float32]:
+        known = len(self.pile)
+        if known and len(pile) >= known and pile[known - 1] is self.pile[-1] \
+                and pile[:known] == self.pile:
+            counts = self.counts  # updated in place: `encode` copies it into its vector
+            for card in pile[known:]:
+                counts[FACE_OF.get(card) or face_index(card)] += 1
+        else:
+            counts = np.bincount(list(map(_AT_DISCARD.__getitem__, pile)),
+                                 minlength=_DISCARD + FACE_COUNT)[_DISCARD:].astype(np.float32)
+        self.pile, self.counts = tuple(pile), counts
+        return counts
+
+
+_DISCARD_COUNTS = _PileCounts()
+
+
+def encode(view: ViewLike) -> npt.NDArray[np.float32]:
+    """The view as a float32 vector of `OBS_SIZE` values (see the module's table)."""
+    seat, players = view.seat, view.num_players
+    places = list(map(_AT_HAND.__getitem__, view.hand))
+    for _, cards in view.revealed:
+        places += map(_AT_REVEALED.__getitem__, cards)
+    top, drawn = view.top_card, view.drawn_card
+    places.append(_TOP + FACE_COUNT if top is None else _AT_TOP[top])
+    if drawn is not None:
+        places.append(_AT_DRAWN[drawn])
+    color = view.active_color
+    places.append(_COLOR + (4 if color is None else _COLOR_INDEX.get(color, 4)))
+    phase = _PHASE_INDEX.get(view.phase)
+    if phase is not None:
+        places.append(_PHASE + phase)
+    places += [_ACTIVE + (s - seat) % players for s in view.active_seats]
+    teams = view.teams
+    if teams:
+        mine = teams[seat]
+        places += [_PARTNER + (s - seat) % players for s in range(players) if teams[s] == mine]
+    offender = view.uno_offender
+    if offender is not None:
+        places.append(_OFFENDER + (offender - seat) % players)
+    places.append(_TURN + (view.turn - seat) % players)
+    out = np.bincount(places, minlength=OBS_SIZE).astype(np.float32)
+    pile = view.discard_pile
+    if pile:
+        out[_DISCARD:_DISCARD + FACE_COUNT] = _DISCARD_COUNTS.of(pile)
+    sizes, scores = view.hand_sizes, view.scores
+    order = [(seat + k) % players for k in range(players)]
+    out[_SIZES:_SIZES + players] = [sizes[s] / 10 for s in order]
+    if scores:
+        out[_SCORES:_SCORES + players] = [scores[s] / 500 for s in order]
+    out[_DIRECTION:_HAND_NUMBER + 1] = (
+        1.0 if view.direction >= 0 else -1.0, view.pending_draw / 10,
+        view.draw_pile_size / 108, *_PLAYERS_ONE_HOT[players], view.hand_number / 100)
+    return out
+
+
+_PLAYERS_ONE_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(MAX_SEATS - 1))
+                    for n in range(2, MAX_SEATS + 1)}

@@ -1,0 +1,116 @@
+"""Environment benchmark: arena's PettingZoo environment against RLCard's UNO environment.
+
+Both are stepped by a uniformly random legal action until the episode ends, and
+every step yields the acting agent's encoded observation and its legal actions:
+RLCard's ``env.step`` returns them, and arena's AEC loop reads them with
+``env.last()`` (observation and action mask) before ``env.step``. A step is one
+decision. Arena is measured as `arena.env.env()` builds it (PettingZoo's wrappers),
+with ``infos=True`` (the view and the legal actions in ``infos``), and bare
+(`raw_env()`, no wrappers);
+random play under arena's official rules draws far more often than RLCard's
+rules allow (reneging), so episodes differ in length and steps/s is the figure
+compared; hands grow long under random reneging, and every step encodes them, so
+arena is also stepped with the forced-draw policy of `benchmarks.engine` (a random
+play whenever one is legal), which keeps its hands as short as RLCard's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from benchmarks.stats import Rate, median, timed
+
+SIZES = (2, 4)
+
+
+def arena_steps(players: int, games: int, wrapped: bool, seed: int = 0,
+                forced_draw: bool = False, infos: bool = False) -> Rate:
+    """Play `games` episodes of arena's environment with a random legal policy (with
+    `forced_draw`, a random play whenever one is legal, as RLCard's rules force)."""
+    import numpy as np
+
+    import arena.env
+    from arena.env.actions import PLAY_COUNT
+
+    env: Any = (arena.env.env(num_players=players, infos=infos) if wrapped
+                else arena.env.raw_env(num_players=players))
+
+    def body() -> tuple[int, int]:
+        rng = random.Random(seed)
+        steps = 0
+        for game in range(games):
+            env.reset(seed=seed * 100_003 + game)
+            for _ in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                if forced_draw and legal[0] < PLAY_COUNT:
+                    legal = legal[legal < PLAY_COUNT]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return games, steps
+    return timed(body)
+
+
+def rlcard_steps(players: int, games: int, seed: int = 0) -> Rate:
+    """Play `games` episodes of RLCard 1.2.0's UNO environment with a random legal policy."""
+    import rlcard
+
+    env = rlcard.make("uno", config={"game_num_players": players, "seed": seed})
+
+    def body() -> tuple[int, int]:
+        rng = random.Random(seed)
+        steps = 0
+        for _ in range(games):
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[rng.randrange(len(legal))])
+                steps += 1
+        return games, steps
+    return timed(body)
+
+
+ARENA = (("arena env()", True, False, False),
+         ("arena env(infos=True)", True, False, True),
+         ("arena raw_env()", False, False, False),
+         ("arena raw_env(), forced draw", False, True, False))
+"""Each arena configuration: its name, wrapped, forced draw, infos."""
+
+
+def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
+    """Steps/s of RLCard's environment and arena's, each against RLCard. On a shared machine
+    the load changes from second to second, so every repeat measures RLCard and then each
+    arena configuration right after it, and the ratio shown is the median of the repeats'
+    ratios (the rates are the medians of the repeats')."""
+    rows: list[dict[str, object]] = []
+    for players in SIZES:
+        anchors: list[Rate] = []
+        rates: dict[str, list[Rate]] = {name: [] for name, *_ in ARENA}
+        ratios: dict[str, list[float]] = {name: [] for name, *_ in ARENA}
+        for _ in range(repeats):
+            anchor = rlcard_steps(players, max(1, int(400 * scale)))
+            anchors.append(anchor)
+            for name, wrapped, forced, infos in ARENA:
+                episodes = max(1, int((150 if forced else 30) * scale))
+                rate = arena_steps(players, episodes, wrapped, forced_draw=forced, infos=infos)
+                rates[name].append(rate)
+                ratios[name].append(rate.decisions_per_s / anchor.decisions_per_s)
+        rows.append(_row("rlcard env.step", players, _median(anchors), 1.0))
+        for name, *_ in ARENA:
+            rows.append(_row(name, players, _median(rates[name]), median(ratios[name])))
+    return rows
+
+
+def _median(rates: list[Rate]) -> Rate:
+    return sorted(rates, key=lambda r: r.decisions_per_s)[len(rates) // 2]
+
+
+def _row(name: str, players: int, rate: Rate, ratio: float) -> dict[str, object]:
+    return {"environment": name, "players": players, "episodes": rate.games,
+            "steps/s": round(rate.decisions_per_s),
+            "steps/episode": round(rate.decisions / rate.games, 1),
+            "steps/s vs rlcard": round(ratio, 2)}

@@ -1,0 +1,71 @@
+"""The encoding and the action space read the engine and the SDK alike: what a bot computes
+from the `View` it is sent is what the environment computed from the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the env extra is not installed")
+
+from arena.client.convert import legal_from_proto  # noqa: E402
+from arena.client.table import Table  # noqa: E402
+from arena.client.view import View  # noqa: E402
+from arena.engine import Game, RuleSet  # noqa: E402
+from arena.env.actions import ACTION_COUNT, action_index, describe  # noqa: E402
+from arena.env.encoding import OBS_SIZE, OFFSETS, SECTIONS, encode  # noqa: E402
+from arena.env.seat import decision_request  # noqa: E402
+
+RULE_SETS = [
+    pytest.param(RuleSet(target_score=None), id="official"),
+    pytest.param(RuleSet(target_score=None, seven_o=True, jump_in=True, progressive=True,
+                         deck="2018", shuffle_hands_card="swap"), id="house-rules"),
+    pytest.param(RuleSet(scoring="partners", target_score=None), id="partners"),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_bot_encodes_its_view_and_numbers_its_actions_as_the_environment_does(
+        rules: RuleSet) -> None:
+    rng = random.Random(11)
+    for seed in range(3):
+        players = 4 if rules.scoring == "partners" else rng.randint(2, 10)
+        game = Game.new(rules, players, seed)
+        for _ in range(300):  # into the game far enough to see every phase the rules have
+            if game.is_over:
+                break
+            seat = game.decider
+            assert seat is not None
+            legal, view = game.legal_actions(), game.view(seat)
+            request = decision_request("1", "g", view, legal, 1000, 0)
+            sent, sent_legal = View(request, Table("g", seat)), legal_from_proto(request)
+            assert np.array_equal(encode(view), encode(sent))
+            numbers = [action_index(a, seat, players) for a in legal]
+            assert numbers == [action_index(a, seat, players) for a in sent_legal]
+            assert len(set(numbers)) == len(numbers)
+            assert all(0 <= n < ACTION_COUNT for n in numbers)
+            game.apply(rng.choice(legal))
+
+
+def test_the_sections_tile_the_vector_and_show_the_hand_and_the_top_card() -> None:
+    assert OBS_SIZE == 366 and ACTION_COUNT == 1379
+    assert sum(size for _, size in SECTIONS) == OBS_SIZE
+    game = Game.new(RuleSet(), 3, 4)
+    assert game.decider is not None
+    view = game.view(game.decider)
+    vector = encode(view)
+    hand = vector[OFFSETS["hand"]:OFFSETS["hand"] + 56]
+    assert hand.sum() == len(view.hand)
+    assert vector[OFFSETS["top"]:OFFSETS["top"] + 57].sum() == 1
+    assert vector[OFFSETS["players"] + 1] == 1  # three seats
+    assert vector[OFFSETS["hand_sizes"]] == len(view.hand) / 10  # offset 0 is the viewer
+
+
+def test_every_index_has_a_description_and_targets_are_relative() -> None:
+    assert describe(0) == "play red 0"
+    assert describe(ACTION_COUNT - 1) == "catch +9"
+    assert len({describe(i) for i in range(ACTION_COUNT)}) == ACTION_COUNT
+    from arena.engine import catch
+
+    assert action_index(catch(0), 3, 4) == action_index(catch(2), 1, 4)  # one seat on
