@@ -20,12 +20,13 @@ import signal
 import stat
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from arena.sandbox import (
+    SYSTEM_PATHS,
     Limits,
     SandboxError,
     command_paths,
@@ -76,11 +77,22 @@ class BotIsolation:
     hidden_paths: tuple[Path, ...] = ()
 
 
+RUNTIME_PROGRAMS = frozenset({"node", "nodejs"})
+"""Programs outside its folder a submitted version may be started with besides arena's
+own Python: the runtimes arena knows, found on arena's PATH."""
+
+
 @dataclass(frozen=True)
 class ManagedBot:
-    """What it takes to launch one bot: its name, command line, token and working folder;
-    `files`, the folders a sandboxed bot is shown read-only besides what its command line
-    names (a submitted version's files, say)."""
+    """What it takes to launch one bot: its name, command line, token and working folder.
+
+    A bot with a working folder `cwd` is a submitted version run from its own folder:
+    in a sandbox it sees the system, the SDK, its runtime (arena's Python or a runtime
+    of `RUNTIME_PROGRAMS`), that folder and `files` — nothing its command line names;
+    its program must be in its folder, its runtime, or a system folder. A bot without
+    one is an operator's (added with a command): it is shown what its command line
+    names (its program's home and the folders of its arguments) and `files`.
+    """
 
     name: str
     command: str
@@ -233,7 +245,11 @@ class BotSupervisor:
         if program is None:
             raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
         argv = [program, *argv[1:]]
-        shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        if bot.cwd is None:
+            shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        else:
+            shown = [*sdk_paths(), *_runtime_paths(bot.name, argv[0], cwd), cwd,
+                     *map(str, bot.files)]
         if status().mode == "root":
             _check_readable_by_others(bot.name, [program, *shown])
         socket = self.server_address.removeprefix("unix:")
@@ -266,6 +282,25 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _runtime_paths(name: str, program: str, folder: str) -> list[str]:
+    """What a submitted version's `program` needs shown beyond its `folder` and the
+    system: arena's interpreter's home, or a known runtime's; `ManagedBotError` for a
+    program that is none of those nor in the folder or a system folder."""
+    real = os.path.realpath(program)
+    if _inside_any(program, [folder]):
+        return []
+    if real == os.path.realpath(sys.executable) or os.path.basename(program) in RUNTIME_PROGRAMS:
+        return command_paths([program], cwd=folder)
+    if _inside_any(real, SYSTEM_PATHS) and _inside_any(program, SYSTEM_PATHS):
+        return []
+    raise ManagedBotError(f"bot {name}: its program {program} is neither in its folder nor "
+                          "a runtime arena provides: a submitted version starts from either")
+
+
+def _inside_any(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
 def _check_readable_by_others(name: str, paths: list[str]) -> None:

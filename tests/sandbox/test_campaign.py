@@ -1,0 +1,167 @@
+"""The attack campaign on a root arena, replayed: each way a bot once widened its sandbox
+or shared it with another, tried again against the real sandbox, and held."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import command_paths, popen_kwargs, wrap
+from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
+from tests.sandbox.sandbox_support import require_sandbox
+
+PROBE = """\
+import json, os, sys
+seen = {path: os.path.exists(path) and bool(os.listdir(path) if os.path.isdir(path) else 1)
+        for path in sys.argv[1:]}
+seen["own folder"] = sorted(os.listdir("."))
+print("SEEN " + json.dumps(seen))
+"""
+
+
+def _run_version(tmp_path: Path, command: str, folder: Path) -> str:
+    """Run `command` as a submitted version in `folder` under a sandboxing supervisor
+    until it exits; its log."""
+    sock = tmp_path / "bots.sock"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(sock))
+
+        async def scenario() -> None:
+            supervisor = BotSupervisor(f"unix:{sock}", tmp_path / "logs", max_restarts=0,
+                                       isolation=BotIsolation("required"))
+            await supervisor.start(ManagedBot("v", command, "t", cwd=folder))
+            assert await supervisor.exit_code("v", 30) is not None
+            await supervisor.stop()
+
+        asyncio.run(scenario())
+    return (tmp_path / "logs" / "v.log").read_text()
+
+
+def _seen(log: str) -> dict[str, object]:
+    line = next(line for line in log.splitlines() if line.startswith("SEEN "))
+    seen: dict[str, object] = json.loads(line.removeprefix("SEEN "))
+    return seen
+
+
+def test_a_run_line_naming_host_paths_shows_the_version_none_of_them(tmp_path: Path) -> None:
+    require_sandbox()
+    version, other = tmp_path / "version", tmp_path / "other"
+    version.mkdir()
+    other.mkdir()
+    (version / "probe.py").write_text(PROBE)
+    (other / "secret.txt").write_text("another bot's secret")
+    named = ["/etc/hostname", "/etc/shadow", "/home", "/var", str(other)]
+    seen = _seen(_run_version(tmp_path, f"{sys.executable} probe.py {' '.join(named)}",
+                              version))
+    assert {path: seen[path] for path in named} == dict.fromkeys(named, False)
+    assert seen["own folder"] == ["probe.py"]
+
+
+def test_a_run_line_naming_no_file_of_the_version_still_shows_it_its_folder(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    version = tmp_path / "version"
+    version.mkdir()
+    (version / "probe.py").write_text(PROBE)
+    code = "exec(open('probe.py').read())"
+    seen = _seen(_run_version(tmp_path, f"{sys.executable} -c \"{code}\"", version))
+    assert seen["own folder"] == ["probe.py"]
+
+
+KEYRING = """\
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+SESSION = -3
+if sys.argv[1] == "id":
+    print(libc.syscall(250, 0, SESSION, 0), ctypes.get_errno())
+elif sys.argv[1] == "add":
+    print(libc.syscall(248, b"user", b"arena-channel", b"hello", 5, SESSION), ctypes.get_errno())
+else:
+    print(libc.syscall(250, 10, SESSION, b"user", b"arena-channel", 0), ctypes.get_errno())
+"""
+
+
+def _in_sandbox(tmp_path: Path, code: str, *args: str, key: str = "a"
+                ) -> subprocess.CompletedProcess[str]:
+    folder = tmp_path / "probe"
+    folder.mkdir(mode=0o755, exist_ok=True)
+    script = folder / "probe.py"
+    script.write_text(code)
+    argv = [sys.executable, str(script), *args]
+    wrapped = wrap(argv, workdir=folder, read_only_paths=command_paths(argv, cwd=folder),
+                   key=f"campaign/{key}")
+    return subprocess.run(wrapped, **popen_kwargs({}), capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def _session_keyring() -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return int(libc.syscall(250, 0, -3, 1))
+
+
+def test_no_sandbox_reaches_arenas_session_keyring_nor_passes_a_key_to_another(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    if os_machine() != "x86_64":
+        pytest.skip("the probe's system call numbers are x86-64's")
+    ours = _session_keyring()
+    inside = _in_sandbox(tmp_path, KEYRING, "id")
+    assert inside.returncode == 0, inside.stderr
+    keyring, _ = inside.stdout.split()
+    assert int(keyring) != ours and int(keyring) < 0
+    added = _in_sandbox(tmp_path, KEYRING, "add", key="a").stdout.split()
+    found = _in_sandbox(tmp_path, KEYRING, "find", key="b").stdout.split()
+    assert int(added[0]) < 0 and int(found[0]) < 0
+
+
+def os_machine() -> str:
+    import os
+
+    return os.uname().machine
+
+
+KERNEL = """\
+import ctypes, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {"unshare_user": (272, 0x10000000), "mount": (165, b"none", b"/tmp", b"tmpfs", 0, 0),
+         "ptrace_attach_1": (101, 16, 1, 0, 0), "bpf": (321, 0, 0, 0),
+         "perf_event_open": (298, 0, 0, -1, -1, 0), "init_module": (175, 0, 0, b""),
+         "kexec_load": (246, 0, 0, 0, 0), "setns": (308, 0, 0), "keyctl": (250, 0, -3, 0),
+         "clone_newuser": (56, 0x10000000 | 17, 0, 0, 0, 0)}
+out = {}
+for name, args in calls.items():
+    result = libc.syscall(*args)
+    if result == 0 and name.startswith("clone"):
+        os._exit(0)
+    out[name] = (result, ctypes.get_errno())
+status = dict(line.split(":\\t", 1) for line in open("/proc/self/status").read().splitlines())
+out["seccomp"] = status["Seccomp"]
+out["bounding"] = status["CapBnd"]
+out["pid1"] = open("/proc/1/cmdline", "rb").read().decode(errors="replace")
+print(json.dumps(out))
+"""
+
+
+def test_the_kernel_calls_a_bot_never_needs_are_refused_and_pid1_shows_no_mounts(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    if os_machine() != "x86_64":
+        pytest.skip("the probe's system call numbers are x86-64's")
+    done = _in_sandbox(tmp_path, KERNEL)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    eperm = 1
+    for name in ("unshare_user", "mount", "ptrace_attach_1", "bpf", "perf_event_open",
+                 "init_module", "kexec_load", "setns", "keyctl", "clone_newuser"):
+        assert found[name] == [-1, eperm], name
+    assert found["seccomp"] == "2" and int(found["bounding"], 16) == 0
+    assert "--ro-bind" not in found["pid1"] and str(tmp_path) not in found["pid1"].split(
+        "\0--\0")[0]
