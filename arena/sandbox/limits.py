@@ -27,7 +27,7 @@ class Limits:
     memory_bytes: int = 2048 * MIB
     processes: int = 256
     open_files: int = 256
-    output_bytes: int = 64 * MIB
+    output_bytes: int = 16 * MIB
     tmp_bytes: int = 64 * MIB
     cpu_seconds: int = 3600
     nice: int = 0

@@ -21,7 +21,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO, Literal
 
@@ -64,17 +64,26 @@ SOCKET_INSIDE = "/run/arena/arena.sock"
 
 SandboxUse = Literal["off", "auto", "required"]
 
+LOG_FILES = 3
+"""Log files kept per bot by default (see `BotIsolation.log_files`)."""
+
 
 @dataclass(frozen=True)
 class BotIsolation:
     """How managed bots are isolated: `sandbox` ``off`` (plain processes), ``auto`` (in a
     sandbox when this machine has one) or ``required`` (a bot that cannot be sandboxed
-    is not started); the sandbox's `limits`; and `hidden_paths` (the database, token
-    files) covered up should a bot's folder hold them. A bot's log folder is never shown."""
+    is not started); the sandbox's `limits`, whose `output_bytes` is also the most one log
+    file of a bot holds; and `hidden_paths` (the database, token files) covered up should a
+    bot's folder hold them. A bot's log folder is never shown."""
 
     sandbox: SandboxUse = "off"
     limits: Limits = field(default_factory=Limits)
     hidden_paths: tuple[Path, ...] = ()
+    log_files: int = LOG_FILES
+    """How many log files a bot keeps, its current one included: a log is rotated
+    (``bot.log`` → ``bot.log.1`` → …) when a start finds it half full, so a sandboxed
+    bot's logs never hold more than `log_files` × `limits.output_bytes` in all, however
+    often it restarts."""
 
 
 RUNTIME_PROGRAMS = frozenset({"node", "nodejs"})
@@ -212,14 +221,17 @@ class BotSupervisor:
         argv = command_words(bot.name, bot.command)
         env = {"ARENA_SERVER": self.server_address, "ARENA_TOKEN": bot.token,
                "ARENA_BOT_NAME": bot.name, "PYTHONUNBUFFERED": "1"}
+        log_path = self.log_path(bot.name)
+        allowance = _rotate(log_path, self.isolation.limits.output_bytes,
+                            self.isolation.log_files)
         if self.sandboxed():
-            argv, env, how = self._sandboxed_command(bot, argv, env)
+            argv, env, how = self._sandboxed_command(bot, argv, env, allowance)
         else:
             env = dict(os.environ, **env)
             if shutil.which(argv[0], path=env.get("PATH")) is None:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
             how = "start"
-        with _open_log(self.log_path(bot.name)) as log:
+        with _open_log(log_path) as log:
             log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {how}: {bot.command}\n"
                       .encode())
             log.flush()
@@ -233,9 +245,10 @@ class BotSupervisor:
             except OSError as exc:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
 
-    def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str]
-                           ) -> tuple[list[str], dict[str, str], str]:
-        """The launcher's command, environment and log word for `bot` in a sandbox."""
+    def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str],
+                           output_bytes: int) -> tuple[list[str], dict[str, str], str]:
+        """The launcher's command, environment and log word for `bot` in a sandbox, which
+        may write `output_bytes` more to its log."""
         if not self.server_address.startswith("unix:"):
             raise ManagedBotError(f"bot {bot.name}: a sandboxed bot has no network and "
                                   f"reaches its server through a Unix socket; the server "
@@ -257,7 +270,8 @@ class BotSupervisor:
             wrapped = wrap(argv, workdir=cwd, read_only_paths=shown,
                            hidden_paths=[*map(str, self.isolation.hidden_paths),
                                          str(self.log_dir)],
-                           sockets={socket: SOCKET_INSIDE}, limits=self.isolation.limits,
+                           sockets={socket: SOCKET_INSIDE},
+                           limits=replace(self.isolation.limits, output_bytes=output_bytes),
                            key=f"{os.getpid()}/{bot.name}")
         except SandboxError as exc:
             raise ManagedBotError(f"bot {bot.name}: cannot sandbox it: {exc}") from None
@@ -317,6 +331,28 @@ def _check_readable_by_others(name: str, paths: list[str]) -> None:
                 f"bot {name}: {path} is not readable by other users (mode "
                 f"{stat.S_IMODE(mode):04o}), and a root arena runs sandboxed bots as a user "
                 f"of their own: make it readable (chmod o+rX) or run arena as another user")
+
+
+LOG_HEADER_BYTES = 4096
+"""Room left in a log for the line the supervisor writes at each start."""
+
+
+def _rotate(path: Path, cap: int, files: int) -> int:
+    """Rotate the log at `path` if it is half full (or more) of `cap` bytes, keeping
+    `files` files in all; how much the next start may write to it."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        size = 0
+    if size and size >= cap // 2:
+        for index in range(files - 1, 0, -1):
+            older = path.with_name(f"{path.name}.{index}")
+            newer = path.with_name(f"{path.name}.{index - 1}") if index > 1 else path
+            if newer.exists():
+                os.replace(newer, older)
+        path.unlink(missing_ok=True)
+        size = 0
+    return max(cap - size - LOG_HEADER_BYTES, 0)
 
 
 def _open_log(path: Path) -> BinaryIO:

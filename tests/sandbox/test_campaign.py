@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import command_paths, popen_kwargs, wrap
+from arena.sandbox import Limits, command_paths, popen_kwargs, wrap
 from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
 from tests.sandbox.sandbox_support import require_sandbox
 
@@ -165,3 +165,31 @@ def test_the_kernel_calls_a_bot_never_needs_are_refused_and_pid1_shows_no_mounts
     assert found["seccomp"] == "2" and int(found["bounding"], 16) == 0
     assert "--ro-bind" not in found["pid1"] and str(tmp_path) not in found["pid1"].split(
         "\0--\0")[0]
+
+
+def test_a_bot_flooding_its_log_across_restarts_keeps_a_few_capped_files(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    cap = 256 * 1024
+    flood = "import sys; [sys.stderr.write('x' * 65536) for _ in iter(int, 1)]"
+    sock = tmp_path / "bots.sock"
+    isolation = BotIsolation("required", Limits(output_bytes=cap), log_files=3)
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(sock))
+
+        async def scenario() -> None:
+            supervisor = BotSupervisor(f"unix:{sock}", tmp_path / "logs", max_restarts=4,
+                                       backoff=0.0, isolation=isolation)
+            await supervisor.start(ManagedBot("flood", f"{sys.executable} -c \"{flood}\"",
+                                              "t"))
+            for _ in range(600):
+                if supervisor.gave_up("flood"):
+                    break
+                await asyncio.sleep(0.05)
+            assert supervisor.gave_up("flood") and len(supervisor.exit_codes("flood")) == 5
+            await supervisor.stop()
+
+        asyncio.run(scenario())
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == ["flood.log", "flood.log.1", "flood.log.2"]
+    assert all((tmp_path / "logs" / name).stat().st_size <= cap for name in logs)
