@@ -29,7 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from arena.sandbox import Limits, SandboxError, command_paths, sandbox_uid, sdk_paths, status, wrap
+from arena.sandbox import (
+    Limits,
+    SandboxError,
+    cgroups,
+    command_paths,
+    sandbox_uid,
+    sdk_paths,
+    status,
+    wrap,
+)
 
 MIB = 1024 * 1024
 
@@ -60,6 +69,10 @@ class BuildLimits:
     """Address space of each process."""
     file_bytes: int = 1024 * MIB
     """The largest file it may write."""
+    cpu_percent: int = 100
+    """Its share of the CPU, all its processes together, in percent of one core (in a
+    sandbox, where the machine has cgroups; `memory_bytes` is then its memory in all
+    too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +109,21 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
         raise SandboxError(f"builds must be sandboxed, and {found.reason}")
     if sandbox != "off" and found.available:
         key = f"build/{folder.name}"
+        sandbox_limits = _sandbox_limits(limits)
+        try:
+            group = cgroups.create(key, sandbox_limits)
+        except OSError as exc:
+            raise SandboxError(f"cannot make the build's cgroup: {exc}") from None
         owner = _lend(folder, sandbox_uid(key)) if found.mode == "root" else None
         try:
             inside = {**build_environment(folder, env),
                       "PATH": os.pathsep.join([str(Path(sys.executable).parent), DEFAULT_PATH])}
-            return _run(_sandboxed(command, folder, limits, key), inside, command, folder,
-                        limits)
+            argv = _sandboxed(command, folder, sandbox_limits, key,
+                              group.procs_files if group is not None else ())
+            return _run(argv, inside, command, folder, limits)
         finally:
+            if group is not None:
+                group.remove()
             if owner is not None:
                 _give_back(folder, owner)
     argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
@@ -111,15 +132,22 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
     return _run(argv, build_environment(folder, env), command, folder, limits)
 
 
-def _sandboxed(command: str, folder: Path, limits: BuildLimits, key: str) -> list[str]:
+def _sandbox_limits(limits: BuildLimits) -> Limits:
+    """The sandbox's limits for a build under `limits`: its memory in all as much as one
+    process may take, one core, `BUILD_PROCESSES` processes."""
+    return Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
+                  output_bytes=limits.file_bytes, cpu_seconds=max(1, int(limits.seconds)),
+                  total_memory_bytes=limits.memory_bytes, cpu_percent=limits.cpu_percent)
+
+
+def _sandboxed(command: str, folder: Path, limits: Limits, key: str,
+               cgroup_files: tuple[str, ...]) -> list[str]:
     """The sandboxed command line of a build: no network, its folder writable."""
     python = [sys.executable]
     return wrap(["/bin/sh", "-c", command], workdir=folder,
                 read_only_paths=[*sdk_paths(), *command_paths(python, cwd=folder)],
-                writable_paths=[folder], network=False, key=key,
-                limits=Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
-                              output_bytes=limits.file_bytes,
-                              cpu_seconds=max(1, int(limits.seconds))))
+                writable_paths=[folder], network=False, key=key, limits=limits,
+                cgroups=cgroup_files)
 
 
 def _lend(folder: Path, uid: int) -> int:

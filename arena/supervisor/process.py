@@ -29,6 +29,7 @@ from arena.sandbox import (
     SYSTEM_PATHS,
     Limits,
     SandboxError,
+    cgroups,
     command_paths,
     popen_kwargs,
     program_path,
@@ -117,6 +118,13 @@ class _Running:
     restarts: int = 0
     watcher: asyncio.Task[None] | None = None
     exits: list[int] = field(default_factory=list)
+    group: cgroups.Group | None = None
+
+    async def release(self) -> None:
+        """Kill what is left in the bot's cgroup, and remove it."""
+        group, self.group = self.group, None
+        if group is not None:
+            await asyncio.to_thread(group.remove)
 
 
 class BotSupervisor:
@@ -191,6 +199,7 @@ class BotSupervisor:
         if running.watcher is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await running.watcher
+        await running.release()
 
     async def stop(self, timeout: float = 3.0) -> None:
         """Stop every bot: SIGTERM, then SIGKILL after `timeout` seconds."""
@@ -203,6 +212,7 @@ class BotSupervisor:
             if running.watcher is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await running.watcher
+        await asyncio.gather(*(running.release() for running in self._bots.values()))
 
     def sandboxed(self) -> bool:
         """Whether the bots started now run in a sandbox; `ManagedBotError` when one is
@@ -225,7 +235,7 @@ class BotSupervisor:
         allowance = _rotate(log_path, self.isolation.limits.output_bytes,
                             self.isolation.log_files)
         if self.sandboxed():
-            argv, env, how = self._sandboxed_command(bot, argv, env, allowance)
+            argv, env, how, running.group = self._sandboxed_command(bot, argv, env, allowance)
         else:
             env = dict(os.environ, **env)
             if shutil.which(argv[0], path=env.get("PATH")) is None:
@@ -243,12 +253,14 @@ class BotSupervisor:
                     start_new_session=True,
                 )
             except OSError as exc:
+                await running.release()
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
 
     def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str],
-                           output_bytes: int) -> tuple[list[str], dict[str, str], str]:
+                           output_bytes: int
+                           ) -> tuple[list[str], dict[str, str], str, cgroups.Group | None]:
         """The launcher's command, environment and log word for `bot` in a sandbox, which
-        may write `output_bytes` more to its log."""
+        may write `output_bytes` more to its log, and the cgroup holding its totals."""
         if not self.server_address.startswith("unix:"):
             raise ManagedBotError(f"bot {bot.name}: a sandboxed bot has no network and "
                                   f"reaches its server through a Unix socket; the server "
@@ -266,25 +278,33 @@ class BotSupervisor:
         if status().mode == "root":
             _check_readable_by_others(bot.name, [program, *shown])
         socket = self.server_address.removeprefix("unix:")
+        limits = replace(self.isolation.limits, output_bytes=output_bytes)
+        try:
+            group = cgroups.create(f"bot/{bot.name}", limits)
+        except OSError as exc:
+            raise ManagedBotError(f"bot {bot.name}: cannot make its cgroup: {exc}") from None
         try:
             wrapped = wrap(argv, workdir=cwd, read_only_paths=shown,
                            hidden_paths=[*map(str, self.isolation.hidden_paths),
                                          str(self.log_dir)],
-                           sockets={socket: SOCKET_INSIDE},
-                           limits=replace(self.isolation.limits, output_bytes=output_bytes),
-                           key=f"{os.getpid()}/{bot.name}")
+                           sockets={socket: SOCKET_INSIDE}, limits=limits,
+                           key=f"{os.getpid()}/{bot.name}",
+                           cgroups=group.procs_files if group is not None else ())
         except SandboxError as exc:
+            if group is not None:
+                group.remove()
             raise ManagedBotError(f"bot {bot.name}: cannot sandbox it: {exc}") from None
         inside = dict(env, ARENA_SERVER=f"unix:{SOCKET_INSIDE}",
                       PYTHONPATH=str(Path(sdk_paths()[0]).parent))
         outside = popen_kwargs(inside)["env"]
-        return wrapped, outside, "start (sandboxed)"
+        return wrapped, outside, "start (sandboxed)", group
 
     async def _watch(self, running: _Running) -> None:
         while True:
             process = running.process
             assert process is not None
             code = await process.wait()
+            await running.release()
             running.exits.append(code)
             if self.on_exit is not None:
                 self.on_exit(running.bot.name, code)

@@ -16,6 +16,8 @@ from arena.sandbox import Limits, command_paths, popen_kwargs, wrap
 from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
 from tests.sandbox.sandbox_support import require_sandbox
 
+MIB = 1024 * 1024
+
 PROBE = """\
 import json, os, sys
 seen = {path: os.path.exists(path) and bool(os.listdir(path) if os.path.isdir(path) else 1)
@@ -25,22 +27,31 @@ print("SEEN " + json.dumps(seen))
 """
 
 
-def _run_version(tmp_path: Path, command: str, folder: Path) -> str:
+def _run_version(tmp_path: Path, command: str, folder: Path,
+                 limits: Limits | None = None) -> str:
     """Run `command` as a submitted version in `folder` under a sandboxing supervisor
-    until it exits; its log."""
+    (with `limits`) until it exits; its log."""
+    return _exit_and_log(tmp_path, command, folder, limits)[1]
+
+
+def _exit_and_log(tmp_path: Path, command: str, folder: Path,
+                  limits: Limits | None = None) -> tuple[int | None, str]:
+    """`_run_version`'s run: the version's exit code, and its log."""
     sock = tmp_path / "bots.sock"
+    codes: list[int | None] = []
     with socket.socket(socket.AF_UNIX) as listener:
         listener.bind(str(sock))
 
         async def scenario() -> None:
             supervisor = BotSupervisor(f"unix:{sock}", tmp_path / "logs", max_restarts=0,
-                                       isolation=BotIsolation("required"))
+                                       isolation=BotIsolation("required", limits or Limits()))
             await supervisor.start(ManagedBot("v", command, "t", cwd=folder))
-            assert await supervisor.exit_code("v", 30) is not None
+            codes.append(await supervisor.exit_code("v", 30))
+            assert codes[0] is not None
             await supervisor.stop()
 
         asyncio.run(scenario())
-    return (tmp_path / "logs" / "v.log").read_text()
+    return codes[0], (tmp_path / "logs" / "v.log").read_text()
 
 
 def _seen(log: str) -> dict[str, object]:
@@ -193,3 +204,46 @@ def test_a_bot_flooding_its_log_across_restarts_keeps_a_few_capped_files(
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert logs == ["flood.log", "flood.log.1", "flood.log.2"]
     assert all((tmp_path / "logs" / name).stat().st_size <= cap for name in logs)
+
+
+MEMORY = """\
+import os, sys, time
+MIB = 1024 * 1024
+def hold(size):
+    if sys.argv[1] == "memfd":  # many files: each one's size is bounded on its own
+        for index in range(size // MIB):
+            if index % 8 == 0:
+                fd = os.memfd_create("hoard")
+            os.write(fd, b"x" * MIB)
+    else:
+        block = b"x" * size
+    time.sleep(1.5)
+    os._exit(0)
+children = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        hold(96 * MIB)
+    children.append(pid)
+held = sum(os.waitpid(pid, 0)[1] == 0 for pid in children)
+print(f"HELD {held} of 4", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["heap", "memfd"])
+def test_a_bots_processes_together_hold_no_more_memory_than_its_total(
+        tmp_path: Path, how: str) -> None:
+    require_sandbox()
+    from arena.sandbox import cgroups
+
+    if "memory" not in cgroups.support().folders:
+        pytest.skip(f"no memory cgroup here: {cgroups.support().missing['memory']}")
+    version = tmp_path / "version"
+    version.mkdir()
+    (version / "hoard.py").write_text(MEMORY)
+    limits = Limits(memory_bytes=1024 * MIB, total_memory_bytes=256 * MIB)
+    code, log = _exit_and_log(tmp_path, f"{sys.executable} hoard.py {how}", version, limits)
+    held = [line for line in log.splitlines() if line.startswith("HELD ")]
+    # Either some of the hoarders were killed, or (memory no process can give back)
+    # the whole bot was.
+    assert (held and held[0] != "HELD 4 of 4") or (not held and code in (-9, 128 + 9)), (code, log)
