@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -69,6 +70,9 @@ class BuildLimits:
     """Address space of each process."""
     file_bytes: int = 1024 * MIB
     """The largest file it may write."""
+    disk_bytes: int = 512 * MIB
+    """The disk the version's folder may take once built (its files and what the build
+    writes): a build past it is stopped, fails, and its files are removed."""
     cpu_percent: int = 100
     """Its share of the CPU, all its processes together, in percent of one core (in a
     sandbox, where the machine has cgroups; `memory_bytes` is then its memory in all
@@ -127,7 +131,7 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
             if owner is not None:
                 _give_back(folder, owner)
     argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
-            str(max(1, int(limits.seconds))), str(limits.file_bytes), "--",
+            str(max(1, int(limits.seconds))), str(min(limits.file_bytes, limits.disk_bytes)), "--",
             "/bin/sh", "-c", command]
     return _run(argv, build_environment(folder, env), command, folder, limits)
 
@@ -136,7 +140,8 @@ def _sandbox_limits(limits: BuildLimits) -> Limits:
     """The sandbox's limits for a build under `limits`: its memory in all as much as one
     process may take, one core, `BUILD_PROCESSES` processes."""
     return Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
-                  output_bytes=limits.file_bytes, cpu_seconds=max(1, int(limits.seconds)),
+                  output_bytes=min(limits.file_bytes, limits.disk_bytes),
+                  cpu_seconds=max(1, int(limits.seconds)),
                   total_memory_bytes=limits.memory_bytes, cpu_percent=limits.cpu_percent)
 
 
@@ -182,18 +187,58 @@ def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
                                    stdin=subprocess.DEVNULL, stdout=output,
                                    stderr=subprocess.STDOUT, start_new_session=True,
                                    close_fds=True)
-        timed_out = False
-        try:
-            code: int | None = process.wait(timeout=limits.seconds)
-        except subprocess.TimeoutExpired:
-            timed_out, code = True, None
+        timed_out = over_quota = False
+        code: int | None = None
+        while code is None:
+            left = limits.seconds - (time.monotonic() - started)
+            if left <= 0:
+                timed_out = True
+                break
+            try:
+                code = process.wait(timeout=min(QUOTA_CHECK_SECONDS, left))
+            except subprocess.TimeoutExpired:
+                if disk_usage(folder) > limits.disk_bytes:
+                    over_quota = True
+                    break
         _kill_group(process.pid)
-        if timed_out:
+        if code is None:
             process.wait()
+        over_quota = over_quota or disk_usage(folder) > limits.disk_bytes
         seconds = time.monotonic() - started
-        log = _tail(output) + _ending(command, code, timed_out, seconds, limits)
+        if over_quota:
+            _empty(folder)
+            code = None
+            ending = (f"\n--- build `{command}` stopped: the version's folder grew past its "
+                      f"disk quota of {limits.disk_bytes / MIB:g} MiB; its files are removed "
+                      f"({seconds:.1f} s)\n")
+        else:
+            ending = _ending(command, code, timed_out, seconds, limits)
+        log = _tail(output) + ending
     return BuildResult(ok=code == 0, exit_code=code, timed_out=timed_out, seconds=seconds,
                        log=log)
+
+
+QUOTA_CHECK_SECONDS = 0.2
+"""How often a running build's folder is measured against its disk quota."""
+
+
+def disk_usage(folder: Path) -> int:
+    """The bytes of disk `folder`'s tree takes (its blocks, links not followed)."""
+    total = 0
+    for directory, subdirs, names in os.walk(folder):
+        for name in [*subdirs, *names]:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(directory, name)).st_blocks * 512
+    return total
+
+
+def _empty(folder: Path) -> None:
+    """Remove everything inside `folder` (a build's files past its quota)."""
+    for entry in list(folder.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def _kill_group(pid: int) -> None:

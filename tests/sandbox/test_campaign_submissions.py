@@ -10,17 +10,21 @@ from pathlib import Path
 import pytest
 
 import arena.submissions.service as service
-from arena.store import Store
+from arena.store import BuildStatus, Store
 from arena.submissions import (
     ArchiveError,
+    BuildLimits,
     ManifestError,
     Submissions,
     parse_manifest,
     read_archive,
 )
+from arena.submissions.build import BuildSandbox
+from tests.sandbox.sandbox_support import require_sandbox
 from tests.submissions.test_archive_safety import tar_of
 
 MANIFEST = b'name = "tiny"\nrun = "./bot"\n'
+MIB = 1024 * 1024
 
 
 @pytest.fixture
@@ -109,3 +113,20 @@ def test_no_failed_submit_leaves_a_blob_or_a_folder(submissions: Submissions,
     with pytest.raises((OSError, RuntimeError)):
         submissions.submit(tar_of({"arena-bot.toml": MANIFEST, "bot": b"x"}))
     assert _left_behind(submissions.root) == []
+
+
+@pytest.mark.parametrize("sandbox", ["off", "required"])
+def test_a_build_writing_past_its_disk_quota_fails_and_leaves_nothing(
+        tmp_path: Path, sandbox: BuildSandbox) -> None:
+    if sandbox == "required":
+        require_sandbox()
+    fill = "i=0; while [ $i -lt 40 ]; do head -c 4194304 /dev/zero > f$i; i=$((i+1)); done"
+    manifest = f'name = "filler"\nrun = "./bot"\nbuild = "{fill}"\n'.encode()
+    with Store.open(tmp_path / "arena.db") as store:
+        submissions = Submissions(store, tmp_path / "bots", sandbox=sandbox,
+                                  build_limits=BuildLimits(disk_bytes=16 * MIB))
+        version = submissions.submit(tar_of({"arena-bot.toml": manifest, "bot": b"x"})).version
+    assert version.build_status is BuildStatus.FAILED
+    assert "grew past its disk quota of 16 MiB; its files are removed" in (version.build_log
+                                                                          or "")
+    assert list(Path(version.folder).iterdir()) == []
