@@ -7,6 +7,10 @@ from typing import Any
 
 MIB = 1024 * 1024
 
+LOG_FILES = 3
+"""Log files a managed bot keeps by default, its current one included, each of at most
+`Limits.output_bytes` (see `arena.supervisor.BotIsolation.log_files`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:

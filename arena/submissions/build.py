@@ -267,3 +267,18 @@ def _ending(command: str, code: int | None, timed_out: bool, seconds: float,
     else:
         how = f"failed with exit code {code}"
     return f"\n--- build `{command}` {how} ({seconds:.1f} s)\n"
+
+
+def describe_builds(limits: BuildLimits = BuildLimits()) -> list[str]:
+    """Lines saying what holds for submitted bots and their builds, whatever the sandbox
+    (for `arena doctor`)."""
+    return [
+        "submissions: an archive is checked whole before anything is written (paths, "
+        "every symlink chain, name lengths, sizes, zip bombs, manifest nesting, names that "
+        "pass for another bot's), and a refused submit leaves no blob and no folder; a run "
+        "line starts the bot from its own folder or its runtime",
+        f"  builds: at most {limits.seconds:g} s, {limits.memory_bytes // MIB} MiB of memory "
+        f"(in all, where cgroups allow), {limits.cpu_percent}% of one core (where cgroups "
+        f"allow), and a disk quota of {limits.disk_bytes // MIB} MiB for the version's "
+        "folder: past it the build fails and its files are removed",
+    ]

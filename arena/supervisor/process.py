@@ -37,6 +37,7 @@ from arena.sandbox import (
     status,
     wrap,
 )
+from arena.sandbox.limits import LOG_FILES
 
 ExitListener = Callable[[str, int], None]
 
@@ -64,9 +65,6 @@ SOCKET_INSIDE = "/run/arena/arena.sock"
 """Where a sandboxed bot finds its match server's Unix socket."""
 
 SandboxUse = Literal["off", "auto", "required"]
-
-LOG_FILES = 3
-"""Log files kept per bot by default (see `BotIsolation.log_files`)."""
 
 
 @dataclass(frozen=True)

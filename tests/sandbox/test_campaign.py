@@ -247,3 +247,80 @@ def test_a_bots_processes_together_hold_no_more_memory_than_its_total(
     # Either some of the hoarders were killed, or (memory no process can give back)
     # the whole bot was.
     assert (held and held[0] != "HELD 4 of 4") or (not held and code in (-9, 128 + 9)), (code, log)
+
+
+THREADS = """\
+import threading, time
+started = 0
+for _ in range(100):
+    try:
+        threading.Thread(target=time.sleep, args=(2,), daemon=True).start()
+        started += 1
+    except RuntimeError:
+        break
+print(f"THREADS {started}", flush=True)
+"""
+
+
+def test_a_bots_processes_and_threads_together_stop_at_its_total(tmp_path: Path) -> None:
+    require_sandbox()
+    version = tmp_path / "version"
+    version.mkdir()
+    (version / "threads.py").write_text(THREADS)
+    log = _run_version(tmp_path, f"{sys.executable} threads.py", version,
+                       Limits(processes=24))
+    started = [int(line.split()[1]) for line in log.splitlines() if line.startswith("THREADS")]
+    assert started and started[0] < 24, log
+
+
+SPIN = """\
+import os, time
+def spin():
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        pass
+    os._exit(0)
+children = [pid for pid in (os.fork() for _ in range(2)) if pid or spin()]
+for pid in children:
+    os.waitpid(pid, 0)
+times = os.times()
+print(f"CPU {times.children_user + times.children_system:.2f}", flush=True)
+"""
+
+
+def _cpu(log: str) -> float:
+    return next(float(line.split()[1]) for line in log.splitlines() if line.startswith("CPU "))
+
+
+def test_a_bot_spinning_in_many_processes_gets_only_its_share_of_the_cpu(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    from arena.sandbox import cgroups
+
+    if "cpu" not in cgroups.support().folders:
+        pytest.skip(f"no cpu cgroup here: {cgroups.support().missing['cpu']}")
+    version = tmp_path / "version"
+    version.mkdir()
+    (version / "spin.py").write_text(SPIN)
+    log = _run_version(tmp_path, f"{sys.executable} spin.py", version, Limits(cpu_percent=10))
+    # Two processes spinning for a second would take up to 2 s of CPU; 10% of a core
+    # gives them about 0.1 s (0.5 s leaves room for the scheduler's periods).
+    assert _cpu(log) < 0.5, log
+
+
+def test_a_builds_processes_together_stay_within_its_memory_and_cpu(tmp_path: Path) -> None:
+    require_sandbox()
+    from arena.sandbox import cgroups
+    from arena.submissions import BuildLimits, run_build
+
+    if {"memory", "cpu"} - set(cgroups.support().folders):
+        pytest.skip(f"no memory or cpu cgroup here: {cgroups.support().missing}")
+    folder = tmp_path / "version"
+    folder.mkdir()
+    (folder / "hoard.py").write_text(MEMORY)
+    (folder / "spin.py").write_text(SPIN)
+    result = run_build("python hoard.py heap; python spin.py", folder,
+                       BuildLimits(memory_bytes=256 * MIB, cpu_percent=25), sandbox="required")
+    held = [line for line in result.log.splitlines() if line.startswith("HELD ")]
+    assert held and held[0] != "HELD 4 of 4", result.log
+    assert _cpu(result.log) < 0.7, result.log  # 25% of a core: about 0.25 s of 2
