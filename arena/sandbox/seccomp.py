@@ -27,12 +27,15 @@ DENIED = (
     "fsconfig", "fsmount", "fspick", "mount_setattr",
     # namespaces (and with them new user namespaces)
     "unshare", "setns",
-    # other processes' memory
-    "ptrace", "process_vm_readv", "process_vm_writev",
+    # other processes' memory and descriptors
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd",
+    "kcmp",
+    # io_uring: system calls' work done where no filter sees it
+    "io_uring_setup", "io_uring_enter", "io_uring_register",
     # the kernel's own machinery
     "bpf", "perf_event_open", "userfaultfd", "init_module", "finit_module", "delete_module",
     "kexec_load", "kexec_file_load", "reboot", "swapon", "swapoff", "acct", "syslog",
-    "quotactl", "open_by_handle_at", "lookup_dcookie", "iopl", "ioperm",
+    "quotactl", "open_by_handle_at", "lookup_dcookie", "iopl", "ioperm", "uselib",
 )
 """The system calls a sandboxed command is refused (EPERM)."""
 

@@ -222,13 +222,18 @@ QUOTA_CHECK_SECONDS = 0.2
 """How often a running build's folder is measured against its disk quota."""
 
 
+BLOCK = 4096
+"""The least an entry of a folder is counted for: an empty file still takes an inode."""
+
+
 def disk_usage(folder: Path) -> int:
-    """The bytes of disk `folder`'s tree takes (its blocks, links not followed)."""
+    """The bytes of disk `folder`'s tree takes (its blocks, at least `BLOCK` an entry;
+    links not followed)."""
     total = 0
     for directory, subdirs, names in os.walk(folder):
         for name in [*subdirs, *names]:
             with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(directory, name)).st_blocks * 512
+                total += max(os.lstat(os.path.join(directory, name)).st_blocks * 512, BLOCK)
     return total
 
 

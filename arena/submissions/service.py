@@ -165,12 +165,19 @@ def check_distinct_name(name: str, existing: Iterable[str]) -> None:
                                 "case or look-alike characters")
 
 
+MAX_MANIFEST_BYTES = 64 * 1024
+"""The largest manifest read: a few fields, each one line."""
+
+
 def _manifest(files: BotFiles, path: str, name: str | None) -> Manifest:
     text = files.read(path)
     if text is None:
         raise ManifestError(f"no {path} at the top of the bot's folder (a manifest names "
                             "the bot and the command that runs it; see `arena bot submit "
                             "--help`)")
+    if len(text) > MAX_MANIFEST_BYTES:
+        raise ManifestError(f"{path}: {len(text):,} bytes, over the limit of "
+                            f"{MAX_MANIFEST_BYTES:,} (a manifest is a few one-line fields)")
     try:
         decoded = text.decode("utf-8")
     except UnicodeDecodeError:

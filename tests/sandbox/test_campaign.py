@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -176,6 +177,16 @@ def test_the_kernel_calls_a_bot_never_needs_are_refused_and_pid1_shows_no_mounts
     assert found["seccomp"] == "2" and int(found["bounding"], 16) == 0
     assert "--ro-bind" not in found["pid1"] and str(tmp_path) not in found["pid1"].split(
         "\0--\0")[0]
+
+
+def test_a_system_call_of_another_abi_kills_the_bot_instead_of_passing_the_filter(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    if os_machine() != "x86_64":
+        pytest.skip("the probe's system call numbers are x86-64's")
+    x32_unshare = "import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 272, 0x10000000)"
+    done = _in_sandbox(tmp_path, x32_unshare)
+    assert done.returncode == 128 + signal.SIGSYS, done
 
 
 def test_a_bot_flooding_its_log_across_restarts_keeps_a_few_capped_files(

@@ -4,6 +4,7 @@ and no folder."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,3 +131,10 @@ def test_a_build_writing_past_its_disk_quota_fails_and_leaves_nothing(
     assert "grew past its disk quota of 16 MiB; its files are removed" in (version.build_log
                                                                           or "")
     assert list(Path(version.folder).iterdir()) == []
+
+
+def test_a_huge_manifest_is_refused_before_it_is_parsed(submissions: Submissions) -> None:
+    huge = MANIFEST + b"# " + os.urandom(300 * 1024).hex().encode() + b"\n"
+    with pytest.raises(ManifestError, match="over the limit of 65,536"):
+        submissions.submit(tar_of({"arena-bot.toml": huge}))
+    assert not submissions.root.exists()

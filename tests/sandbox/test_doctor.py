@@ -49,7 +49,8 @@ BACKED_BY = {
     "keyring:": ["test_campaign.py::test_no_sandbox_reaches_arenas_session_keyring_nor_passes_"
                  "a_key_to_another"],
     "seccomp:": ["test_campaign.py::test_the_kernel_calls_a_bot_never_needs_are_refused_and_"
-                 "pid1_shows_no_mounts"],
+                 "pid1_shows_no_mounts", "test_campaign.py::test_a_system_call_of_another_abi_"
+                 "kills_the_bot_instead_of_passing_the_filter"],
     "privileges:": ["test_campaign.py::test_the_kernel_calls_a_bot_never_needs_are_refused_"
                     "and_pid1_shows_no_mounts"],
     "totals": ["test_campaign.py::test_a_bots_processes_together_hold_no_more_memory_than_its_"
@@ -72,7 +73,9 @@ BACKED_BY = {
                      "test_campaign_submissions.py::test_a_name_that_passes_for_an_existing_"
                      "bots_is_refused", "test_campaign_submissions.py::test_no_failed_submit_"
                      "leaves_a_blob_or_a_folder", "test_campaign_submissions.py::test_a_run_"
-                     "line_not_starting_from_the_folder_or_the_runtime_is_refused"],
+                     "line_not_starting_from_the_folder_or_the_runtime_is_refused",
+                     "test_campaign_submissions.py::test_a_huge_manifest_is_refused_before_it_"
+                     "is_parsed"],
     "builds:": ["test_campaign_submissions.py::test_a_build_writing_past_its_disk_quota_fails_"
                 "and_leaves_nothing", "test_campaign.py::test_a_builds_processes_together_"
                 "stay_within_its_memory_and_cpu"],
