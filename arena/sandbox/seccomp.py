@@ -62,11 +62,14 @@ class SeccompError(RuntimeError):
 
 @functools.cache
 def _library() -> ctypes.CDLL:
-    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
     try:
-        lib = ctypes.CDLL(name, use_errno=True)
-    except OSError as exc:
-        raise SeccompError(f"libseccomp is not installed ({exc})") from None
+        lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+    except OSError:
+        name = ctypes.util.find_library("seccomp")  # runs ldconfig: only when needed
+        try:
+            lib = ctypes.CDLL(name or "libseccomp.so.2", use_errno=True)
+        except OSError as exc:
+            raise SeccompError(f"libseccomp is not installed ({exc})") from None
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
     lib.seccomp_release.argtypes = [ctypes.c_void_p]
