@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import Limits, command_paths, popen_kwargs, wrap
-from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot
+from arena.supervisor import BotIsolation, BotSupervisor, ManagedBot, ManagedBotError
 from tests.sandbox.sandbox_support import require_sandbox
 
 MIB = 1024 * 1024
@@ -84,6 +84,22 @@ def test_a_run_line_naming_no_file_of_the_version_still_shows_it_its_folder(
     code = "exec(open('probe.py').read())"
     seen = _seen(_run_version(tmp_path, f"{sys.executable} -c \"{code}\"", version))
     assert seen["own folder"] == ["probe.py"]
+
+
+def test_a_version_started_by_a_program_elsewhere_is_refused_not_shown_it(
+        tmp_path: Path) -> None:
+    require_sandbox()
+    version, elsewhere = tmp_path / "version", tmp_path / "elsewhere"
+    version.mkdir()
+    elsewhere.mkdir()
+    tool = elsewhere / "tool"
+    tool.write_text("#!/bin/sh\necho escaped\n")
+    tool.chmod(0o755)
+    sock = tmp_path / "bots.sock"
+    supervisor = BotSupervisor(f"unix:{sock}", tmp_path / "logs", max_restarts=0,
+                               isolation=BotIsolation("required"))
+    with pytest.raises(ManagedBotError, match="neither in its folder nor a runtime"):
+        asyncio.run(supervisor.start(ManagedBot("v", f"{tool} --fast", "t", cwd=version)))
 
 
 KEYRING = """\
