@@ -199,16 +199,28 @@ class Group:
                     return int(Path(folder, name).read_text())
         return None
 
+    def kill(self, wait: float = 2.0) -> bool:
+        """SIGKILL everything in the group, and wait up to `wait` seconds for it to be
+        gone; whether it is."""
+        deadline = time.monotonic() + wait
+        while True:
+            pids = [pid for folder in self.folders for pid in _pids(folder)]
+            if not pids:
+                return True
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+
     def remove(self, wait: float = 2.0) -> None:
         """Kill whatever is still in the group and remove it (what cannot be removed
         within `wait` seconds is left for the kernel to empty)."""
         deadline = time.monotonic() + wait
         for folder in self.folders:
             while True:
-                pids = _pids(folder)
-                for pid in pids:
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.kill(pid, signal.SIGKILL)
+                Group((folder,)).kill(0)
                 try:
                     os.rmdir(folder)
                     break

@@ -124,7 +124,7 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
                       "PATH": os.pathsep.join([str(Path(sys.executable).parent), DEFAULT_PATH])}
             argv = _sandboxed(command, folder, sandbox_limits, key,
                               group.procs_files if group is not None else ())
-            return _run(argv, inside, command, folder, limits)
+            return _run(argv, inside, command, folder, limits, group)
         finally:
             if group is not None:
                 group.remove()
@@ -180,7 +180,7 @@ def _chown_tree(folder: Path, uid: int) -> None:
 
 
 def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
-         limits: BuildLimits) -> BuildResult:
+         limits: BuildLimits, group: cgroups.Group | None = None) -> BuildResult:
     started = time.monotonic()
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen(argv, cwd=folder, env=dict(env),
@@ -201,6 +201,8 @@ def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
                     over_quota = True
                     break
         _kill_group(process.pid)
+        if group is not None:
+            group.kill()  # a sandbox's processes are in a session of their own
         if code is None:
             process.wait()
         over_quota = over_quota or disk_usage(folder) > limits.disk_bytes

@@ -154,12 +154,16 @@ def name_skeleton(name: str) -> str:
 def check_distinct_name(name: str, existing: Iterable[str]) -> None:
     """`ManifestError` when bot name `name` differs from an existing bot's (`existing`,
     versions as ``base@N``) only by dots, dashes, underscores, case or look-alike
-    characters, or ends with a dot: one author's bot must not pass for another's."""
+    characters, or ends with a dot: one author's bot must not pass for another's. A name
+    already in `existing` (a new version of its bot) passes."""
+    bases = {bot.split("@", 1)[0] for bot in existing}
+    if name in bases:
+        return  # a new version of a bot that has the name already
     if name.endswith(".") or ".." in name:
         raise ManifestError(f"name {name!r}: no name ends with a dot or has two in a row")
     skeleton = name_skeleton(name)
-    for other in {bot.split("@", 1)[0] for bot in existing}:
-        if other != name and name_skeleton(other) == skeleton:
+    for other in bases:
+        if name_skeleton(other) == skeleton:
             raise ManifestError(f"name {name!r} looks like the existing bot {other!r}: "
                                 "choose a name that differs in more than dots, dashes, "
                                 "case or look-alike characters")

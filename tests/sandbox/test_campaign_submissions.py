@@ -138,3 +138,10 @@ def test_a_huge_manifest_is_refused_before_it_is_parsed(submissions: Submissions
     with pytest.raises(ManifestError, match="over the limit of 65,536"):
         submissions.submit(tar_of({"arena-bot.toml": huge}))
     assert not submissions.root.exists()
+
+
+def test_a_bot_whose_name_was_taken_before_the_check_still_gets_new_versions() -> None:
+    # v1ctim's versions were submitted before names were compared with victim's.
+    service.check_distinct_name("v1ctim", ["victim", "v1ctim@1", "v1ctim@2"])
+    with pytest.raises(ManifestError, match="looks like the existing bot"):
+        service.check_distinct_name("vlctim", ["victim", "v1ctim@1"])
