@@ -33,7 +33,11 @@ CPU_PERIOD_US = 100_000
 """The CPU scheduler's period for a group's share (100 ms, the kernel's default)."""
 
 BASE = "arena"
-"""The folder, inside arena's own cgroup, holding the sandboxes' groups."""
+"""The folder, inside arena's own cgroup, holding the sandboxes' groups (cgroup v1's cpu
+hierarchy aside: see `_support`)."""
+
+PREFIX = "arena-sandbox-"
+"""How the name of a sandbox's group starts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +75,12 @@ def _support() -> Support:
             missing[controller] = (f"no cgroup hierarchy with the {controller} controller is "
                                    "mounted")
             continue
-        folder = os.path.join(mount, memberships[controller].lstrip("/"), BASE)
+        folder = os.path.normpath(os.path.join(mount, memberships[controller].lstrip("/")))
+        if controller != "cpu":
+            # A cpu group competes for the CPU as one process does: the sandboxes' groups
+            # sit beside arena's own processes, each weighing what an unsandboxed bot
+            # would, rather than in one folder that would weigh as one process in all.
+            folder = os.path.join(folder, BASE)
         reason = _writable(folder)
         if reason is None:
             folders[controller] = folder
@@ -144,7 +153,7 @@ def _v2_has_controllers(mount: str) -> bool:
         return False
 
 
-_GROUP_NAME = re.compile(r".*-(\d+)-[0-9a-f]{8}")
+_GROUP_NAME = re.compile(re.escape(PREFIX) + r".*-(\d+)-[0-9a-f]{8}")
 
 
 def _sweep(folder: str) -> None:
@@ -170,7 +179,7 @@ def _alive(pid: int) -> bool:
 
 def _writable(folder: str) -> str | None:
     """None if arena can make groups in `folder` (made if need be); else why not."""
-    probe = os.path.join(folder, f"probe-{os.getpid()}-{secrets.token_hex(3)}")
+    probe = os.path.join(folder, f"{PREFIX}probe-{os.getpid()}-{secrets.token_hex(3)}")
     try:
         os.makedirs(folder, exist_ok=True)
         os.mkdir(probe)
@@ -248,7 +257,7 @@ def create(key: str, limits: Limits) -> Group | None:
     found = support()
     if not found.available:
         return None
-    name = f"{_UNSAFE.sub('_', key)[-80:]}-{os.getpid()}-{secrets.token_hex(4)}"
+    name = f"{PREFIX}{_UNSAFE.sub('_', key)[-80:]}-{os.getpid()}-{secrets.token_hex(4)}"
     settings = _settings(found.version, limits)
     folders: list[str] = []
     try:
