@@ -5,9 +5,10 @@ arena's session keyring is reachable from the sandbox), sets the plan's resource
 limits and niceness on itself, then replaces itself with bubblewrap, which builds the
 sandbox and runs the plan's command in it. bwrap's options (the mounts, with their host
 paths) reach it through a descriptor (``--args FD``), so they never show on a command
-line, not even to the sandbox's own ``/proc/1/cmdline``; the seccomp filter through
-another (``--seccomp FD``). The environment is passed through unchanged: it is the
-command's environment (so a token never shows on a command line).
+line: the sandbox's own ``/proc/1/cmdline`` holds bwrap, that descriptor and the
+command, nothing more. The seccomp filter comes through another (``--seccomp FD``).
+The environment is passed through unchanged: it is the command's environment (so a
+token never shows on a command line).
 """
 
 from __future__ import annotations
@@ -86,7 +87,9 @@ def _arguments_fd(words: list[str]) -> int:
     """A descriptor (inheritable) from which bwrap reads `words`, NUL-terminated."""
     data = b"".join(word.encode() + b"\0" for word in words)
     fd = os.memfd_create("arena-sandbox-args", 0)
-    os.write(fd, data)
+    written = 0
+    while written < len(data):
+        written += os.write(fd, data[written:])
     os.lseek(fd, 0, os.SEEK_SET)
     os.set_inheritable(fd, True)
     return fd
