@@ -18,6 +18,7 @@ def doctor() -> None:
       arena doctor
     """
     from arena.sandbox import describe, status
+    from arena.submissions.build import describe_builds
 
-    for line in describe(status()):
+    for line in [*describe(status()), *describe_builds()]:
         click.echo(line)

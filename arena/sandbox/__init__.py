@@ -18,8 +18,9 @@ from arena.sandbox.api import (
     wrap,
 )
 from arena.sandbox.limits import Limits
-from arena.sandbox.plan import SandboxError, sandbox_uid
+from arena.sandbox.plan import SYSTEM_PATHS, SandboxError, sandbox_uid
 from arena.sandbox.report import describe
 
-__all__ = ["Limits", "SandboxError", "SandboxStatus", "command_paths", "describe", "popen_kwargs",
-           "program_path", "sandbox_env", "sandbox_uid", "sdk_paths", "status", "wrap"]
+__all__ = ["SYSTEM_PATHS", "Limits", "SandboxError", "SandboxStatus", "command_paths", "describe",
+           "popen_kwargs", "program_path", "sandbox_env", "sandbox_uid", "sdk_paths", "status",
+           "wrap"]

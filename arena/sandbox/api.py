@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.sandbox import seccomp
 from arena.sandbox.limits import Limits
 from arena.sandbox.plan import (
     INSIDE_UID,
@@ -108,7 +109,7 @@ def wrap(argv: Sequence[str], *, workdir: str | Path,
          hidden_paths: Iterable[str | Path] = (),
          sockets: Mapping[str | Path, str] | None = None,
          limits: Limits | None = None, network: bool = False,
-         key: str | None = None) -> list[str]:
+         key: str | None = None, cgroups: Sequence[str] = ()) -> list[str]:
     """The command line that runs `argv` in a sandbox, in `workdir`.
 
     The sandbox shows the system read-only, `read_only_paths` read-only and
@@ -119,6 +120,9 @@ def wrap(argv: Sequence[str], *, workdir: str | Path,
     its own PID namespace; it dies with the process that started it. Under a root
     arena the command runs as the uid `key` names (its own: give each bot its own key;
     `sandbox_uid(key)` says which, to chown a writable folder to it).
+    The command runs under the seccomp filter of `arena.sandbox.seccomp` where this
+    machine can build it, with a new session keyring, and in `cgroups` (the
+    ``cgroup.procs`` files of a `arena.sandbox.cgroups.Group`) when given.
     `argv[0]` should be an absolute path: PATH inside is `BASE_PATH`.
     Raises `SandboxError` when bubblewrap is not installed or a path cannot be shown.
     """
@@ -133,7 +137,8 @@ def wrap(argv: Sequence[str], *, workdir: str | Path,
         sockets={str(host): inside for host, inside in (sockets or {}).items()},
         limits=limits, network=network, privileged=privileged,
         uid=sandbox_uid(key or " ".join(argv)) if privileged else INSIDE_UID, bwrap=bwrap,
-        setpriv=shutil.which("setpriv") or "setpriv")
+        setpriv=shutil.which("setpriv") or "setpriv", seccomp=seccomp.unavailable() is None,
+        cgroups=cgroups)
     return [sys.executable, "-I", "-S", "-c", _BOOT.format(root=str(ROOT)), plan.to_json()]
 
 

@@ -71,6 +71,11 @@ class Plan:
     uid: int = INSIDE_UID
     bwrap: str = "bwrap"
     setpriv: str = "setpriv"
+    seccomp: bool = False
+    """Whether the command runs under `arena.sandbox.seccomp`'s filter."""
+    cgroups: tuple[str, ...] = ()
+    """The ``cgroup.procs`` files (one per cgroup hierarchy) the sandbox joins before
+    bwrap starts: the totals of `arena.sandbox.cgroups` count everything it runs."""
 
     def to_json(self) -> str:
         """The plan as one line of JSON (what `from_json` reads back)."""
@@ -78,7 +83,8 @@ class Plan:
                 "mounts": [[m.kind, m.dest, m.source] for m in self.mounts],
                 "limits": self.limits.to_dict(), "network": self.network,
                 "privileged": self.privileged, "uid": self.uid, "bwrap": self.bwrap,
-                "setpriv": self.setpriv}
+                "setpriv": self.setpriv, "seccomp": self.seccomp,
+                "cgroups": list(self.cgroups)}
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -88,7 +94,8 @@ class Plan:
         return cls(tuple(data["argv"]), data["workdir"],
                    tuple(Mount(kind, dest, source) for kind, dest, source in data["mounts"]),
                    Limits.from_dict(data["limits"]), bool(data["network"]),
-                   bool(data["privileged"]), int(data["uid"]), data["bwrap"], data["setpriv"])
+                   bool(data["privileged"]), int(data["uid"]), data["bwrap"], data["setpriv"],
+                   bool(data.get("seccomp", False)), tuple(data.get("cgroups", ())))
 
 
 def sandbox_uid(key: str) -> int:
@@ -101,7 +108,8 @@ def make_plan(argv: Sequence[str], *, workdir: str, read_only_paths: Iterable[st
               writable_paths: Iterable[str] = (), hidden_paths: Iterable[str] = (),
               sockets: Mapping[str, str] | None = None, limits: Limits | None = None,
               network: bool = False, privileged: bool = False, uid: int = INSIDE_UID,
-              bwrap: str = "bwrap", setpriv: str = "setpriv") -> Plan:
+              bwrap: str = "bwrap", setpriv: str = "setpriv", seccomp: bool = False,
+              cgroups: Sequence[str] = ()) -> Plan:
     """The plan for running `argv` in `workdir` (an absolute path) with the system, and
     `read_only_paths` and `writable_paths` at their own paths; each of `sockets`
     (host path → path inside) bound in; and whatever of `hidden_paths` lies inside a
@@ -124,13 +132,19 @@ def make_plan(argv: Sequence[str], *, workdir: str, read_only_paths: Iterable[st
     if workdir != "/" and not any(_inside(workdir, folder) for folder in bound):
         mounts.append(Mount("dir", workdir))
     return Plan(tuple(argv), workdir, tuple(_with_parents(mounts)), limits or Limits(),
-                network, privileged, uid, bwrap, setpriv)
+                network, privileged, uid, bwrap, setpriv, seccomp, tuple(cgroups))
 
 
 def bwrap_arguments(plan: Plan) -> list[str]:
-    """bwrap's command line for `plan` (its first word is bwrap itself)."""
-    words = [plan.bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-             "--unshare-cgroup-try"]
+    """bwrap's command line for `plan` (its first word is bwrap itself), as it would be
+    written out whole; `enter` passes the options through a descriptor instead."""
+    return [plan.bwrap, *bwrap_options(plan), "--", *sandboxed_command(plan)]
+
+
+def bwrap_options(plan: Plan) -> list[str]:
+    """bwrap's options for `plan`: what the sandbox is made of (without ``--seccomp``,
+    whose descriptor `enter` adds)."""
+    words = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not plan.network:
         words.append("--unshare-net")
     if not plan.privileged:
@@ -143,10 +157,20 @@ def bwrap_arguments(plan: Plan) -> list[str]:
         words += _mount_words(mount)
     words += ["--chdir", plan.workdir, "--remount-ro", "/"]
     if plan.privileged:
-        words += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", plan.setpriv,
-                  "--reuid", str(plan.uid), "--regid", str(plan.uid), "--clear-groups",
-                  "--inh-caps=-all", "--no-new-privs"]
-    return [*words, "--", *plan.argv]
+        words += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add",
+                  "CAP_SETPCAP"]
+    return words
+
+
+def sandboxed_command(plan: Plan) -> list[str]:
+    """What bwrap runs in the sandbox: the plan's command, under a root arena started
+    through setpriv as the plan's uid with no capabilities, an empty bounding set and no
+    new privileges."""
+    if not plan.privileged:
+        return list(plan.argv)
+    return [plan.setpriv, "--reuid", str(plan.uid), "--regid", str(plan.uid),
+            "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+            "--", *plan.argv]
 
 
 def _mount_words(mount: Mount) -> list[str]:

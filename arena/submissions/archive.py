@@ -296,15 +296,71 @@ def _checked(files: Iterable[BotFile], limits: Limits) -> BotFiles:
         if entry.path in paths:
             raise ArchiveError(f"{entry.path}: appears twice")
         paths[entry.path] = entry
-    links = {entry.path for entry in entries if entry.link is not None}
+    for entry in entries:
+        _check_name_lengths(entry)
+    targets = {entry.path: entry.link for entry in entries if entry.link is not None}
+    links = set(targets)
     for entry in entries:
         if entry.link is not None:
             _check_link(entry)
+            _resolve_inside(entry.path, targets)
         parents = entry.path.split("/")[:-1]
         for depth in range(1, len(parents) + 1):
             if "/".join(parents[:depth]) in links:
                 raise ArchiveError(f"{entry.path}: written through a symlink")
     return BotFiles(tuple(sorted(entries, key=lambda f: f.path)))
+
+
+MAX_NAME_BYTES = 255
+"""The longest name of one file or folder (Linux's NAME_MAX)."""
+
+MAX_PATH_BYTES = 1024
+"""The longest path inside a bot's folder, or symlink target, taken: a version's folder
+adds its own path to it, and the whole must stay below Linux's PATH_MAX."""
+
+MAX_LINK_HOPS = 40
+"""The most symlinks one path may go through (Linux's own limit)."""
+
+
+def _check_name_lengths(entry: BotFile) -> None:
+    """`ArchiveError` for a path, name or link target longer than the file system takes:
+    found here, before anything is written, not halfway through unpacking."""
+    for part in entry.path.split("/"):
+        if len(part.encode()) > MAX_NAME_BYTES:
+            raise ArchiveError(f"{entry.path[:80]}...: a name of {len(part.encode())} bytes, "
+                               f"over the limit of {MAX_NAME_BYTES}")
+    for what, text in (("path", entry.path), ("symlink target", entry.link or "")):
+        if len(text.encode()) > MAX_PATH_BYTES:
+            raise ArchiveError(f"{entry.path[:80]}...: a {what} of {len(text.encode())} bytes, "
+                               f"over the limit of {MAX_PATH_BYTES}")
+
+
+def _resolve_inside(path: str, targets: dict[str, str]) -> None:
+    """Follow `path` as the kernel would, through every symlink of the folder
+    (`targets`: a link's path → its target), and raise `ArchiveError` if it leads out
+    of the folder at any step or goes through more than `MAX_LINK_HOPS` links."""
+    pending = list(reversed(path.split("/")))
+    current: list[str] = []
+    hops = 0
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not current:
+                raise ArchiveError(f"{path}: a symlink out of the bot's folder (through "
+                                   f"{targets[path]})")
+            current.pop()
+            continue
+        target = targets.get("/".join([*current, part]))
+        if target is None:
+            current.append(part)
+            continue
+        hops += 1
+        if hops > MAX_LINK_HOPS or target.startswith("/"):
+            raise ArchiveError(f"{path}: a symlink chain that does not stay in the bot's "
+                               f"folder (through {target})")
+        pending.extend(reversed(target.split("/")))
 
 
 def _check_link(entry: BotFile) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,7 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from arena.sandbox import Limits, SandboxError, command_paths, sandbox_uid, sdk_paths, status, wrap
+from arena.sandbox import (
+    Limits,
+    SandboxError,
+    cgroups,
+    command_paths,
+    sandbox_uid,
+    sdk_paths,
+    status,
+    wrap,
+)
 
 MIB = 1024 * 1024
 
@@ -63,6 +73,13 @@ class BuildLimits:
     """Address space of each process."""
     file_bytes: int = 1024 * MIB
     """The largest file it may write."""
+    disk_bytes: int = 512 * MIB
+    """The disk the version's folder may take once built (its files and what the build
+    writes): a build past it is stopped, fails, and its files are removed."""
+    cpu_percent: int = 100
+    """Its share of the CPU, all its processes together, in percent of one core (in a
+    sandbox, where the machine has cgroups; `memory_bytes` is then its memory in all
+    too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,30 +116,46 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
         raise SandboxError(f"builds must be sandboxed, and {found.reason}")
     if sandbox != "off" and found.available:
         key = f"build/{folder.name}"
+        sandbox_limits = _sandbox_limits(limits)
+        try:
+            group = cgroups.create(key, sandbox_limits)
+        except OSError as exc:
+            raise SandboxError(f"cannot make the build's cgroup: {exc}") from None
         owner = _lend(folder, sandbox_uid(key)) if found.mode == "root" else None
         try:
             inside = {**build_environment(folder, env),
                       "PATH": os.pathsep.join([str(Path(sys.executable).parent), DEFAULT_PATH])}
-            return _run(_sandboxed(command, folder, limits, key), inside, command, folder,
-                        limits)
+            argv = _sandboxed(command, folder, sandbox_limits, key,
+                              group.procs_files if group is not None else ())
+            return _run(argv, inside, command, folder, limits, group)
         finally:
+            if group is not None:
+                group.remove()
             if owner is not None:
                 _give_back(folder, owner)
     argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
-            str(max(1, int(limits.seconds))), str(limits.file_bytes), "--",
+            str(max(1, int(limits.seconds))), str(min(limits.file_bytes, limits.disk_bytes)), "--",
             "/bin/sh", "-c", command]
     return _run(argv, build_environment(folder, env), command, folder, limits)
 
 
-def _sandboxed(command: str, folder: Path, limits: BuildLimits, key: str) -> list[str]:
+def _sandbox_limits(limits: BuildLimits) -> Limits:
+    """The sandbox's limits for a build under `limits`: its memory in all as much as one
+    process may take, one core, `BUILD_PROCESSES` processes."""
+    return Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
+                  output_bytes=min(limits.file_bytes, limits.disk_bytes),
+                  cpu_seconds=max(1, int(limits.seconds)),
+                  total_memory_bytes=limits.memory_bytes, cpu_percent=limits.cpu_percent)
+
+
+def _sandboxed(command: str, folder: Path, limits: Limits, key: str,
+               cgroup_files: tuple[str, ...]) -> list[str]:
     """The sandboxed command line of a build: no network, its folder writable."""
     python = [sys.executable]
     return wrap(["/bin/sh", "-c", command], workdir=folder,
                 read_only_paths=[*sdk_paths(), *command_paths(python, cwd=folder)],
-                writable_paths=[folder], network=False, key=key,
-                limits=Limits(memory_bytes=limits.memory_bytes, processes=BUILD_PROCESSES,
-                              output_bytes=limits.file_bytes,
-                              cpu_seconds=max(1, int(limits.seconds))))
+                writable_paths=[folder], network=False, key=key, limits=limits,
+                cgroups=cgroup_files)
 
 
 def _lend(folder: Path, uid: int) -> int:
@@ -150,25 +183,72 @@ def _chown_tree(folder: Path, uid: int) -> None:
 
 
 def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
-         limits: BuildLimits) -> BuildResult:
+         limits: BuildLimits, group: cgroups.Group | None = None) -> BuildResult:
     started = time.monotonic()
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen(argv, cwd=folder, env=dict(env),
                                    stdin=subprocess.DEVNULL, stdout=output,
                                    stderr=subprocess.STDOUT, start_new_session=True,
                                    close_fds=True)
-        timed_out = False
-        try:
-            code: int | None = process.wait(timeout=limits.seconds)
-        except subprocess.TimeoutExpired:
-            timed_out, code = True, None
+        timed_out = over_quota = False
+        code: int | None = None
+        while code is None:
+            left = limits.seconds - (time.monotonic() - started)
+            if left <= 0:
+                timed_out = True
+                break
+            try:
+                code = process.wait(timeout=min(QUOTA_CHECK_SECONDS, left))
+            except subprocess.TimeoutExpired:
+                if disk_usage(folder) > limits.disk_bytes:
+                    over_quota = True
+                    break
         _kill_group(process.pid)
-        if timed_out:
+        if group is not None:
+            group.kill()  # a sandbox's processes are in a session of their own
+        if code is None:
             process.wait()
+        over_quota = over_quota or disk_usage(folder) > limits.disk_bytes
         seconds = time.monotonic() - started
-        log = _tail(output) + _ending(command, code, timed_out, seconds, limits)
+        if over_quota:
+            _empty(folder)
+            code = None
+            ending = (f"\n--- build `{command}` stopped: the version's folder grew past its "
+                      f"disk quota of {limits.disk_bytes / MIB:g} MiB; its files are removed "
+                      f"({seconds:.1f} s)\n")
+        else:
+            ending = _ending(command, code, timed_out, seconds, limits)
+        log = _tail(output) + ending
     return BuildResult(ok=code == 0, exit_code=code, timed_out=timed_out, seconds=seconds,
                        log=log)
+
+
+QUOTA_CHECK_SECONDS = 0.2
+"""How often a running build's folder is measured against its disk quota."""
+
+
+BLOCK = 4096
+"""The least an entry of a folder is counted for: an empty file still takes an inode."""
+
+
+def disk_usage(folder: Path) -> int:
+    """The bytes of disk `folder`'s tree takes (its blocks, at least `BLOCK` an entry;
+    links not followed)."""
+    total = 0
+    for directory, subdirs, names in os.walk(folder):
+        for name in [*subdirs, *names]:
+            with contextlib.suppress(OSError):
+                total += max(os.lstat(os.path.join(directory, name)).st_blocks * 512, BLOCK)
+    return total
+
+
+def _empty(folder: Path) -> None:
+    """Remove everything inside `folder` (a build's files past its quota)."""
+    for entry in list(folder.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def _kill_group(pid: int) -> None:
@@ -197,3 +277,18 @@ def _ending(command: str, code: int | None, timed_out: bool, seconds: float,
     else:
         how = f"failed with exit code {code}"
     return f"\n--- build `{command}` {how} ({seconds:.1f} s)\n"
+
+
+def describe_builds(limits: BuildLimits = BuildLimits()) -> list[str]:
+    """Lines saying what holds for submitted bots and their builds, whatever the sandbox
+    (for `arena doctor`)."""
+    return [
+        "submissions: an archive is checked whole before anything is written (paths, "
+        "every symlink chain, name lengths, sizes, zip bombs, manifest nesting, names that "
+        "pass for another bot's), and a refused submit leaves no blob and no folder; a run "
+        "line starts the bot from its own folder or its runtime",
+        f"  builds: at most {limits.seconds:g} s, {limits.memory_bytes // MIB} MiB of memory "
+        f"(in all, where cgroups allow), {limits.cpu_percent}% of one core (where cgroups "
+        f"allow), and a disk quota of {limits.disk_bytes // MIB} MiB for the version's "
+        "folder: past it the build fails and its files are removed",
+    ]

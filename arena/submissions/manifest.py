@@ -13,6 +13,7 @@ interpreter, which has the SDK (`arena.client`) installed.
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
@@ -70,6 +71,9 @@ def parse_manifest(text: str, source: str = MANIFEST, *, name: str | None = None
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ManifestError(f"{source}: nested too deeply (a manifest is a few flat "
+                            "fields)") from None
     unknown = sorted(set(values) - set(_FIELDS))
     if unknown:
         raise ManifestError(f"{source}: unknown field {unknown[0]!r} (a manifest has "
@@ -88,8 +92,35 @@ def parse_manifest(text: str, source: str = MANIFEST, *, name: str | None = None
     except ValueError:
         choices = ", ".join(repr(r.value) for r in Runtime)
         raise ManifestError(f"{source}: runtime {runtime!r} is not one of {choices}") from None
+    _check_run(run, chosen, source)
     return Manifest(name=bot_name, run=run, build=_text(values, "build", source),
                     runtime=chosen)
+
+
+RUNTIME_WORDS = {Runtime.PYTHON: ("python", "python3"), Runtime.NODE: ("node", "nodejs"),
+                 Runtime.NATIVE: ()}
+"""The words a run line may start with to start the bot with its runtime."""
+
+
+def _check_run(run: str, runtime: Runtime, source: str) -> None:
+    """`ManifestError` unless `run` starts the bot from its folder (a relative path to a
+    program in it, ``./bot`` or ``build/bot``) or with its runtime (`RUNTIME_WORDS`):
+    a sandboxed bot sees only its runtime and its own folder."""
+    try:
+        words = shlex.split(run)
+    except ValueError as exc:
+        raise ManifestError(f"{source}: cannot read 'run': {exc}") from None
+    program = words[0] if words else ""
+    if program in RUNTIME_WORDS[runtime]:
+        return
+    parts = program.split("/")
+    if "/" in program and not program.startswith("/") and ".." not in parts:
+        return
+    allowed = " or ".join(repr(word) for word in RUNTIME_WORDS[runtime])
+    runtime_words = f"with its runtime ({allowed}) or " if allowed else ""
+    raise ManifestError(
+        f"{source}: 'run' starts {program!r}: a bot starts {runtime_words}from its own "
+        "folder (a relative path such as ./bot or build/bot); it sees nothing else")
 
 
 def _text(values: dict[str, Any], field: str, source: str, *,

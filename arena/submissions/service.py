@@ -14,6 +14,7 @@ import secrets
 import shlex
 import shutil
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,20 +69,25 @@ class Submissions:
         files = read_archive(archive, self.limits)
         checked = _manifest(files, manifest, name)
         self.store.check_version_name(checked.name)
+        check_distinct_name(checked.name, (bot.name for bot in self.store.list_bots()))
         sha256 = files.sha256()
         latest = self.store.latest_version(checked.name)
         if (latest is not None and latest.sha256 == sha256
                 and latest.manifest == checked.to_dict()
                 and latest.build_status is not BuildStatus.BUILDING):
             return Submitted(latest, created=False)
-        self._keep_blob(files, sha256)
-        folder = self._unpack(files, checked.name, sha256)
+        blob = self._keep_blob(files, sha256)
+        folder: Path | None = None
         try:
+            folder = self._unpack(files, checked.name, sha256)
             version = self.store.add_version(
                 checked.name, sha256, checked.to_dict(), checked.run, checked.runtime.value,
                 str(folder), inherit_rating=inherit_rating)
         except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            if blob is not None:
+                blob.unlink(missing_ok=True)
             raise
         if checked.build is not None:
             version = self.build(version)
@@ -101,25 +107,70 @@ class Submissions:
             return self.store.finish_build(version.name, False, f"the build did not run: {exc}\n")
         return self.store.finish_build(version.name, result.ok, result.log)
 
-    def _keep_blob(self, files: BotFiles, sha256: str) -> None:
+    def _keep_blob(self, files: BotFiles, sha256: str) -> Path | None:
+        """Store `files`' canonical tar as blob `sha256`; the blob's path if this call
+        wrote it (None: it was there already)."""
         self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
         blobs = self.root / "blobs"
         blobs.mkdir(mode=0o700, exist_ok=True)
         target = blobs / sha256
         if target.exists():
-            return
+            return None
         partial = blobs / f".{sha256}.{secrets.token_hex(4)}"
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(files.canonical_tar())
-        os.replace(partial, target)
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(files.canonical_tar())
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        return target
 
     def _unpack(self, files: BotFiles, base_name: str, sha256: str) -> Path:
+        """A new version folder holding `files`; nothing left of it if unpacking fails."""
         versions = self.root / "versions"
         versions.mkdir(mode=0o700, exist_ok=True)
         folder = versions / f"{base_name}-{sha256[:12]}-{secrets.token_hex(4)}"
-        unpack(files, folder)
+        try:
+            unpack(files, folder)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         return folder
+
+
+CONFUSABLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "8": "b"})
+"""Characters a reader takes for one another in a name (after lower-casing)."""
+
+
+def name_skeleton(name: str) -> str:
+    """What `name` looks like to a reader: lower case, without '.', '-' or '_', with
+    look-alike characters (`CONFUSABLE`, ``rn`` for ``m``, ``vv`` for ``w``) made one."""
+    plain = "".join(c for c in name.lower() if c not in ".-_").translate(CONFUSABLE)
+    return plain.replace("rn", "m").replace("vv", "w")
+
+
+def check_distinct_name(name: str, existing: Iterable[str]) -> None:
+    """`ManifestError` when bot name `name` differs from an existing bot's (`existing`,
+    versions as ``base@N``) only by dots, dashes, underscores, case or look-alike
+    characters, or ends with a dot: one author's bot must not pass for another's. A name
+    already in `existing` (a new version of its bot) passes."""
+    bases = {bot.split("@", 1)[0] for bot in existing}
+    if name in bases:
+        return  # a new version of a bot that has the name already
+    if name.endswith(".") or ".." in name:
+        raise ManifestError(f"name {name!r}: no name ends with a dot or has two in a row")
+    skeleton = name_skeleton(name)
+    for other in bases:
+        if name_skeleton(other) == skeleton:
+            raise ManifestError(f"name {name!r} looks like the existing bot {other!r}: "
+                                "choose a name that differs in more than dots, dashes, "
+                                "case or look-alike characters")
+
+
+MAX_MANIFEST_BYTES = 64 * 1024
+"""The largest manifest read: a few fields, each one line."""
 
 
 def _manifest(files: BotFiles, path: str, name: str | None) -> Manifest:
@@ -128,6 +179,9 @@ def _manifest(files: BotFiles, path: str, name: str | None) -> Manifest:
         raise ManifestError(f"no {path} at the top of the bot's folder (a manifest names "
                             "the bot and the command that runs it; see `arena bot submit "
                             "--help`)")
+    if len(text) > MAX_MANIFEST_BYTES:
+        raise ManifestError(f"{path}: {len(text):,} bytes, over the limit of "
+                            f"{MAX_MANIFEST_BYTES:,} (a manifest is a few one-line fields)")
     try:
         decoded = text.decode("utf-8")
     except UnicodeDecodeError:

@@ -20,14 +20,16 @@ import signal
 import stat
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from arena.sandbox import (
+    SYSTEM_PATHS,
     Limits,
     SandboxError,
+    cgroups,
     command_paths,
     popen_kwargs,
     program_path,
@@ -35,6 +37,7 @@ from arena.sandbox import (
     status,
     wrap,
 )
+from arena.sandbox.limits import LOG_FILES
 
 ExitListener = Callable[[str, int], None]
 
@@ -68,19 +71,36 @@ SandboxUse = Literal["off", "auto", "required"]
 class BotIsolation:
     """How managed bots are isolated: `sandbox` ``off`` (plain processes), ``auto`` (in a
     sandbox when this machine has one) or ``required`` (a bot that cannot be sandboxed
-    is not started); the sandbox's `limits`; and `hidden_paths` (the database, token
-    files) covered up should a bot's folder hold them. A bot's log folder is never shown."""
+    is not started); the sandbox's `limits`, whose `output_bytes` is also the most one log
+    file of a bot holds; and `hidden_paths` (the database, token files) covered up should a
+    bot's folder hold them. A bot's log folder is never shown."""
 
     sandbox: SandboxUse = "off"
     limits: Limits = field(default_factory=Limits)
     hidden_paths: tuple[Path, ...] = ()
+    log_files: int = LOG_FILES
+    """How many log files a bot keeps, its current one included: a log is rotated
+    (``bot.log`` → ``bot.log.1`` → …) when a start finds it half full, so a sandboxed
+    bot's logs never hold more than `log_files` × `limits.output_bytes` in all, however
+    often it restarts."""
+
+
+RUNTIME_PROGRAMS = frozenset({"node", "nodejs"})
+"""Programs outside its folder a submitted version may be started with besides arena's
+own Python: the runtimes arena knows, found on arena's PATH."""
 
 
 @dataclass(frozen=True)
 class ManagedBot:
-    """What it takes to launch one bot: its name, command line, token and working folder;
-    `files`, the folders a sandboxed bot is shown read-only besides what its command line
-    names (a submitted version's files, say)."""
+    """What it takes to launch one bot: its name, command line, token and working folder.
+
+    A bot with a working folder `cwd` is a submitted version run from its own folder:
+    in a sandbox it sees the system, the SDK, its runtime (arena's Python or a runtime
+    of `RUNTIME_PROGRAMS`), that folder and `files` — nothing its command line names;
+    its program must be in its folder, its runtime, or a system folder. A bot without
+    one is an operator's (added with a command): it is shown what its command line
+    names (its program's home and the folders of its arguments) and `files`.
+    """
 
     name: str
     command: str
@@ -96,6 +116,13 @@ class _Running:
     restarts: int = 0
     watcher: asyncio.Task[None] | None = None
     exits: list[int] = field(default_factory=list)
+    group: cgroups.Group | None = None
+
+    async def release(self) -> None:
+        """Kill what is left in the bot's cgroup, and remove it."""
+        group, self.group = self.group, None
+        if group is not None:
+            await asyncio.to_thread(group.remove)
 
 
 class BotSupervisor:
@@ -170,6 +197,7 @@ class BotSupervisor:
         if running.watcher is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await running.watcher
+        await running.release()
 
     async def stop(self, timeout: float = 3.0) -> None:
         """Stop every bot: SIGTERM, then SIGKILL after `timeout` seconds."""
@@ -182,6 +210,7 @@ class BotSupervisor:
             if running.watcher is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await running.watcher
+        await asyncio.gather(*(running.release() for running in self._bots.values()))
 
     def sandboxed(self) -> bool:
         """Whether the bots started now run in a sandbox; `ManagedBotError` when one is
@@ -200,14 +229,17 @@ class BotSupervisor:
         argv = command_words(bot.name, bot.command)
         env = {"ARENA_SERVER": self.server_address, "ARENA_TOKEN": bot.token,
                "ARENA_BOT_NAME": bot.name, "PYTHONUNBUFFERED": "1"}
+        log_path = self.log_path(bot.name)
+        allowance = _rotate(log_path, self.isolation.limits.output_bytes,
+                            self.isolation.log_files)
         if self.sandboxed():
-            argv, env, how = self._sandboxed_command(bot, argv, env)
+            argv, env, how, running.group = self._sandboxed_command(bot, argv, env, allowance)
         else:
             env = dict(os.environ, **env)
             if shutil.which(argv[0], path=env.get("PATH")) is None:
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
             how = "start"
-        with _open_log(self.log_path(bot.name)) as log:
+        with _open_log(log_path) as log:
             log.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {how}: {bot.command}\n"
                       .encode())
             log.flush()
@@ -219,11 +251,14 @@ class BotSupervisor:
                     start_new_session=True,
                 )
             except OSError as exc:
+                await running.release()
                 raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: {exc}") from None
 
-    def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str]
-                           ) -> tuple[list[str], dict[str, str], str]:
-        """The launcher's command, environment and log word for `bot` in a sandbox."""
+    def _sandboxed_command(self, bot: ManagedBot, argv: list[str], env: dict[str, str],
+                           output_bytes: int
+                           ) -> tuple[list[str], dict[str, str], str, cgroups.Group | None]:
+        """The launcher's command, environment and log word for `bot` in a sandbox, which
+        may write `output_bytes` more to its log, and the cgroup holding its totals."""
         if not self.server_address.startswith("unix:"):
             raise ManagedBotError(f"bot {bot.name}: a sandboxed bot has no network and "
                                   f"reaches its server through a Unix socket; the server "
@@ -233,28 +268,41 @@ class BotSupervisor:
         if program is None:
             raise ManagedBotError(f"bot {bot.name}: cannot start {argv[0]!r}: no such program")
         argv = [program, *argv[1:]]
-        shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        if bot.cwd is None:
+            shown = [*sdk_paths(), *command_paths(argv, cwd=cwd), *map(str, bot.files)]
+        else:
+            shown = [*sdk_paths(), *_runtime_paths(bot.name, argv[0], cwd), cwd,
+                     *map(str, bot.files)]
         if status().mode == "root":
             _check_readable_by_others(bot.name, [program, *shown])
         socket = self.server_address.removeprefix("unix:")
+        limits = replace(self.isolation.limits, output_bytes=output_bytes)
+        try:
+            group = cgroups.create(f"bot/{bot.name}", limits)
+        except OSError as exc:
+            raise ManagedBotError(f"bot {bot.name}: cannot make its cgroup: {exc}") from None
         try:
             wrapped = wrap(argv, workdir=cwd, read_only_paths=shown,
                            hidden_paths=[*map(str, self.isolation.hidden_paths),
                                          str(self.log_dir)],
-                           sockets={socket: SOCKET_INSIDE}, limits=self.isolation.limits,
-                           key=f"{os.getpid()}/{bot.name}")
+                           sockets={socket: SOCKET_INSIDE}, limits=limits,
+                           key=f"{os.getpid()}/{bot.name}",
+                           cgroups=group.procs_files if group is not None else ())
         except SandboxError as exc:
+            if group is not None:
+                group.remove()
             raise ManagedBotError(f"bot {bot.name}: cannot sandbox it: {exc}") from None
         inside = dict(env, ARENA_SERVER=f"unix:{SOCKET_INSIDE}",
                       PYTHONPATH=str(Path(sdk_paths()[0]).parent))
         outside = popen_kwargs(inside)["env"]
-        return wrapped, outside, "start (sandboxed)"
+        return wrapped, outside, "start (sandboxed)", group
 
     async def _watch(self, running: _Running) -> None:
         while True:
             process = running.process
             assert process is not None
             code = await process.wait()
+            await running.release()
             running.exits.append(code)
             if self.on_exit is not None:
                 self.on_exit(running.bot.name, code)
@@ -266,6 +314,25 @@ class BotSupervisor:
                 await self._launch(running)
             except ManagedBotError:
                 return
+
+
+def _runtime_paths(name: str, program: str, folder: str) -> list[str]:
+    """What a submitted version's `program` needs shown beyond its `folder` and the
+    system: arena's interpreter's home, or a known runtime's; `ManagedBotError` for a
+    program that is none of those nor in the folder or a system folder."""
+    real = os.path.realpath(program)
+    if _inside_any(program, [folder]):
+        return []
+    if real == os.path.realpath(sys.executable) or os.path.basename(program) in RUNTIME_PROGRAMS:
+        return command_paths([program], cwd=folder)
+    if _inside_any(real, SYSTEM_PATHS) and _inside_any(program, SYSTEM_PATHS):
+        return []
+    raise ManagedBotError(f"bot {name}: its program {program} is neither in its folder nor "
+                          "a runtime arena provides: a submitted version starts from either")
+
+
+def _inside_any(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
 def _check_readable_by_others(name: str, paths: list[str]) -> None:
@@ -282,6 +349,28 @@ def _check_readable_by_others(name: str, paths: list[str]) -> None:
                 f"bot {name}: {path} is not readable by other users (mode "
                 f"{stat.S_IMODE(mode):04o}), and a root arena runs sandboxed bots as a user "
                 f"of their own: make it readable (chmod o+rX) or run arena as another user")
+
+
+LOG_HEADER_BYTES = 4096
+"""Room left in a log for the line the supervisor writes at each start."""
+
+
+def _rotate(path: Path, cap: int, files: int) -> int:
+    """Rotate the log at `path` if it is half full (or more) of `cap` bytes, keeping
+    `files` files in all; how much the next start may write to it."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        size = 0
+    if size and size >= cap // 2:
+        for index in range(files - 1, 0, -1):
+            older = path.with_name(f"{path.name}.{index}")
+            newer = path.with_name(f"{path.name}.{index - 1}") if index > 1 else path
+            if newer.exists():
+                os.replace(newer, older)
+        path.unlink(missing_ok=True)
+        size = 0
+    return max(cap - size - LOG_HEADER_BYTES, 0)
 
 
 def _open_log(path: Path) -> BinaryIO:

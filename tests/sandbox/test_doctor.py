@@ -31,7 +31,104 @@ def test_doctor_says_the_sandbox_is_in_force_and_how(tmp_path: Path) -> None:
     first, how, *rest = result.output.splitlines()
     assert first.startswith("sandbox: bubblewrap") and "in force" in first
     assert how.startswith("  how: ") and "no network" in rest[0]
-    assert rest[-1].startswith("  builds of submitted bots: the same sandbox, with no network")
+    assert "  builds of submitted bots: the same sandbox, with no network" in "\n".join(rest)
+
+
+BACKED_BY = {
+    "sandbox:": (
+        "test_every_attack_of_a_hostile_bot_fails_while_its_games_are_recorded",
+    ),
+    "how:": (
+        "test_every_attack_of_a_hostile_bot_fails_while_its_games_are_recorded",
+    ),
+    "each bot:": (
+        "test_every_attack_of_a_hostile_bot_fails_while_its_games_are_recorded",
+        "test_a_sandboxed_bot_and_what_it_left_running_end_when_arena_is_killed",
+        "test_a_hidden_file_in_a_shown_folder_cannot_be_read",
+    ),
+    "mounts:": (
+        "test_a_run_line_naming_host_paths_shows_the_version_none_of_them",
+        "test_a_version_started_by_a_program_elsewhere_is_refused_not_shown_it",
+        "test_a_run_line_naming_no_file_of_the_version_still_shows_it_its_folder",
+    ),
+    "keyring:": (
+        "test_no_sandbox_reaches_arenas_session_keyring_nor_passes_a_key_to_another",
+    ),
+    "seccomp:": (
+        "test_the_kernel_calls_a_bot_never_needs_are_refused_and_pid1_shows_no_mounts",
+        "test_a_system_call_of_another_abi_kills_the_bot_instead_of_passing_the_filter",
+    ),
+    "privileges:": (
+        "test_the_kernel_calls_a_bot_never_needs_are_refused_and_pid1_shows_no_mounts",
+    ),
+    "totals": (
+        "test_a_bots_processes_together_hold_no_more_memory_than_its_total",
+        "test_a_bots_processes_and_threads_together_stop_at_its_total",
+        "test_a_bot_spinning_in_many_processes_gets_only_its_share_of_the_cpu",
+        "test_a_builds_processes_together_stay_within_its_memory_and_cpu",
+    ),
+    "limits:": (
+        "test_a_command_burning_cpu_past_its_budget_is_killed",
+        "test_open_files_are_limited",
+        "test_every_attack_of_a_hostile_bot_fails_while_its_games_are_recorded",
+    ),
+    "logs:": (
+        "test_a_bot_flooding_its_log_across_restarts_keeps_a_few_capped_files",
+        "test_output_past_its_limit_stops_the_command",
+    ),
+    "builds of submitted bots:": (
+        "test_a_builds_processes_together_stay_within_its_memory_and_cpu",
+    ),
+    "submissions:": (
+        "test_a_symlink_chain_whose_final_target_is_outside_is_refused",
+        "test_a_name_over_the_file_systems_limit_is_refused_before_anything_is_written",
+        "test_deeply_nested_toml_is_one_clear_error",
+        "test_a_name_that_passes_for_an_existing_bots_is_refused",
+        "test_no_failed_submit_leaves_a_blob_or_a_folder",
+        "test_a_run_line_not_starting_from_the_folder_or_the_runtime_is_refused",
+        "test_a_huge_manifest_is_refused_before_it_is_parsed",
+    ),
+    "builds:": (
+        "test_a_build_writing_past_its_disk_quota_fails_and_leaves_nothing",
+        "test_a_builds_processes_together_stay_within_its_memory_and_cpu",
+    ),
+}
+"""What each of `arena doctor`'s lines claims, and the hostile tests (in tests/sandbox/)
+that try to break it."""
+
+
+def test_each_line_of_doctor_is_backed_by_a_hostile_test(tmp_path: Path) -> None:
+    require_sandbox()
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "a.db"), "doctor"])
+    here = Path(__file__).parent
+    sources = "\n".join(path.read_text() for path in here.glob("test_*.py"))
+    for line in result.output.splitlines():
+        claim = line.strip()
+        if claim.startswith("why:"):
+            continue  # says why something is not in force: nothing is claimed
+        keys = [key for key in BACKED_BY if claim.startswith(key)]
+        assert keys, f"no hostile test backs the line {line!r}"
+        for name in BACKED_BY[keys[0]]:
+            assert f"def {name}(" in sources, name
+
+
+def test_doctor_says_why_a_total_or_the_filter_is_not_in_force(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    require_sandbox()
+    from arena.sandbox import cgroups, seccomp
+
+    partial = cgroups.Support("v1", {"pids": "/sys/fs/cgroup/pids/arena"},
+                              {"memory": "arena cannot make groups in /x: Permission denied",
+                               "cpu": "no cgroup hierarchy with the cpu controller is mounted"})
+    monkeypatch.setattr(cgroups, "support", lambda: partial)
+    monkeypatch.setattr(seccomp, "unavailable", lambda: "libseccomp is not installed")
+    lines = CliRunner().invoke(main, ["--db", str(tmp_path / "a.db"), "doctor"]).output
+    assert "  seccomp: not in force\n    why: libseccomp is not installed\n" in lines
+    assert ("  totals (cgroup v1), in force for each bot and each build: 256 processes and "
+            "threads in all\n") in lines
+    assert ("  totals: no memory total\n    why: arena cannot make groups in /x: Permission "
+            "denied\n") in lines
+    assert "  totals: no cpu total\n    why: no cgroup hierarchy" in lines
 
 
 def test_doctor_says_why_there_is_no_sandbox(tmp_path: Path, no_sandbox: None) -> None:

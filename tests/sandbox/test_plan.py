@@ -45,7 +45,8 @@ def test_a_root_arena_starts_the_command_as_the_plans_uid_without_capabilities()
                                       uid=UID_BASE + 7, setpriv="/usr/bin/setpriv"))
     tail = words[words.index("/usr/bin/setpriv"):]
     assert tail == ["/usr/bin/setpriv", "--reuid", str(UID_BASE + 7), "--regid",
-                    str(UID_BASE + 7), "--clear-groups", "--inh-caps=-all", "--no-new-privs",
+                    str(UID_BASE + 7), "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
+                    "--no-new-privs",
                     "--", "/bin/true", "x"]
     assert "--unshare-user" not in words
 

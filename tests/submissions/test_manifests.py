@@ -19,19 +19,19 @@ def test_without_a_runtime_a_bot_is_native_and_without_a_build_nothing_is_built(
 
 
 def test_a_name_given_on_the_command_line_replaces_the_manifests() -> None:
-    assert parse_manifest('name = "greedy"\nrun = "x"\n', name="greedy-2").name == "greedy-2"
+    assert parse_manifest('name = "greedy"\nrun = "./x"\n', name="greedy-2").name == "greedy-2"
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('run = "x"\n', "arena-bot.toml: missing 'name'"),
+    ('run = "./x"\n', "arena-bot.toml: missing 'name'"),
     ('name = "b"\n', "arena-bot.toml: missing 'run'"),
     ('name = "b"\nrun = ""\n', "'run' must be a non-empty string"),
     ('name = "b"\nrun = 3\n', "'run' must be a non-empty string"),
-    ('name = "b@2"\nrun = "x"\n', "name 'b@2' must start with a letter or digit"),
-    ('name = "-b"\nrun = "x"\n', "name '-b' must start with a letter or digit"),
-    ('name = "b"\nrun = "x"\nruntime = "java"\n', "runtime 'java' is not one of"),
-    ('name = "b"\nrun = "x"\ncommand = "y"\n', "unknown field 'command'"),
-    ('name = "b"\nrun = "x\n', "not valid TOML"),
+    ('name = "b@2"\nrun = "./x"\n', "name 'b@2' must start with a letter or digit"),
+    ('name = "-b"\nrun = "./x"\n', "name '-b' must start with a letter or digit"),
+    ('name = "b"\nrun = "./x"\nruntime = "java"\n', "runtime 'java' is not one of"),
+    ('name = "b"\nrun = "./x"\ncommand = "y"\n', "unknown field 'command'"),
+    ('name = "b"\nrun = "./x\n', "not valid TOML"),
     (f'name = "b"\nrun = "{"x" * 1001}"\n', "'run' must be one line of at most 1000"),
 ])
 def test_a_manifest_arena_cannot_use_is_refused_saying_why(text: str, message: str) -> None:
