@@ -192,7 +192,7 @@ def test_a_database_and_its_token_beside_a_bots_files_are_hidden_from_it(tmp_pat
         (tmp_path / "arena.admin-token").write_text("secret")
         holder: list[Services] = []
         build_server(store, tmp_path / "arena-logs", holder.append)
-        hidden = {path.name for path in holder[0].isolation.hidden_paths}
+        hidden = {path.name for path in holder[0].fleet.isolation.hidden_paths}
     finally:
         store.close()
     assert {"arena.db", "arena.db-wal", "arena.db-shm", "arena.admin-token"} <= hidden
