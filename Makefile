@@ -31,8 +31,9 @@ demo: $(STAMP_BASE)
 	-@$(MAKE) --no-print-directory node-bot >/dev/null 2>&1
 	$(VENV)/bin/arena demo
 
+# The suite waits on sockets and bot processes more than it computes: two workers.
 test: $(STAMP_DEV) bots
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP_DEV)
 	$(VENV)/bin/ruff check arena tests sample_bots benchmarks

@@ -31,11 +31,13 @@ IN_CI = in_ci()
 
 def time_scale() -> float:
     """How much longer than on a quiet machine the tests' time limits may be: the factor
-    in ARENA_TEST_TIME_SCALE (at least 1; 1 when unset). A time-dependent test takes its
-    deadlines times this factor, so that a busy machine slows the suite down instead of
-    failing it."""
+    in ARENA_TEST_TIME_SCALE, else how busy the machine is (the last minute's load
+    average per core), at least 1. A time-dependent test takes its deadlines times this
+    factor, so that a busy machine slows the suite down instead of failing it."""
     text = os.environ.get("ARENA_TEST_TIME_SCALE", "").strip()
-    return max(1.0, float(text)) if text else 1.0
+    if text:
+        return max(1.0, float(text))
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 TIME_SCALE = time_scale()

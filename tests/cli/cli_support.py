@@ -161,6 +161,27 @@ def sample_bot_processes(*scripts: str) -> list[int]:
     return found
 
 
+def descends_from(pid: int, ancestor: int) -> bool:
+    """Whether process `pid` is `ancestor` or one of its descendants (Linux /proc)."""
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+    return False
+
+
+def is_alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def is_launcher(pid: int) -> bool:
     """Whether process `pid` is the launcher a managed bot runs under (Linux /proc):
     each managed bot is two processes, `arena.supervisor.launch` and the bot's command."""
