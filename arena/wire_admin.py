@@ -256,11 +256,14 @@ def rankings_response(ranking: PoolRanking, tournament: str = "",
     return response
 
 
-def fit_response(fitted: PoolFit, tournament: str = "") -> admin_pb2.FitRatingsResponse:
-    """A fit of a pool's parameters, as `FitRatings` answers it."""
+def fit_response(fitted: PoolFit, tournament: str = "", applied: Pool | None = None
+                 ) -> admin_pb2.FitRatingsResponse:
+    """A fit of a pool's parameters, as `FitRatings` answers it (with the pool as it was
+    rebuilt, when the fit was `applied`)."""
     result = fitted.result
     return admin_pb2.FitRatingsResponse(
-        pool=pool_info(fitted.pool, tournament), beta=result.parameters.beta,
+        pool=pool_info(applied or fitted.pool, tournament), applied=applied is not None,
+        beta=result.parameters.beta,
         draw_probability=result.parameters.draw_probability, tau=result.parameters.tau,
         training_games=result.games - result.held_out_games,
         held_out_games=result.held_out_games,

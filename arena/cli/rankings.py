@@ -50,6 +50,9 @@ def pool_options(function: Any) -> Any:
 @click.option("--fit", is_flag=True,
               help="Fit TrueSkill's beta and draw probability to the pool's games and compare "
                    "them with the pool's own and TrueSkill's defaults on held-out games.")
+@click.option("--apply", is_flag=True,
+              help="With --fit: give the pool the fitted beta and draw probability and rate "
+                   "its games again under them (its leaderboard changes; other pools do not).")
 @click.option("--watch", is_flag=True,
               help="Read the leaderboard again every --interval while a run goes on, redrawn "
                    "in place on a terminal; with --tournament it ends when the tournament "
@@ -63,8 +66,8 @@ def pool_options(function: Any) -> Any:
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
-             confidence: float, list_pools: bool, all_versions: bool, fit: bool, watch: bool,
-             interval: float, tiebreak: bool, fmt: str) -> None:
+             confidence: float, list_pools: bool, all_versions: bool, fit: bool, apply: bool,
+             watch: bool, interval: float, tiebreak: bool, fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -84,8 +87,11 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --tournament spring --watch
       arena rankings --ladder --watch
       arena rankings --all-versions
+      arena rankings --tournament spring --fit --apply
     """
     tournament = tournament_or_ladder(tournament, ladder)
+    if apply and not fit:
+        raise click.UsageError("--apply sets the parameters --fit finds: give --fit too")
     if tiebreak and (watch or list_pools or fit):
         raise click.UsageError("--tiebreak orders a leaderboard: it goes with neither --watch, "
                                "--pools nor --fit")
@@ -101,8 +107,8 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
         emit([_pool_record(p) for p in context.run(fetch_pools, read_only=True)], fmt,
              "no rated games yet", floatfmt=".4g")
     elif fit:
-        emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool)),
-                             read_only=True), fmt)
+        emit_fit(context.run(ladder_checked(ladder, lambda s: _fit(s, tournament, pool, apply)),
+                             read_only=not apply), fmt)
     elif tiebreak:
         responses, prizes = context.run(ladder_checked(ladder, lambda s: _with_prizes(
             s, tournament, pool, confidence, all_versions)), read_only=True)
@@ -160,10 +166,10 @@ def _pool_record(pool: admin_pb2.PoolInfo) -> dict[str, Any]:
             "draw_probability": pool.draw_probability}
 
 
-async def _fit(session: Session, tournament: str | None,
-               pool: str | None) -> admin_pb2.FitRatingsResponse:
+async def _fit(session: Session, tournament: str | None, pool: str | None,
+               apply: bool = False) -> admin_pb2.FitRatingsResponse:
     return await session.admin.FitRatings(admin_pb2.FitRatingsRequest(
-        tournament=tournament or "", pool=pool or ""))
+        tournament=tournament or "", pool=pool or "", apply=apply))
 
 
 def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
@@ -187,7 +193,8 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
                "held_out_games": response.held_out_games,
                "beta_standard_error": se if row["parameters"] == "fitted" else None,
                "at_bound": list(response.at_bound) if row["parameters"] == "fitted" else [],
-               "warning": response.warning or None} for row in rows], fmt)
+               "warning": response.warning or None, "applied": response.applied}
+              for row in rows], fmt)
         return
     from tabulate import tabulate
 
@@ -202,6 +209,10 @@ def emit_fit(response: admin_pb2.FitRatingsResponse, fmt: str) -> None:
                   if response.at_bound else ""))
     if response.warning:
         click.echo(f"warning: {response.warning}")
+    if response.applied:
+        click.echo(f"applied: pool {response.pool.key} now rates with β {response.pool.beta:.4f} "
+                   f"and draw probability {response.pool.draw_probability:.4f}; its games "
+                   "were rated again under them")
 
 
 @main.command()

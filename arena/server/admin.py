@@ -264,10 +264,16 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def FitRatings(self, request: admin_pb2.FitRatingsRequest,
                          context: Any) -> admin_pb2.FitRatingsResponse:
-        """TrueSkill's beta and draw probability fitted to one pool's games."""
-        fitted, tournament = await asyncio.to_thread(
-            self.services_for("FitRatings").results.fit, request.tournament, request.pool)
-        return wire_admin.fit_response(fitted, tournament)
+        """TrueSkill's beta and draw probability fitted to one pool's games (and, asked to
+        `apply` them, the pool rebuilt under them)."""
+        services = self.services_for("FitRatings")
+
+        def fit() -> admin_pb2.FitRatingsResponse:
+            fitted, tournament = services.results.fit(request.tournament, request.pool)
+            applied = services.competitions.apply_fit(fitted) if request.apply else None
+            return wire_admin.fit_response(fitted, tournament, applied)
+
+        return await asyncio.to_thread(fit)
 
     @_management_call
     async def ListGames(self, request: admin_pb2.ListGamesRequest,

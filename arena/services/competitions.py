@@ -7,14 +7,16 @@ the ladder's settings.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from arena.ladder.settings import LadderSettings, is_ladder
 from arena.policy import BotPolicy
+from arena.rankings import PoolFit
 from arena.services.bots import BotService
 from arena.services.errors import ServiceError
-from arena.store import Store, Timetable, Tournament, UnknownTournament
+from arena.store import Pool, Store, Timetable, Tournament, UnknownTournament
 from arena.tournament import TournamentSettings, create_tournament
 from arena.tournament.schedule import build_schedule
 from arena.tournament.timetable import stored_settings, timetable_settings
@@ -75,6 +77,14 @@ class CompetitionService:
                 return LadderSettings.from_stored(stored.settings, stored.rules
                                                   ).with_tables(tables)
         return LadderSettings.from_dict(given).with_tables(tables)
+
+
+    def apply_fit(self, fitted: PoolFit) -> Pool:
+        """Give `fitted`'s pool the fitted β and draw probability (its τ and starting skill
+        kept) and rate its games again under them; return the pool as rebuilt."""
+        parameters = replace(fitted.pool.parameters, beta=fitted.result.parameters.beta,
+                             draw_probability=fitted.result.parameters.draw_probability)
+        return self.store.set_pool_parameters(fitted.pool.key, parameters)
 
 
 def bot_policy(settings: TournamentSettings) -> BotPolicy:

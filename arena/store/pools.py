@@ -139,17 +139,40 @@ def rebuild_all_pools(conn: Connection, *, inherit: bool = True) -> None:
     for table in ("pool_rating_history", "pool_ratings", "pool_games", "pools"):
         conn.execute(f"DELETE FROM {table}")
     games = conn.execute(
-        "SELECT g.id, g.tournament_id, g.rules, g.teams, g.termination, g.hands_played"
-        " FROM games g WHERE g.rated = 1 ORDER BY g.id").fetchall()
+        "SELECT g.id, g.tournament_id, g.rules FROM games g WHERE g.rated = 1 ORDER BY g.id"
+    ).fetchall()
     for game in games:
-        seats = conn.execute(
-            "SELECT bot_id, score, rank FROM game_seats WHERE game_id = ? ORDER BY seat",
-            (game[0],)).fetchall()
-        outcome = Outcome(termination=Termination(game[4]), scores=tuple(s[1] for s in seats),
-                          ranks=tuple(s[2] for s in seats), hands_played=game[5])
-        teams = None if game[3] is None else json.loads(game[3])
-        rate_game_in_its_pools(conn, game[0], game[1], json.loads(game[2]),
-                               [s[0] for s in seats], outcome, teams, inherit=inherit)
+        bot_ids, outcome, teams = _stored_result(conn, game[0])
+        rate_game_in_its_pools(conn, game[0], game[1], json.loads(game[2]), bot_ids, outcome,
+                               teams, inherit=inherit)
+
+
+def rerate_pool(conn: Connection, pool_id: int, parameters: rating.RatingParameters) -> None:
+    """Give one pool `parameters` and rate its games again under them, in the order they
+    were recorded (every other pool is left as it is)."""
+    games = [int(row[0]) for row in conn.execute(
+        "SELECT game_id FROM pool_games WHERE pool_id = ? ORDER BY game_id", (pool_id,))]
+    for table in ("pool_rating_history", "pool_ratings", "pool_games"):
+        conn.execute(f"DELETE FROM {table} WHERE pool_id = ?", (pool_id,))
+    conn.execute("UPDATE pools SET parameters = ? WHERE id = ?",
+                 (json.dumps(parameters.to_dict()), pool_id))
+    for game_id in games:
+        bot_ids, outcome, teams = _stored_result(conn, game_id)
+        rate_in_pool(conn, pool_id, parameters, game_id, bot_ids, outcome, teams)
+
+
+def _stored_result(conn: Connection, game_id: int
+                   ) -> tuple[list[int], Outcome, list[list[int]] | None]:
+    """A stored game's bots by seat, its outcome and its teams."""
+    game = conn.execute("SELECT teams, termination, hands_played FROM games WHERE id = ?",
+                        (game_id,)).fetchone()
+    seats = conn.execute(
+        "SELECT bot_id, score, rank FROM game_seats WHERE game_id = ? ORDER BY seat",
+        (game_id,)).fetchall()
+    outcome = Outcome(termination=Termination(game[1]), scores=tuple(s[1] for s in seats),
+                      ranks=tuple(s[2] for s in seats), hands_played=game[2])
+    teams = None if game[0] is None else json.loads(game[0])
+    return [s[0] for s in seats], outcome, teams
 
 
 def _skills(conn: Connection, pool_id: int, bot_ids: Sequence[int],

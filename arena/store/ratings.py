@@ -10,6 +10,7 @@ from arena.store.backend import Connection, Row
 from arena.store.codec import _teams_from_json
 from arena.store.database import Database
 from arena.store.errors import StoreError, UnknownBot
+from arena.store.pools import rerate_pool
 from arena.store.records import Pool, PoolGame, Rating, RatingPoint, tournament_kind
 
 
@@ -136,6 +137,13 @@ class RatingRecords(Database):
         return rating.ranked(
             Rating(bot=bot, pool=key, mu=skill.mu, sigma=skill.sigma, games=counts[bot][0],
                    wins=counts[bot][1], points=counts[bot][2]) for bot, skill in skills.items())
+
+    def set_pool_parameters(self, key: str, parameters: rating.RatingParameters) -> Pool:
+        """Give pool `key` new parameters and rate its games again under them, in one
+        transaction (`UnknownPool` for a pool there is not); return it as it is then."""
+        with self._transaction() as conn:
+            rerate_pool(conn, self._pool_id(conn, key), parameters)
+        return self.pool(key)
 
     def _pool_by_key(self, conn: Connection, key: str) -> Pool:
         with self._lock:

@@ -604,15 +604,17 @@ class GetStatsResponse(_message.Message):
     def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., seat_tables: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., duplicate: _Optional[_Union[DuplicateStats, _Mapping]] = ...) -> None: ...
 
 class FitRatingsRequest(_message.Message):
-    __slots__ = ("tournament", "pool")
+    __slots__ = ("tournament", "pool", "apply")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     POOL_FIELD_NUMBER: _ClassVar[int]
+    APPLY_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     pool: str
-    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ...) -> None: ...
+    apply: bool
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., apply: _Optional[bool] = ...) -> None: ...
 
 class FitRatingsResponse(_message.Message):
-    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood", "at_bound", "beta_standard_error", "coin_flip_log_likelihood", "warning")
+    __slots__ = ("pool", "beta", "draw_probability", "tau", "training_games", "held_out_games", "fitted_log_likelihood", "pool_log_likelihood", "default_log_likelihood", "at_bound", "beta_standard_error", "coin_flip_log_likelihood", "warning", "applied")
     POOL_FIELD_NUMBER: _ClassVar[int]
     BETA_FIELD_NUMBER: _ClassVar[int]
     DRAW_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -626,6 +628,7 @@ class FitRatingsResponse(_message.Message):
     BETA_STANDARD_ERROR_FIELD_NUMBER: _ClassVar[int]
     COIN_FLIP_LOG_LIKELIHOOD_FIELD_NUMBER: _ClassVar[int]
     WARNING_FIELD_NUMBER: _ClassVar[int]
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
     pool: PoolInfo
     beta: float
     draw_probability: float
@@ -639,7 +642,8 @@ class FitRatingsResponse(_message.Message):
     beta_standard_error: float
     coin_flip_log_likelihood: float
     warning: str
-    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ..., at_bound: _Optional[_Iterable[str]] = ..., beta_standard_error: _Optional[float] = ..., coin_flip_log_likelihood: _Optional[float] = ..., warning: _Optional[str] = ...) -> None: ...
+    applied: bool
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., beta: _Optional[float] = ..., draw_probability: _Optional[float] = ..., tau: _Optional[float] = ..., training_games: _Optional[int] = ..., held_out_games: _Optional[int] = ..., fitted_log_likelihood: _Optional[float] = ..., pool_log_likelihood: _Optional[float] = ..., default_log_likelihood: _Optional[float] = ..., at_bound: _Optional[_Iterable[str]] = ..., beta_standard_error: _Optional[float] = ..., coin_flip_log_likelihood: _Optional[float] = ..., warning: _Optional[str] = ..., applied: _Optional[bool] = ...) -> None: ...
 
 class GameSummaryInfo(_message.Message):
     __slots__ = ("game_id", "tournament", "seats", "scores", "ranks", "termination", "seat_terminations", "started_at", "finished_at", "id", "forfeited_seat")

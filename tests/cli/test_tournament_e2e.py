@@ -260,6 +260,46 @@ def test_rankings_fit_compares_fitted_pool_and_default_parameters(played: Played
     assert "warning: " in shown and "only 6 games" in shown
 
 
+def test_rankings_fit_apply_rates_the_pool_again_under_the_fitted_parameters(
+        played: Played, tmp_path: Path) -> None:
+    from arena import rating
+
+    db = tmp_path / "arena.db"
+    with closing(sqlite3.connect(played.db)) as source, closing(sqlite3.connect(db)) as copy:
+        source.backup(copy)
+    pools_before = {p["pool"]: p for p in json.loads(
+        ok(db, "rankings", "--pools", "--format", "json").stdout)}
+    rows = json.loads(ok(db, "rankings", "--tournament", "t1", "--fit", "--apply",
+                         "--format", "json").stdout)
+    fitted = rows[0]
+    assert fitted["parameters"] == "fitted" and fitted["applied"] is True
+    pools = {p["pool"]: p for p in json.loads(
+        ok(db, "rankings", "--pools", "--format", "json").stdout)}
+    assert pools["tournament:t1"]["beta"] == pytest.approx(fitted["beta"])
+    assert pools["tournament:t1"]["draw_probability"] == pytest.approx(
+        fitted["draw_probability"])
+    assert pools["tournament:t1"]["tau"] == pools_before["tournament:t1"]["tau"]
+    others = set(pools) - {"tournament:t1"}
+    assert others and all(pools[key] == pools_before[key] for key in others), \
+        "the other pools keep their parameters"
+    with closing(Store.open(db, read_only=True)) as store:
+        parameters = store.pool("tournament:t1").parameters
+        skills: dict[str, rating.Skill] = {}
+        for game in store.pool_games("tournament:t1"):
+            before = {bot: skills.get(bot, parameters.initial_skill) for bot in game.seats}
+            skills.update(rating.rate_game(before, game.seats, game.ranks, game.teams,
+                                           parameters=parameters))
+        stored = {r.bot: (r.mu, r.sigma) for r in store.ratings(pool="tournament:t1")}
+    assert stored.keys() == skills.keys()
+    for bot, skill in skills.items():
+        assert stored[bot] == pytest.approx((skill.mu, skill.sigma)), \
+            f"{bot}: the pool's games rated again, in order, under its new parameters"
+    shown = ok(db, "rankings", "--tournament", "t1", "--fit", "--apply").stdout
+    assert "applied: pool tournament:t1 now rates with β " in shown
+    refused = arena(db, "rankings", "--tournament", "t1", "--apply")
+    assert refused.exit_code == 2 and "--apply sets the parameters --fit finds" in refused.stderr
+
+
 def test_games_lists_the_tournament_newest_first(played: Played) -> None:
     rows = json.loads(ok(played.db, "games", "--tournament", "t1", "--format", "json").stdout)
     assert [row["number"] for row in rows] == list(range(6, 0, -1))
