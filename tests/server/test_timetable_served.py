@@ -100,7 +100,10 @@ def test_with_fewer_than_two_entrants_it_says_so_and_tries_again(tmp_path: Path)
             assert served.store.list_tournaments() == [] and not running.done()
             bots += await _bots(served, ("bob",), gate)
             await _until(lambda: served.store.timetable("cup").editions == 1, "an edition")
-            await _until(lambda: not timetable.playing, "the edition to end")
+            # The edition is stored (in a worker thread) a moment before it is in play.
+            await _until(lambda: not timetable.playing and [
+                t.status for t in served.store.list_tournaments()] != [TournamentStatus.CREATED],
+                "the edition to end")
             [edition] = served.store.list_tournaments()
             assert edition.status is TournamentStatus.FINISHED
             assert sorted(served.store.tournament_bots(edition.id)) == ["alice", "bob"]
