@@ -133,7 +133,7 @@ def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:
     """A registered bot as the admin service shows it."""
     return admin_pb2.BotInfo(name=bot.name, kind=bot.kind.value, command=bot.command or "",
                              created_at=bot.created_at.isoformat(timespec="seconds"),
-                             connected=connected)
+                             connected=connected, read_only_paths=list(bot.read_only_paths))
 
 
 def summary_info(game: GameSummary, tournament: str = "",

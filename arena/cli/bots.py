@@ -45,21 +45,32 @@ def bot() -> None:
 @click.option("--command", "command", default=None,
               help="Command that starts the bot: arena launches it (a managed bot). "
                    "Without it the bot is remote and its owner starts it.")
+@click.option("--read-only", "read_only", multiple=True, metavar="PATH",
+              help="With --command: a path the bot's sandbox shows it read-only besides what "
+                   "its command names (its data, say); repeat for more. `bot list` and "
+                   "`arena doctor` show them.")
 @pass_context
-def bot_add(context: Context, name: str, command: str | None) -> None:
+def bot_add(context: Context, name: str, command: str | None,
+            read_only: tuple[str, ...]) -> None:
     """Register a bot and print its token (shown only this once).
 
     \b
     Example:
       arena bot add greedy --command "python sample_bots/python/greedy_bot.py"
+      arena bot add tuned --command "python tuned.py" --read-only /srv/arena/weights
       arena bot add my-remote-bot
     """
+    if read_only and not command:
+        raise click.UsageError("--read-only goes with --command: a remote bot runs where "
+                               "its owner starts it")
     if command and context.server is None:
         check_program(name, command)
+        read_only = tuple(os.path.abspath(path) for path in read_only)
 
     async def body(session: Session) -> admin_pb2.AddBotResponse:
         return await session.admin.AddBot(admin_pb2.AddBotRequest(
-            name=name, kind="managed" if command else "remote", command=command or ""))
+            name=name, kind="managed" if command else "remote", command=command or "",
+            read_only_paths=list(read_only)))
 
     response = context.run(body)
     click.echo(f"added {response.bot.kind} bot {response.bot.name}", err=True)
@@ -100,12 +111,16 @@ def bot_list(context: Context, fmt: str) -> None:
     listed = context.run(body, read_only=True).bots
     if fmt == "table":
         rows = [{"name": b.name, "kind": b.kind, "command": b.command,
-                 "connected": b.connected, "created": b.created_at} for b in listed]
+                 "connected": b.connected, "created": b.created_at,
+                 **({"read-only": ", ".join(b.read_only_paths)}
+                    if any(bot.read_only_paths for bot in listed) else {})}
+                for b in listed]
     else:
         rows = [{"name": b.name, "kind": b.kind, "command": b.command or None,
-                 "connected": b.connected, "created_at": b.created_at} for b in listed]
+                 "connected": b.connected, "created_at": b.created_at,
+                 "read_only": list(b.read_only_paths)} for b in listed]
     emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`",
-         ["name", "kind", "command", "connected", "created_at"])
+         ["name", "kind", "command", "connected", "created_at", "read_only"])
 
 
 @bot.command("remove")
@@ -138,46 +153,61 @@ MANIFEST_NAME = "arena-bot.toml"
 @click.option("--inherit-rating", is_flag=True,
               help="Start the new version from the latest built version's ratings "
                    "instead of the default skill.")
+@click.option("--no-wait", is_flag=True,
+              help="With --server: return once the version is stored, its build going on "
+                   "(`arena bot versions NAME --log N` follows it).")
 @pass_context
 def bot_submit(context: Context, path: Path, name: str | None, manifest: str,
-               inherit_rating: bool) -> None:
+               inherit_rating: bool, no_wait: bool) -> None:
     """Submit the bot in PATH (a folder, .zip or .tar.gz) as its next version.
 
     The folder holds an arena-bot.toml manifest (name, run, and optionally
     build and runtime). Its files are stored by their sha256 and built once;
     the version is the bot's name and a number (greedy@2), and its games and
     ratings are its own. Files unchanged since the latest version make no new
-    version. The version's name is printed on stdout.
+    version. The build's output is shown as it comes; the version's name is
+    printed on stdout.
 
     \b
     Example:
       arena bot submit sample_bots/python
       arena bot submit sample_bots/python --manifest random.arena-bot.toml
       arena --server HOST:PORT bot submit my-bot.zip --inherit-rating
+      arena --server HOST:PORT bot submit my-bot.zip --no-wait
     """
     from arena.submissions import ArchiveError, pack
 
+    if no_wait and context.server is None:
+        raise click.UsageError("--no-wait goes with --server: a build started here ends "
+                               "with this command")
     try:
         archive = pack(path)
     except (ArchiveError, OSError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
     header = admin_pb2.SubmitBotHeader(name=name or "", inherit_rating=inherit_rating,
-                                       manifest=_manifest_in(path, manifest))
+                                       manifest=_manifest_in(path, manifest), no_wait=True)
 
-    async def body(session: Session) -> admin_pb2.SubmitBotResponse:
+    async def body(session: Session) -> tuple[bool, admin_pb2.BotVersionInfo, str]:
         from arena.wire_admin import upload_chunks
 
         response: admin_pb2.SubmitBotResponse = await session.admin.SubmitBot(
             upload_chunks(archive, header))
-        return response
+        version, shown = response.version, ""
+        if response.created and version.build_status == "building" and not no_wait:
+            version, shown = await follow_build(session, version)
+        return response.created, version, shown
 
-    response = context.run(body)
-    version = response.version
-    if not response.created:
+    created, version, shown = context.run(body)
+    if no_wait and version.build_status == "building":
+        click.echo(f"submitted {version.name} (sha256 {version.sha256[:12]}), building: "
+                   f"`arena bot versions {version.base_name} --log {version.version}` "
+                   "follows its build", err=True)
+    elif not created:
         click.echo(f"unchanged: {version.name} (sha256 {version.sha256[:12]}) is already "
                    f"the latest version of {version.base_name}", err=True)
     elif version.build_status == "failed":
-        click.echo(version.log_tail, err=True)
+        tail = version.log_tail
+        click.echo(tail[len(shown):] if tail.startswith(shown) else tail, err=True)
         raise click.ClickException(
             f"{version.name}: the build failed, and this version will not play; "
             f"`arena bot versions {version.base_name} --log {version.version}` shows its log")
@@ -185,6 +215,33 @@ def bot_submit(context: Context, path: Path, name: str | None, manifest: str,
         click.echo(f"submitted {version.name} (sha256 {version.sha256[:12]}, build "
                    f"{version.build_status})", err=True)
     click.echo(version.name)
+
+
+BUILD_POLL_SECONDS = 0.5
+"""How often `bot submit` asks after a build that is going on."""
+
+
+async def follow_build(session: Session, version: admin_pb2.BotVersionInfo
+                       ) -> tuple[admin_pb2.BotVersionInfo, str]:
+    """Show a build's output on stderr as it comes, until it ends; the version then, and
+    the output shown."""
+    import asyncio
+
+    click.echo(f"building {version.name} ...", err=True)
+    shown = ""
+    while True:
+        await asyncio.sleep(BUILD_POLL_SECONDS)
+        listed = await session.admin.ListBotVersions(admin_pb2.ListBotVersionsRequest(
+            name=version.base_name, log_version=version.version))
+        version = next(v for v in listed.versions if v.version == version.version)
+        if version.build_status != "building":
+            return version, shown
+        log = listed.log
+        if log.startswith(shown):
+            click.echo(log[len(shown):], err=True, nl=False)
+        else:  # the window of its tail moved on: its last lines
+            click.echo("\n".join(log.splitlines()[-5:]), err=True)
+        shown = log
 
 
 def _manifest_in(path: Path, manifest: str) -> str:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from arena.services import Services
     from arena.services.timetable import Timetable
     from arena.store import Store
+    from arena.submissions.build import BuildLimits
     from arena.supervisor import BotIsolation
 
 DEFAULT_TABLES = 4
@@ -54,12 +55,15 @@ gives a scheduled tournament's editions their share of them)."""
                    "editions leave free: the latest version of every bot, table after table "
                    "(settings from a TOML FILE: table_size, seed, matchmaking, [rules], ...; "
                    "default: a stored ladder's own).")
+@click.option("--build-disk", type=click.IntRange(1, 1024 * 1024), default=None,
+              metavar="MIB", help="What a submitted version's folder may hold once built, in "
+              "MiB [default: 512]: a build that writes more fails and leaves nothing.")
 @click.option("--ladder-name", default="ladder", show_default=True,
               help="With --ladder: the ladder's name (its games are NAME:INDEX).")
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
           tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int,
-          ladder_file: str | None, ladder_name: str) -> None:
+          ladder_file: str | None, ladder_name: str, build_disk: int | None) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -138,7 +142,7 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     server = build_server(store, log_dir_for(context.db_files), built.append,
                           admin_token=admin_token, tls=tls, isolation=isolation,
                           hidden_paths=private_paths(context.db_files),
-                          worker_pools=worker_pools)
+                          worker_pools=worker_pools, build_limits=build_limits(build_disk))
     timetable = Timetable(built[0].runs, tables, say=say_on_stderr)
     jobs: list[BackgroundJob] = [timetable.run]
     if ladder_file is not None:
@@ -152,6 +156,17 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     finally:
         store.close()
+
+
+def build_limits(disk_mib: int | None) -> BuildLimits:
+    """The limits of the builds a server makes: the defaults, with `disk_mib` MiB of disk
+    when given."""
+    from dataclasses import replace
+
+    from arena.submissions.build import BuildLimits
+
+    limits = BuildLimits()
+    return limits if disk_mib is None else replace(limits, disk_bytes=disk_mib * 1024 * 1024)
 
 
 def served_ladder(services: Services, name: str, settings_file: str,

@@ -67,7 +67,8 @@ class ArenaWorkerPlugin(WorkerPlugin):
         under the worker's)."""
         log_dir = Path(worker.local_directory) / "arena-logs" / plugin_name(self.plan)
         host = WorkerHost(self.plan.bots, log_dir, folders=self.plan.folders,
-                          isolation=isolation_of(self.plan.isolation))
+                          isolation=isolation_of(self.plan.isolation),
+                          read_only=self.plan.read_only)
         await asyncio.to_thread(host.start)
         self.host = host
 

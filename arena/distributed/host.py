@@ -50,12 +50,15 @@ class WorkerHost:
 
     def __init__(self, bots: Sequence[tuple[str, str]], log_dir: Path, *,
                  bot_wait: float = BOT_WAIT, folders: Mapping[str, str] | None = None,
-                 isolation: BotIsolation | None = None) -> None:
+                 isolation: BotIsolation | None = None,
+                 read_only: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.bots = tuple(bots)
         self.log_dir = log_dir
         self.bot_wait = bot_wait
         self.folders = dict(folders or {})
         """The folder each submitted version runs in, by bot name."""
+        self.read_only = dict(read_only or {})
+        """The extra read-only paths of each operator's bot, by bot name."""
         self.isolation = isolation or BotIsolation()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
@@ -120,7 +123,9 @@ class WorkerHost:
         """Launch managed bot `name` (in `folder`, a submitted version's, or "" for none)."""
         assert self._supervisor is not None
         cwd = Path(folder) if folder else None
-        await self._supervisor.start(ManagedBot(name, command, self._tokens.mint(name), cwd))
+        files = tuple(Path(path) for path in self.read_only.get(name, ()))
+        await self._supervisor.start(ManagedBot(name, command, self._tokens.mint(name), cwd,
+                                                files))
         self._launched.add(name)
 
     async def _play(self, chunk: Chunk) -> ChunkResult:

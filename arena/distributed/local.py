@@ -104,7 +104,7 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
     host = WorkerHost(plan.bots, Path(plan.log_dir) / f"worker-{index}", folders=plan.folders,
-                      isolation=isolation_of(plan.isolation))
+                      isolation=isolation_of(plan.isolation), read_only=plan.read_only)
     host.start()
     _host = host
     Finalize(host, host.stop, exitpriority=10)

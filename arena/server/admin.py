@@ -179,7 +179,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         """Register a bot and return its token."""
         bot, token = await asyncio.to_thread(
             self.services_for("AddBot").bots.add,
-            request.name, request.kind or "remote", request.command or None)
+            request.name, request.kind or "remote", request.command or None,
+            list(request.read_only_paths))
         return admin_pb2.AddBotResponse(bot=wire_admin.bot_info(bot), token=token)
 
     @_management_call
@@ -200,13 +201,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def SubmitBot(self, request: AsyncIterator[admin_pb2.SubmitBotChunk],
                         context: Any) -> admin_pb2.SubmitBotResponse:
         """Take a bot's archive in chunks, within the size limit, and make it the bot's
-        next version, built (in a worker thread: a build takes a while)."""
+        next version, built (in a worker thread: a build takes a while), or with `no_wait`
+        building while the call answers."""
         bots = self.services_for("SubmitBot").bots
         header, archive = await wire_admin.read_upload(
             request, bots.upload_limits.max_upload_bytes)
         submitted, rating = await asyncio.to_thread(
             bots.submit, archive, header.manifest or MANIFEST, header.name or None,
-            header.inherit_rating)
+            header.inherit_rating, not header.no_wait)
         return admin_pb2.SubmitBotResponse(
             version=wire_admin.version_info((submitted.version, rating)),
             created=submitted.created)

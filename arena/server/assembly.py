@@ -15,6 +15,7 @@ from arena.server.server import ArenaServer
 from arena.server.tls import ServerTls
 from arena.services import Services, build_services
 from arena.store import Store
+from arena.submissions.build import BuildLimits
 from arena.supervisor import BotIsolation
 from arena.tournament.chunked import WorkerPools
 
@@ -53,7 +54,8 @@ def build_server(store: Store, log_dir: Path,
                  isolation: BotIsolation = SANDBOXED,
                  hidden_paths: Sequence[Path] = (),
                  worker_pools: WorkerPools | None = None,
-                 session_tokens: SessionTokens | None = None) -> ArenaServer:
+                 session_tokens: SessionTokens | None = None,
+                 build_limits: BuildLimits | None = None) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the admin service over the
     `arena.services` (open to holders of `admin_token` only, when one is given), served
     over `tls` if given. The bots it launches are isolated as `isolation` says (by default in a
@@ -61,14 +63,15 @@ def build_server(store: Store, log_dir: Path,
     nor their logs, and connect to the server's Unix socket (its plaintext loopback port
     where it has none). With `worker_pools`, it can run tournaments on worker processes
     (`--workers`, `--cluster`). The managed bots' tokens are minted in `session_tokens`
-    (a table of its own by default)."""
+    (a table of its own by default); submitted versions are built within `build_limits`."""
     tokens = session_tokens or SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
                              (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
     services = build_services(store, server, tokens.mint, tokens.revoke, log_dir,
-                              isolation=isolation, worker_pools=worker_pools)
+                              isolation=isolation, worker_pools=worker_pools,
+                              build_limits=build_limits)
     server.admin_servicer = functools.partial(AdminService, services=services)
     server.on_stop = services.fleet.stop
     server.on_stopped = services.runs.finish_runs

@@ -29,6 +29,7 @@ from arena.services.results import ResultsService
 from arena.services.runs import RunService
 from arena.store import Store
 from arena.submissions import Submissions
+from arena.submissions.build import BuildLimits
 from arena.supervisor import BotIsolation
 from arena.supervisor.fleet import Fleet
 from arena.tournament.chunked import WorkerPools
@@ -49,16 +50,18 @@ class Services:
 def build_services(store: Store, server: MatchServer, mint_token: Callable[[str], str],
                    revoke_tokens: Callable[[str], None], log_dir: Path, *,
                    bots_dir: Path | None = None, isolation: BotIsolation | None = None,
-                   worker_pools: WorkerPools | None = None) -> Services:
+                   worker_pools: WorkerPools | None = None,
+                   build_limits: BuildLimits | None = None) -> Services:
     """The services over `store` for `server`: managed bots get tokens from `mint_token`
     (a removed bot's are revoked with `revoke_tokens`), log to `log_dir` and run isolated
     as `isolation` says; submitted versions live in `bots_dir` (by default beside the
-    logs, as `arena.submissions.bots_dir_for` puts it beside the database); runs on
-    several workers use `worker_pools`."""
+    logs, as `arena.submissions.bots_dir_for` puts it beside the database) and are built
+    within `build_limits` (the defaults for None); runs on several workers use
+    `worker_pools`."""
     isolation = isolation or BotIsolation()
     submissions = Submissions(
         store, bots_dir or log_dir.with_name(log_dir.name.removesuffix("-logs") + "-bots"),
-        sandbox=isolation.sandbox)
+        sandbox=isolation.sandbox, build_limits=build_limits)
     bots = BotService(store, submissions, server.connected_bots, revoke_tokens)
     fleet = Fleet(bots, server, mint_token, lambda: server.bot_address, log_dir, isolation)
     bots.fleet = fleet

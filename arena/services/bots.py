@@ -46,15 +46,17 @@ class BotService:
         self._connected = connected
         self._revoke_tokens = revoke_tokens
 
-    def add(self, name: str, kind: str, command: str | None) -> tuple[Bot, str]:
+    def add(self, name: str, kind: str, command: str | None,
+            read_only_paths: Sequence[str] = ()) -> tuple[Bot, str]:
         """Register a bot; return it and its token (shown once). A managed bot's command
-        must read as a command line (closed quotes) now, not when it is first launched."""
+        must read as a command line (closed quotes) now, not when it is first launched;
+        it may be shown `read_only_paths` in its sandbox besides what its command names."""
         if command:
             try:
                 command_words(name, command)
             except ManagedBotError as exc:
                 raise ServiceError(str(exc)) from None
-        return self.store.add_bot(name, kind, command or None)
+        return self.store.add_bot(name, kind, command or None, read_only_paths)
 
     def registered(self) -> list[tuple[Bot, bool]]:
         """Registered bots, each with whether it is connected now."""
@@ -77,11 +79,12 @@ class BotService:
         return self.submissions.limits
 
     def submit(self, archive: bytes, manifest: str, name: str | None,
-               inherit_rating: bool) -> tuple[Submitted, Rating | None]:
+               inherit_rating: bool, wait: bool = True) -> tuple[Submitted, Rating | None]:
         """Make the bot in `archive` its next version and build it (see
-        `Submissions.submit`; blocks for the build); return it with its rating."""
+        `Submissions.submit`; blocks for the build unless not `wait`); return it with its
+        rating."""
         submitted = self.submissions.submit(archive, manifest=manifest, name=name,
-                                            inherit_rating=inherit_rating)
+                                            inherit_rating=inherit_rating, wait=wait)
         return submitted, self.store.latest_rating(submitted.version.name)
 
     def versions(self, name: str) -> list[VersionLine]:
@@ -99,6 +102,10 @@ class BotService:
         """The stored build log of version `number` of bot `name`."""
         for line, _ in self.versions(name):
             if isinstance(line, BotVersion) and line.number == number:
+                if line.build_status is BuildStatus.BUILDING:
+                    live = self.submissions.live_log(line.name)
+                    return live if live is not None else (
+                        "(the build is not running on this server)\n")
                 return line.build_log or "(no build: the manifest has no build command)\n"
         raise UnknownBot(f"bot {name} has no version {number} with a build "
                          f"(`arena bot versions {name}` lists them)")
@@ -128,7 +135,7 @@ class BotService:
         if version is not None:
             return Launch(True, launch_command(version), version.folder)
         assert bot.command is not None  # a managed bot has its command
-        return Launch(True, bot.command, "")
+        return Launch(True, bot.command, "", bot.read_only_paths)
 
     def is_managed(self, name: str) -> bool:
         """Whether arena launches bot `name` itself."""

@@ -49,6 +49,8 @@ class LadderPlayers:
     worker_pools: WorkerPools | None = None
     worker_plan: Callable[[Sequence[tuple[str, str]], dict[str, str], str],
                           WorkerPlan] | None = None
+    """(The ladder's bots are known only as it goes: its plan names none, and an operator's
+    bot that needs extra read-only paths plays it on one worker.)"""
 
 
 class LadderField:

@@ -206,16 +206,17 @@ class RunService:
             raise ServiceError(f"this server cannot run games on {where}")
 
     def worker_plan(self, bots: Sequence[tuple[str, str]], folders: Mapping[str, str],
-                    run: str) -> WorkerPlan:
+                    run: str, read_only: Mapping[str, tuple[str, ...]] | None = None
+                    ) -> WorkerPlan:
         """What each worker of run `run` (a tournament's or ladder's name) needs: `bots` to
-        launch (name, command), their `folders`, this server's log folder, its bots'
-        isolation, and where the run is recorded."""
+        launch (name, command), their `folders` and extra `read_only` paths, this server's
+        log folder, its bots' isolation, and where the run is recorded."""
         isolation = self.isolation
         return WorkerPlan(
             tuple(bots), str(self.log_dir), dict(folders),
             {"sandbox": isolation.sandbox, "limits": isolation.limits.to_dict(),
              "hidden_paths": [str(p) for p in isolation.hidden_paths]},
-            run, self._database())
+            run, self._database(), dict(read_only or {}))
 
     def _database(self) -> str:
         """The store's place, the same for every driver of it: a URL, or a file with its
@@ -226,25 +227,29 @@ class RunService:
         return target
 
     def _worker_commands(self, tournament: Tournament, workers: int, cluster: str
-                         ) -> tuple[list[tuple[str, str]], dict[str, str]]:
-        """The pending bots of a run on workers, each with its command, and their folders
-        (refused as `_check_workers` says)."""
+                         ) -> tuple[list[tuple[str, str]], dict[str, str],
+                                    dict[str, tuple[str, ...]]]:
+        """The pending bots of a run on workers, each with its command, their folders and
+        their extra read-only paths (refused as `_check_workers` says)."""
         check_entrants(self.store, tournament)
         pending = sorted({b for g in self.store.pending_games(tournament.id) for b in g.seats})
         self._check_workers(pending, None, cluster)
         commands = []
         folders = {}
+        read_only = {}
         for name in pending:
             launch = self.bots.launch_of(name)
             if launch.folder:
                 folders[name] = launch.folder
+            if launch.read_only_paths:
+                read_only[name] = launch.read_only_paths
             commands.append((name, launch.command))
-        return commands, folders
+        return commands, folders, read_only
 
     async def _run_on_workers(self, tournament: Tournament, concurrency: int, workers: int,
                               cluster: str, progress: ProgressListener | None) -> int:
-        commands, folders = await asyncio.to_thread(self._worker_commands, tournament,
-                                                    workers, cluster)
+        commands, folders, read_only = await asyncio.to_thread(
+            self._worker_commands, tournament, workers, cluster)
         assert self.worker_pools is not None
         last_game = 0
 
@@ -257,7 +262,7 @@ class RunService:
                 progress(Progress(done, total, last_game, tournament.name))
 
         async with holding(self.store, tournament.id) as hold:
-            plan_for_workers = self.worker_plan(commands, folders, tournament.name)
+            plan_for_workers = self.worker_plan(commands, folders, tournament.name, read_only)
             try:
                 async with self.worker_pools(plan_for_workers, workers, cluster) as pool:
                     summary = await run_tournament_on_workers(

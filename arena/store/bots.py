@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import secrets
+from collections.abc import Sequence
 
 from arena.store.codec import (
     _bot,
@@ -31,13 +33,23 @@ class BotRecords(Database):
     """Registering, finding and removing bots."""
 
     def add_bot(
-        self, name: str, kind: BotKind | str, command: str | None = None
+        self, name: str, kind: BotKind | str, command: str | None = None,
+        read_only_paths: Sequence[str] = (),
     ) -> tuple[Bot, str]:
         """Register a bot; return it and its new token (shown once: only its hash is kept).
 
-        A managed bot needs the `command` that launches it; a remote bot has none.
+        A managed bot needs the `command` that launches it; a remote bot has none. A
+        managed bot may be shown `read_only_paths` (absolute) in its sandbox besides what
+        its command names.
         """
         kind = _bot_kind(kind)
+        if read_only_paths and kind is not BotKind.MANAGED:
+            raise InvalidInput(f"remote bot {name!r} runs where its owner starts it: it takes "
+                               "no read-only paths")
+        for path in read_only_paths:
+            if not path.startswith("/") or "\0" in path:
+                raise InvalidInput(f"bot {name!r}: a read-only path must be absolute, "
+                                   f"got {path!r}")
         _check_name("bot", name)
         if kind is BotKind.MANAGED and not (command and command.strip()):
             raise InvalidInput(f"managed bot {name!r} needs a command to launch it")
@@ -52,10 +64,13 @@ class BotRecords(Database):
             ).fetchone() is not None:
                 raise DuplicateName(f"{name!r} names submitted versions ({name}@1, ...); "
                                     "give the bot another name")
+            # Named only when given: a store opened before migration 7 lacks the column.
+            extra = (", read_only_paths", ", ?",
+                     (json.dumps(list(read_only_paths)),)) if read_only_paths else ("", "", ())
             row = conn.execute(
-                "INSERT INTO bots (name, kind, command, token_hash, created_at)"
-                " VALUES (?, ?, ?, ?, ?) RETURNING *",
-                (name, kind.value, command, hash_token(token), _now()),
+                f"INSERT INTO bots (name, kind, command, token_hash, created_at{extra[0]})"
+                f" VALUES (?, ?, ?, ?, ?{extra[1]}) RETURNING *",
+                (name, kind.value, command, hash_token(token), _now(), *extra[2]),
             ).fetchone()
         return _bot(row), token
 

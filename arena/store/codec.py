@@ -79,6 +79,9 @@ def _bot(row: Row) -> Bot:
         command=row["command"],
         created_at=datetime.fromisoformat(row["created_at"]),
         removed_at=None if removed is None else datetime.fromisoformat(removed),
+        # A store opened at a version before migration 7 has no such column.
+        read_only_paths=tuple(json.loads(row["read_only_paths"] or "[]"))
+        if "read_only_paths" in row.keys() else (),
     )
 
 

@@ -62,6 +62,9 @@ class Bot:
     command: str | None
     created_at: datetime
     removed_at: datetime | None
+    read_only_paths: tuple[str, ...] = ()
+    """Paths an operator's managed bot is shown read-only in its sandbox besides what its
+    command names (given when it was added, with `--read-only`)."""
 
     @property
     def active(self) -> bool:

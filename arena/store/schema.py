@@ -200,5 +200,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        7,
+        "an operator's bot may be shown extra read-only paths, named when it is added",
+        ("ALTER TABLE bots ADD COLUMN read_only_paths TEXT",),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
@@ -106,11 +106,17 @@ def build_environment(folder: Path, extra: Mapping[str, str] | None = None) -> d
     return env
 
 
+OutputListener = Callable[[str], None]
+"""Told the tail of a running build's output, as it grows."""
+
+
 def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
               env: Mapping[str, str] | None = None,
-              sandbox: BuildSandbox = "off") -> BuildResult:
-    """Run the build `command` in `folder` (see the module) and say how it ended. Raises
-    `SandboxError` when `sandbox` is ``required`` and this machine has none."""
+              sandbox: BuildSandbox = "off",
+              on_output: OutputListener | None = None) -> BuildResult:
+    """Run the build `command` in `folder` (see the module) and say how it ended;
+    `on_output` is told the tail of its output while it runs. Raises `SandboxError` when
+    `sandbox` is ``required`` and this machine has none."""
     found = status()
     if sandbox == "required" and not found.available:
         raise SandboxError(f"builds must be sandboxed, and {found.reason}")
@@ -127,7 +133,7 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
                       "PATH": os.pathsep.join([str(Path(sys.executable).parent), DEFAULT_PATH])}
             argv = _sandboxed(command, folder, sandbox_limits, key,
                               group.procs_files if group is not None else ())
-            return _run(argv, inside, command, folder, limits, group)
+            return _run(argv, inside, command, folder, limits, group, on_output)
         finally:
             if group is not None:
                 group.remove()
@@ -136,7 +142,8 @@ def run_build(command: str, folder: Path, limits: BuildLimits = BuildLimits(),
     argv = [sys.executable, "-I", str(LIMITED), str(limits.memory_bytes),
             str(max(1, int(limits.seconds))), str(min(limits.file_bytes, limits.disk_bytes)), "--",
             "/bin/sh", "-c", command]
-    return _run(argv, build_environment(folder, env), command, folder, limits)
+    return _run(argv, build_environment(folder, env), command, folder, limits,
+                on_output=on_output)
 
 
 def _sandbox_limits(limits: BuildLimits) -> Limits:
@@ -183,7 +190,8 @@ def _chown_tree(folder: Path, uid: int) -> None:
 
 
 def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
-         limits: BuildLimits, group: cgroups.Group | None = None) -> BuildResult:
+         limits: BuildLimits, group: cgroups.Group | None = None,
+         on_output: OutputListener | None = None) -> BuildResult:
     started = time.monotonic()
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen(argv, cwd=folder, env=dict(env),
@@ -203,6 +211,8 @@ def _run(argv: list[str], env: Mapping[str, str], command: str, folder: Path,
                 if disk_usage(folder) > limits.disk_bytes:
                     over_quota = True
                     break
+                if on_output is not None:
+                    on_output(_tail_so_far(output.fileno()))
         _kill_group(process.pid)
         if group is not None:
             group.kill()  # a sandbox's processes are in a session of their own
@@ -257,13 +267,18 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _tail(stream: IO[bytes]) -> str:
-    stream.seek(0, os.SEEK_END)
-    size = stream.tell()
-    stream.seek(max(0, size - LOG_TAIL_BYTES))
-    data: bytes = stream.read()
+def _tail_so_far(descriptor: int) -> str:
+    """The tail of a running build's output, read without moving the offset the build
+    writes at (the build shares the file's description)."""
+    size = os.fstat(descriptor).st_size
+    data = os.pread(descriptor, LOG_TAIL_BYTES, max(0, size - LOG_TAIL_BYTES))
     prefix = f"[... {size - len(data):,} bytes of output left out]\n" if size > len(data) else ""
     return prefix + data.decode("utf-8", "replace")
+
+
+def _tail(stream: IO[bytes]) -> str:
+    """The tail of a build's output."""
+    return _tail_so_far(stream.fileno())
 
 
 def _ending(command: str, code: int | None, timed_out: bool, seconds: float,

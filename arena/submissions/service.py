@@ -14,6 +14,7 @@ import secrets
 import shlex
 import shutil
 import sys
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,12 +61,16 @@ class Submissions:
         self.build_limits = build_limits or BuildLimits()
         self.sandbox: BuildSandbox = sandbox
         """Whether builds run sandboxed (`arena.submissions.build.run_build`)."""
+        self._live_logs: dict[str, str] = {}
+        """The output so far of each build running here, by version name."""
 
     def submit(self, archive: bytes, *, manifest: str = MANIFEST, name: str | None = None,
-               inherit_rating: bool = False) -> Submitted:
+               inherit_rating: bool = False, wait: bool = True) -> Submitted:
         """Check `archive` and its `manifest` (a path inside it), and unless nothing
         changed since the bot's latest version, store it as the next version and build
-        it. Raises `ArchiveError` or `ManifestError` before anything is written."""
+        it: before returning, or (not `wait`) in a thread of its own, the version then
+        returned as building (`live_log` follows its build). Raises `ArchiveError` or
+        `ManifestError` before anything is written."""
         files = read_archive(archive, self.limits)
         checked = _manifest(files, manifest, name)
         self.store.check_version_name(checked.name)
@@ -90,8 +95,17 @@ class Submissions:
                 blob.unlink(missing_ok=True)
             raise
         if checked.build is not None:
+            if not wait:
+                threading.Thread(target=self.build, args=(version,), daemon=True,
+                                 name=f"arena-build-{version.name}").start()
+                return Submitted(version, created=True)
             version = self.build(version)
         return Submitted(version, created=True)
+
+    def live_log(self, version: str) -> str | None:
+        """The tail of the output of version `version`'s build while it runs here ("" when
+        it has said nothing yet); None when no build of it runs here."""
+        return self._live_logs.get(version)
 
     def build(self, version: BotVersion) -> BotVersion:
         """Run `version`'s build command in its folder and record how it ended."""
@@ -100,12 +114,22 @@ class Submissions:
         protos = protos_dir()
         if protos is not None:
             extra["ARENA_PROTOS"] = str(protos)
+        self._live_logs[version.name] = ""
+
+        def follow(tail: str) -> None:
+            self._live_logs[version.name] = tail
+
         try:
-            result = run_build(version.build_command, Path(version.folder), self.build_limits,
-                               extra, sandbox=self.sandbox)
-        except SandboxError as exc:
-            return self.store.finish_build(version.name, False, f"the build did not run: {exc}\n")
-        return self.store.finish_build(version.name, result.ok, result.log)
+            try:
+                result = run_build(version.build_command, Path(version.folder),
+                                   self.build_limits, extra, sandbox=self.sandbox,
+                                   on_output=follow)
+            except SandboxError as exc:
+                return self.store.finish_build(version.name, False,
+                                               f"the build did not run: {exc}\n")
+            return self.store.finish_build(version.name, result.ok, result.log)
+        finally:
+            self._live_logs.pop(version.name, None)
 
     def _keep_blob(self, files: BotFiles, sha256: str) -> Path | None:
         """Store `files`' canonical tar as blob `sha256`; the blob's path if this call

@@ -33,11 +33,13 @@ class FleetError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Launch:
     """What a bot name launches: whether it is managed (a remote bot is started by its
-    owner), its command, and the folder it runs in ("" for none of its own)."""
+    owner), its command, the folder it runs in ("" for none of its own), and the paths an
+    operator's bot is shown read-only besides what its command names."""
 
     managed: bool
     command: str = ""
     folder: str = ""
+    read_only_paths: tuple[str, ...] = ()
 
 
 class BotDirectory(Protocol):
@@ -150,7 +152,8 @@ class Fleet:
                                              isolation=self.isolation)
             self.presence.crash_check = self._crashed
         cwd = Path(launch.folder) if launch.folder else None
-        bot = ManagedBot(name, launch.command, self._mint_token(name), cwd)
+        bot = ManagedBot(name, launch.command, self._mint_token(name), cwd,
+                         tuple(Path(path) for path in launch.read_only_paths))
         try:
             await self._supervisor.start(bot)
         except ManagedBotError as exc:

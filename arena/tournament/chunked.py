@@ -87,6 +87,9 @@ class WorkerPlan:
     database: str = ""
     """Where the run is recorded (a database file, with its machine, or a URL): with `run`,
     what tells one run from another on a cluster that plays several at once."""
+    read_only: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The paths each operator's bot is shown read-only besides what its command names,
+    by bot name."""
 
 
 @dataclass(frozen=True, slots=True)

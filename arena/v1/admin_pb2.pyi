@@ -8,28 +8,32 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotInfo(_message.Message):
-    __slots__ = ("name", "kind", "command", "created_at", "connected")
+    __slots__ = ("name", "kind", "command", "created_at", "connected", "read_only_paths")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    READ_ONLY_PATHS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     command: str
     created_at: str
     connected: bool
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ..., created_at: _Optional[str] = ..., connected: _Optional[bool] = ...) -> None: ...
+    read_only_paths: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ..., created_at: _Optional[str] = ..., connected: _Optional[bool] = ..., read_only_paths: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
-    __slots__ = ("name", "kind", "command")
+    __slots__ = ("name", "kind", "command", "read_only_paths")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    READ_ONLY_PATHS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     command: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ...) -> None: ...
+    read_only_paths: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ..., read_only_paths: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AddBotResponse(_message.Message):
     __slots__ = ("bot", "token")
@@ -800,16 +804,18 @@ class ExportedGame(_message.Message):
     def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., record_json: _Optional[str] = ..., game_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ...) -> None: ...
 
 class SubmitBotHeader(_message.Message):
-    __slots__ = ("name", "manifest", "inherit_rating", "size")
+    __slots__ = ("name", "manifest", "inherit_rating", "size", "no_wait")
     NAME_FIELD_NUMBER: _ClassVar[int]
     MANIFEST_FIELD_NUMBER: _ClassVar[int]
     INHERIT_RATING_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
+    NO_WAIT_FIELD_NUMBER: _ClassVar[int]
     name: str
     manifest: str
     inherit_rating: bool
     size: int
-    def __init__(self, name: _Optional[str] = ..., manifest: _Optional[str] = ..., inherit_rating: _Optional[bool] = ..., size: _Optional[int] = ...) -> None: ...
+    no_wait: bool
+    def __init__(self, name: _Optional[str] = ..., manifest: _Optional[str] = ..., inherit_rating: _Optional[bool] = ..., size: _Optional[int] = ..., no_wait: _Optional[bool] = ...) -> None: ...
 
 class SubmitBotChunk(_message.Message):
     __slots__ = ("header", "data")

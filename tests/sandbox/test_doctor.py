@@ -88,6 +88,9 @@ BACKED_BY = {
         "test_a_run_line_not_starting_from_the_folder_or_the_runtime_is_refused",
         "test_a_huge_manifest_is_refused_before_it_is_parsed",
     ),
+    "extra read-only paths": (
+        "test_an_operators_extra_read_only_path_is_shown_to_its_bot_only_and_read_only",
+    ),
     "builds:": (
         "test_a_build_writing_past_its_disk_quota_fails_and_leaves_nothing",
         "test_a_builds_processes_together_stay_within_its_memory_and_cpu",
