@@ -81,7 +81,7 @@ def _bot(row: Row) -> Bot:
         removed_at=None if removed is None else datetime.fromisoformat(removed),
         # A store opened at a version before migration 7 has no such column.
         read_only_paths=tuple(json.loads(row["read_only_paths"] or "[]"))
-        if "read_only_paths" in row.keys() else (),
+        if "read_only_paths" in row.keys() else (),  # noqa: SIM118 (`in` reads values)
     )
 
 
