@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from arena.cli.app import (
@@ -36,6 +38,8 @@ def _read_only_line(context: Context) -> str:
     async def body(session: Session) -> admin_pb2.ListBotsResponse:
         return await session.admin.ListBots(admin_pb2.ListBotsRequest())
 
+    if context.server is None and isinstance(context.db, Path) and not context.db.exists():
+        return "extra read-only paths: none (no database yet)"
     try:
         bots = context.run(body, read_only=True).bots
     except click.ClickException as exc:

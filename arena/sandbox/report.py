@@ -34,7 +34,8 @@ def describe(found: SandboxStatus, limits: Limits | None = None,
         "the token files, the logs or other bots' files, and dies with arena",
         "  mounts: arena's alone: a submitted version sees the system, its runtime, the SDK "
         "and its own folder, nothing its run line names; an operator's bot (`bot add "
-        "--command`) sees the folders its command names",
+        "--command`) sees the folders its command names and the paths given with "
+        "`--read-only`",
         "  keyring: a new, empty session keyring for each sandbox; none of arena's",
         *_seccomp_lines(),
         _privileges(found),
