@@ -319,11 +319,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                context: Any) -> admin_pb2.TournamentInfo:
         """Create a tournament with its schedule (a big schedule takes a while)."""
         services = self.services_for("CreateTournament")
-        tournament = await asyncio.to_thread(
-            services.competitions.create_tournament,
-            request.name, list(request.bots), wire_admin.tournament_settings_from(request))
-        line = await asyncio.to_thread(services.results.tournament_line, tournament)
-        return wire_admin.tournament_info(line.tournament, line.progress, line.bots)
+        settings = wire_admin.tournament_settings_from(request)
+
+        def create() -> admin_pb2.TournamentInfo:
+            line = services.results.tournament_line(services.competitions.create_tournament(
+                request.name, list(request.bots), settings))
+            return wire_admin.tournament_info(line.tournament, line.progress, line.bots)
+
+        return await asyncio.to_thread(create)
 
     @_management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
