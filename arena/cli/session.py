@@ -27,7 +27,6 @@ from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
 from arena.store import RECONNECT_WITHIN, Store
 from arena.store.backend import side_path
-from arena.submissions.build import BUILD_SECONDS
 from arena.v1 import admin_pb2_grpc
 
 
@@ -122,9 +121,6 @@ or a long game's replay log can be several MB, over gRPC's default of 4 MB."""
 CALL_SECONDS = 120.0
 """How long the CLI waits for the answer to a call (ARENA_CALL_TIMEOUT sets another)."""
 
-BUILD_CALL_SECONDS = 60.0 + BUILD_SECONDS
-"""How long it waits for a submission's answer, which comes once its build is done."""
-
 SILENCE_SECONDS = 30.0
 """How long a stream (a run's progress, a watched game, an export) may send nothing before
 the CLI takes the server for one that stopped answering (ARENA_STREAM_SILENCE sets
@@ -164,7 +160,7 @@ def _admin_channel(address: str, token: str | None,
                    tls: grpc.ChannelCredentials | None = None) -> grpc.aio.Channel:
     # A channel files each interceptor under one kind of call only.
     deadlines = [_DeadlineOnUnaryCalls(address, call_seconds()),
-                 _DeadlineOnUploads(address, max(call_seconds(), BUILD_CALL_SECONDS)),
+                 _DeadlineOnUploads(call_seconds()),
                  _SilenceOnStreams(address, silence_seconds())]
     interceptors: Any = deadlines + ([] if token is None else
                                      [_TokenOnUnaryCalls(token), _TokenOnStreamingCalls(token),
@@ -272,10 +268,10 @@ class _DeadlineOnUnaryCalls(_UnaryUnary):
 
 
 class _DeadlineOnUploads(_StreamUnary):
-    """Gives every upload a deadline long enough for its build."""
+    """Gives every upload a deadline (a submission answers once its files are stored;
+    `bot submit` follows the build after)."""
 
-    def __init__(self, address: str, seconds: float) -> None:
-        self._address = address
+    def __init__(self, seconds: float) -> None:
         self._seconds = seconds
 
     async def intercept_stream_unary(self, continuation: Any, client_call_details: Any,
