@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -24,10 +25,14 @@ from arena.stats.elo import Interval
 from arena.stats.headtohead import INTERVAL_METHOD as HEAD_TO_HEAD_METHOD
 from arena.stats.sprt import Sprt
 from arena.store import (
+    AuditEntry,
+    Author,
     Bot,
     BotVersion,
     GameSummary,
+    Invite,
     Pool,
+    Quota,
     ScheduledGame,
     StoredGame,
     Timetable,
@@ -36,7 +41,7 @@ from arena.store import (
 from arena.tournament.schedule import MAX_GAMES
 from arena.tournament.sequential import SprtPlan, UntilSeparated
 from arena.tournament.timetable import edition_name
-from arena.v1 import admin_pb2
+from arena.v1 import admin_pb2, uno_pb2
 
 DEFAULT_WAIT_SECONDS = 30.0
 """How long a run waits for its bots to connect when the request does not say."""
@@ -73,7 +78,8 @@ the limit, so that its sender hears why it was refused: a call ended while the c
 is still sending reaches it as a broken stream, not as the server's answer."""
 
 
-async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: int
+async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: int,
+                      what: str = "this server's limit",
                       ) -> tuple[admin_pb2.SubmitBotHeader, bytes]:
     """The header and the archive of a `SubmitBot` upload; `UploadTooLarge` once the
     header announces, or the chunks bring, more than `limit` bytes (nothing past the
@@ -97,7 +103,7 @@ async def read_upload(chunks: AsyncIterator[admin_pb2.SubmitBotChunk], limit: in
         raise RequestError("an upload with no chunk: send the bot's archive")
     size = max(header.size, received)
     if size > limit:
-        raise UploadTooLarge(f"the bot's archive is over this server's limit of "
+        raise UploadTooLarge(f"the bot's archive is over {what} of "
                              f"{limit / 2**20:.1f} MiB ({size / 2**20:.1f} MiB sent or "
                              "announced): leave out what the bot does not need")
     if received != header.size:
@@ -129,11 +135,47 @@ def version_info(line: VersionLine) -> admin_pb2.BotVersionInfo:
     return info
 
 
-def bot_info(bot: Bot, connected: bool = False) -> admin_pb2.BotInfo:
-    """A registered bot as the admin service shows it."""
-    return admin_pb2.BotInfo(name=bot.name, kind=bot.kind.value, command=bot.command or "",
+def bot_info(bot: Bot, connected: bool = False, author: str = "", *,
+             private: bool = True) -> admin_pb2.BotInfo:
+    """A registered bot as the admin service shows it, with its `author`'s name ("" for
+    the organizer's); not `private`, without how the server launches it."""
+    return admin_pb2.BotInfo(name=bot.name, kind=bot.kind.value,
+                             command=(bot.command or "") if private else "",
                              created_at=bot.created_at.isoformat(timespec="seconds"),
-                             connected=connected, read_only_paths=list(bot.read_only_paths))
+                             connected=connected,
+                             read_only_paths=list(bot.read_only_paths) if private else [],
+                             author=author)
+
+
+def quota_info(quota: Quota) -> admin_pb2.QuotaInfo:
+    """An author's quota on the wire."""
+    return admin_pb2.QuotaInfo(**asdict(quota))
+
+
+def quota_changes(info: admin_pb2.QuotaInfo) -> dict[str, int]:
+    """The quota figures a request sets (those left 0 are not)."""
+    return {field.name: value for field, value in info.ListFields()}
+
+
+def author_info(author: Author, bots: Sequence[str] = ()) -> admin_pb2.AuthorInfo:
+    """An author or viewer as the admin service shows them."""
+    return admin_pb2.AuthorInfo(
+        name=author.name, role=author.role.value, may_run=author.may_run,
+        quota=quota_info(author.quota),
+        created_at=author.created_at.isoformat(timespec="seconds"), bots=list(bots))
+
+
+def invite_info(invite: Invite) -> admin_pb2.InviteInfo:
+    """An invite's places (never its code)."""
+    return admin_pb2.InviteInfo(role=invite.role.value, cap=invite.cap, used=invite.used,
+                                created_at=invite.created_at.isoformat(timespec="seconds"))
+
+
+def audit_line(entry: AuditEntry) -> admin_pb2.AuditLine:
+    """One line of the audit trail."""
+    return admin_pb2.AuditLine(
+        at=entry.at.isoformat(timespec="seconds"), actor=entry.actor, role=entry.role,
+        action=entry.action, target=entry.target, result=entry.result, detail=entry.detail)
 
 
 def summary_info(game: GameSummary, tournament: str = "",
@@ -177,6 +219,23 @@ def exported_game(entry: ScheduledGame, game: StoredGame, tournament: str,
         summary=summary_info(game, tournament, public_id),
         record_json=game.game_record().dumps(), game_index=entry.game_index,
         round=entry.round, table=entry.table)
+
+
+def public_exported_game(entry: ScheduledGame, game: StoredGame, tournament: str,
+                         public_id: str) -> admin_pb2.ExportedGame:
+    """A stored game of a tournament's schedule as anyone but the organizer may have it:
+    its public events instead of its record (whose seed reveals every hand)."""
+    return admin_pb2.ExportedGame(
+        summary=summary_info(game, tournament, public_id), game_index=entry.game_index,
+        round=entry.round, table=entry.table,
+        public_events=public_events(game))
+
+
+def public_events(game: StoredGame) -> list[uno_pb2.Event]:
+    """The events of a stored game every participant may see."""
+    messages = [wire.dict_into(event, uno_pb2.Event()) for event in game.events]
+    return [message for message in messages
+            if wire.event_from_proto(message).audience is None]
 
 
 def bot_terminations(bot: str, faults: Mapping[SeatTermination, int]

@@ -4,7 +4,8 @@ Every command reaches a server through `arena.cli.session.admin_session`: the
 one named by `--server HOST:PORT`, or the same server started in-process on
 the local database (`./arena.db`, or `ARENA_DB`). `app` holds the command
 group; each module beside it adds the commands of one kind (`serve`, `bots`,
-`tournaments`, `ladder`, `rankings`, `games`, `export`, `report`, `demo`, `db`, `doctor`), over
+`tournaments`, `ladder`, `rankings`, `games`, `export`, `report`, `demo`, `db`, `doctor`,
+`people`), over
 `context` (reaching the server, errors, Ctrl-C), `inputs` (what a command
 takes) and `output` (what it prints).
 """
@@ -17,6 +18,7 @@ from arena.cli import (
     export,
     games,
     ladder,
+    people,
     rankings,
     report,
     serve,
@@ -24,5 +26,5 @@ from arena.cli import (
 )
 from arena.cli.app import main
 
-__all__ = ["bots", "db", "demo", "doctor", "export", "games", "ladder", "main", "rankings",
-           "report", "serve", "tournaments"]
+__all__ = ["bots", "db", "demo", "doctor", "export", "games", "ladder", "main", "people",
+           "rankings", "report", "serve", "tournaments"]

@@ -25,8 +25,11 @@ from arena.cli.inputs import (
               default=lambda: os.environ.get("ARENA_DB", DEFAULT_DB),
               show_default="./arena.db or ARENA_DB",
               help="SQLite file, or postgresql://USER@HOST/DB (in-process only).")
+@click.option("--token", envvar="ARENA_TOKEN", default=None, metavar="TOKEN",
+              help="With --server: the token to send (default: the one `arena login` kept "
+                   "for that server, or the organizer's ARENA_ADMIN_TOKEN).")
 @click.pass_context
-def main(ctx: click.Context, server: str | None, db: Path | str) -> None:
+def main(ctx: click.Context, server: str | None, db: Path | str, token: str | None) -> None:
     """arena: UNO bots in any language, battling over gRPC.
 
     \b
@@ -35,4 +38,4 @@ def main(ctx: click.Context, server: str | None, db: Path | str) -> None:
       arena match greedy random --games 20
       arena rankings
     """
-    ctx.obj = Context(server, db)
+    ctx.obj = Context(server, db, token)

@@ -54,8 +54,10 @@ reconnect (`arena.store.RECONNECT_WITHIN` without it)."""
 class Context:
     """Options shared by every command: where the server and the database are."""
 
-    def __init__(self, server: str | None, db: Path | str) -> None:
+    def __init__(self, server: str | None, db: Path | str, token: str | None = None) -> None:
         self.server = server
+        self.token = token
+        """The token given with --token (or ARENA_TOKEN), if any."""
         self.db = db
         """An SQLite file, or a `postgresql://` URL (which may hold a password: print
         `db_name` instead)."""
@@ -95,6 +97,23 @@ class Context:
 
         return side_path(self.db)
 
+    def caller_token(self) -> str | None:
+        """The token sent to `server`: --token (or ARENA_TOKEN), else the organizer's
+        ARENA_ADMIN_TOKEN, else the one `arena login` kept for the server, else the admin
+        token `arena serve` wrote beside the database. `ValueError` for one that cannot
+        be sent, or credentials that cannot be read."""
+        from arena.cli.credentials import stored_token
+        from arena.server.auth import ADMIN_TOKEN_VARIABLE, find_admin_token, sendable_token
+
+        if self.token:
+            return sendable_token(self.token, "--token", "the token")
+        if os.environ.get(ADMIN_TOKEN_VARIABLE, "").strip() or self.server is None:
+            return find_admin_token(self.db_files)
+        kept = stored_token(self.server)
+        if kept is not None:
+            return sendable_token(kept, "the credentials `arena login` kept", "the token")
+        return find_admin_token(self.db_files)
+
     def run(self, body: Callable[[Session], Awaitable[T]], *, read_only: bool = False) -> T:
         """Open an admin session and run `body` in it; gRPC errors, and a database that
         cannot be used, become clean messages. A command that only reads says
@@ -112,14 +131,13 @@ class Context:
             silence_seconds,
             tls_from_env,
         )
-        from arena.server.auth import find_admin_token
         from arena.store import NoDatabase, StoreError
 
         reconnect_within = self.reconnect_within
         try:
             call_seconds(), silence_seconds()  # a bad setting is said before anything runs
             tls = tls_from_env() if self.server else None
-            token = find_admin_token(self.db_files) if self.server else None
+            token = self.caller_token() if self.server else None
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
         trust = None if tls is None else _tls_trust(os.environ)

@@ -60,17 +60,24 @@ gives a scheduled tournament's editions their share of them)."""
               "MiB [default: 512]: a build that writes more fails and leaves nothing.")
 @click.option("--ladder-name", default="ladder", show_default=True,
               help="With --ladder: the ladder's name (its games are NAME:INDEX).")
+@click.option("--public", is_flag=True,
+              help="Let anyone without a token read what every participant sees "
+                   "(leaderboards, schedules, public replays).")
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
           tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int,
-          ladder_file: str | None, ladder_name: str, build_disk: int | None) -> None:
+          ladder_file: str | None, ladder_name: str, build_disk: int | None,
+          public: bool) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
     it with `--server HOST:PORT`. Those need the server's admin token: serve
     keeps it in a file beside the database (DB.admin-token, owner-only), which
     commands run with the same --db read; elsewhere, set ARENA_ADMIN_TOKEN
-    (serve uses that token instead when it is set).
+    (serve uses that token instead when it is set). That token is the
+    organizer's: `arena author add NAME` gives each author a token of their
+    own, with which they submit and follow only their own bots (see `arena
+    author --help`); with --public anyone may read the leaderboards.
 
     With --tls-cert and --tls-key the port is served over TLS (bots and
     commands then set ARENA_TLS_CA to a file of the certificates to trust, or
@@ -142,7 +149,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     server = build_server(store, log_dir_for(context.db_files), built.append,
                           admin_token=admin_token, tls=tls, isolation=isolation,
                           hidden_paths=private_paths(context.db_files),
-                          worker_pools=worker_pools, build_limits=build_limits(build_disk))
+                          worker_pools=worker_pools, build_limits=build_limits(build_disk),
+                          public=public)
     timetable = Timetable(built[0].runs, tables, say=say_on_stderr)
     jobs: list[BackgroundJob] = [timetable.run]
     if ladder_file is not None:

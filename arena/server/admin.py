@@ -27,14 +27,19 @@ from arena.ladder.settings import DEFAULT_NAME
 from arena.policy import BotPolicy
 from arena.result import GameAbortedError
 from arena.server.connection import BotConnection
+from arena.server.permissions import current_caller
 from arena.server.table import GameTable
 from arena.services import Progress, ProgressListener, ServiceError, Services
 from arena.store import (
     DuplicateName,
     InvalidInput,
+    InviteRefused,
+    NotOwner,
+    QuotaExceeded,
     ReconnectFailed,
     Store,
     StoreError,
+    UnknownAuthor,
     UnknownBot,
     UnknownGame,
     UnknownPool,
@@ -53,6 +58,10 @@ HEARTBEAT_SECONDS = 5.0
 heartbeat, so that a client can tell a quiet run from a server that stopped answering."""
 
 _STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (NotOwner, grpc.StatusCode.PERMISSION_DENIED),
+    (QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (InviteRefused, grpc.StatusCode.PERMISSION_DENIED),
+    (UnknownAuthor, grpc.StatusCode.NOT_FOUND),
     (DuplicateName, grpc.StatusCode.ALREADY_EXISTS),
     (UnknownBot, grpc.StatusCode.NOT_FOUND),
     (UnknownTournament, grpc.StatusCode.NOT_FOUND),
@@ -177,18 +186,30 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def AddBot(self, request: admin_pb2.AddBotRequest,
                      context: Any) -> admin_pb2.AddBotResponse:
         """Register a bot and return its token."""
+        caller = current_caller()
         bot, token = await asyncio.to_thread(
             self.services_for("AddBot").bots.add,
             request.name, request.kind or "remote", request.command or None,
-            list(request.read_only_paths))
-        return admin_pb2.AddBotResponse(bot=wire_admin.bot_info(bot), token=token)
+            list(request.read_only_paths), caller.author_id)
+        return admin_pb2.AddBotResponse(
+            bot=wire_admin.bot_info(bot, author="" if caller.is_organizer else caller.name),
+            token=token)
 
     @_management_call
     async def ListBots(self, request: admin_pb2.ListBotsRequest,
                        context: Any) -> admin_pb2.ListBotsResponse:
         """Every registered bot."""
-        bots = await asyncio.to_thread(self.services_for("ListBots").bots.registered)
-        return admin_pb2.ListBotsResponse(bots=[wire_admin.bot_info(b, c) for b, c in bots])
+        services = self.services_for("ListBots")
+        caller = current_caller()
+
+        def listed() -> admin_pb2.ListBotsResponse:
+            authors = services.store.author_names()
+            return admin_pb2.ListBotsResponse(bots=[
+                wire_admin.bot_info(bot, connected, authors.get(bot.author_id or 0, ""),
+                                    private=caller.owns(bot.author_id))
+                for bot, connected in services.bots.registered()])
+
+        return await asyncio.to_thread(listed)
 
     @_management_call
     async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
@@ -204,11 +225,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         next version, built (in a worker thread: a build takes a while), or with `no_wait`
         building while the call answers."""
         bots = self.services_for("SubmitBot").bots
-        header, archive = await wire_admin.read_upload(
-            request, bots.upload_limits.max_upload_bytes)
+        caller = current_caller()
+        limit, what = bots.upload_limits.max_upload_bytes, "this server's limit"
+        if caller.quota is not None and caller.quota.upload_bytes < limit:
+            limit, what = caller.quota.upload_bytes, "your upload quota"
+        header, archive = await wire_admin.read_upload(request, limit, what)
         submitted, rating = await asyncio.to_thread(
             bots.submit, archive, header.manifest or MANIFEST, header.name or None,
-            header.inherit_rating, not header.no_wait)
+            header.inherit_rating, not header.no_wait, caller.author_id, caller.quota)
         return admin_pb2.SubmitBotResponse(
             version=wire_admin.version_info((submitted.version, rating)),
             created=submitted.created)
@@ -281,9 +305,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
                         context: Any) -> admin_pb2.ListGamesResponse:
         """Stored games, newest first."""
+        caller = current_caller()
+        if request.mine and caller.author_id is None:
+            raise wire_admin.RequestError(
+                "--mine lists the games of an author's bots: sign in with an author's token "
+                "(`arena login`)")
         lines = await asyncio.to_thread(
             self.services_for("ListGames").results.games, request.tournament, request.bot,
-            request.limit)
+            request.limit, caller.author_id if request.mine else None)
         return admin_pb2.ListGamesResponse(games=[
             wire_admin.summary_info(line.game, line.tournament, line.public_id)
             for line in lines])
@@ -303,12 +332,13 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         read in a worker thread)."""
         services = await self._available_services(context, "ExportTournament")
         name = request.tournament
+        exported = (wire_admin.exported_game if current_caller().is_organizer
+                    else wire_admin.public_exported_game)
         try:
             games = await asyncio.to_thread(services.results.export, name)
             while (found := await asyncio.to_thread(next, games, None)) is not None:
                 entry, game = found
-                yield wire_admin.exported_game(
-                    entry, game, name, public_game_id(name, entry.game_index))
+                yield exported(entry, game, name, public_game_id(name, entry.game_index))
         except (StoreError, ValueError, sqlite3.Error) as exc:
             await _abort(context, exc)
 
@@ -322,8 +352,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         settings = wire_admin.tournament_settings_from(request)
 
         def create() -> admin_pb2.TournamentInfo:
+            bots = list(request.bots)
+            if request.latest_entrants:
+                if bots:
+                    raise wire_admin.RequestError("name the entrants or take the latest "
+                                                  "entrants, not both")
+                bots = services.store.latest_entrants_per_author(request.per_author or None)
             line = services.results.tournament_line(services.competitions.create_tournament(
-                request.name, list(request.bots), settings))
+                request.name, bots, settings))
             return wire_admin.tournament_info(line.tournament, line.progress, line.bots)
 
         return await asyncio.to_thread(create)
@@ -429,6 +465,105 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         async for update in _progress_stream(context, start, track=services.runs.track,
                                              store=services.store):
             yield update
+
+    # ---------------------------------------------------------------- people
+
+    @_management_call
+    async def AddAuthor(self, request: admin_pb2.AddAuthorRequest,
+                        context: Any) -> admin_pb2.AuthorTokenResponse:
+        """Add an author or a viewer; their token is shown only in this answer."""
+        author, token = await asyncio.to_thread(
+            self.services_for("AddAuthor").people.add, request.name, request.role,
+            request.may_run, wire_admin.quota_changes(request.quota))
+        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
+                                             token=token)
+
+    @_management_call
+    async def ListAuthors(self, request: admin_pb2.ListAuthorsRequest,
+                          context: Any) -> admin_pb2.ListAuthorsResponse:
+        """Every author and viewer, with their bots, and the invites."""
+        authors, invites = await asyncio.to_thread(self.services_for("ListAuthors").people.authors)
+        return admin_pb2.ListAuthorsResponse(
+            authors=[wire_admin.author_info(a, bots) for a, bots in authors],
+            invites=[wire_admin.invite_info(i) for i in invites])
+
+    @_management_call
+    async def RemoveAuthor(self, request: admin_pb2.RemoveAuthorRequest,
+                           context: Any) -> admin_pb2.RemoveAuthorResponse:
+        """Remove an author: their token stops working and their bots retire."""
+        services = self.services_for("RemoveAuthor")
+        author, retired = await asyncio.to_thread(services.people.remove, request.name)
+        for bot in retired:
+            await services.bots.forget(bot)
+        return admin_pb2.RemoveAuthorResponse(author=wire_admin.author_info(author),
+                                              retired_bots=retired)
+
+    @_management_call
+    async def RotateAuthorToken(self, request: admin_pb2.RotateAuthorTokenRequest,
+                                context: Any) -> admin_pb2.AuthorTokenResponse:
+        """A new token for an author; the old one stops working."""
+        author, token = await asyncio.to_thread(
+            self.services_for("RotateAuthorToken").people.rotate, request.name)
+        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
+                                             token=token)
+
+    @_management_call
+    async def SetAuthor(self, request: admin_pb2.SetAuthorRequest,
+                        context: Any) -> admin_pb2.AuthorInfo:
+        """Change an author's quota and whether they may run competitions."""
+        author = await asyncio.to_thread(
+            self.services_for("SetAuthor").people.change, request.name,
+            wire_admin.quota_changes(request.quota),
+            request.may_run if request.HasField("may_run") else None)
+        return wire_admin.author_info(author)
+
+    @_management_call
+    async def CreateInvite(self, request: admin_pb2.CreateInviteRequest,
+                           context: Any) -> admin_pb2.CreateInviteResponse:
+        """A new invite code; shown only in this answer."""
+        invite, code = await asyncio.to_thread(
+            self.services_for("CreateInvite").people.invite, request.cap or 1, request.role)
+        return admin_pb2.CreateInviteResponse(code=code, invite=wire_admin.invite_info(invite))
+
+    @_management_call
+    async def RegisterAuthor(self, request: admin_pb2.RegisterAuthorRequest,
+                             context: Any) -> admin_pb2.AuthorTokenResponse:
+        """Register an author on an invite code; their token is shown only here."""
+        author, token = await asyncio.to_thread(
+            self.services_for("RegisterAuthor").people.register, request.invite, request.name)
+        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
+                                             token=token)
+
+    @_management_call
+    async def WhoAmI(self, request: admin_pb2.WhoAmIRequest,
+                     context: Any) -> admin_pb2.WhoAmIResponse:
+        """Who the caller's token names, and what it may do."""
+        caller = current_caller()
+        response = admin_pb2.WhoAmIResponse(role=caller.role.value, name=caller.name,
+                                            may_run=caller.may_run)
+        if caller.quota is not None:
+            response.quota.CopyFrom(wire_admin.quota_info(caller.quota))
+        if caller.author_id is not None:
+            response.bots.extend(await asyncio.to_thread(
+                self.services_for("WhoAmI").people.bots_of, caller.author_id))
+        return response
+
+    @_management_call
+    async def ListAudit(self, request: admin_pb2.ListAuditRequest,
+                        context: Any) -> admin_pb2.ListAuditResponse:
+        """The audit trail, newest first: an author's own lines, or (the organizer's)
+        everyone's or one author's."""
+        people = self.services_for("ListAudit").people
+        caller = current_caller()
+        limit = request.limit or 100
+        if caller.author_id is not None:
+            if request.author and request.author != caller.name:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                    "an author reads only their own audit lines")
+            entries = await asyncio.to_thread(people.audit_of, caller.author_id, limit)
+        else:
+            entries = await asyncio.to_thread(people.audit, request.author or None, limit)
+        return admin_pb2.ListAuditResponse(lines=[wire_admin.audit_line(e) for e in entries])
 
     async def _available_services(self, context: Any, method: str) -> Services:
         try:

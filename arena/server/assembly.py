@@ -55,7 +55,7 @@ def build_server(store: Store, log_dir: Path,
                  hidden_paths: Sequence[Path] = (),
                  worker_pools: WorkerPools | None = None,
                  session_tokens: SessionTokens | None = None,
-                 build_limits: BuildLimits | None = None) -> ArenaServer:
+                 build_limits: BuildLimits | None = None, public: bool = False) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the admin service over the
     `arena.services` (open to holders of `admin_token` only, when one is given), served
     over `tls` if given. The bots it launches are isolated as `isolation` says (by default in a
@@ -63,10 +63,12 @@ def build_server(store: Store, log_dir: Path,
     nor their logs, and connect to the server's Unix socket (its plaintext loopback port
     where it has none). With `worker_pools`, it can run tournaments on worker processes
     (`--workers`, `--cluster`). The managed bots' tokens are minted in `session_tokens`
-    (a table of its own by default); submitted versions are built within `build_limits`."""
+    (a table of its own by default); submitted versions are built within `build_limits`.
+    The authors in `store` may call the admin service as `arena.server.permissions`
+    says, and with `public` anyone may read what every participant sees."""
     tokens = session_tokens or SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
-                         tls=tls)
+                         tls=tls, people=store, public=public)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
                              (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
     services = build_services(store, server, tokens.mint, tokens.revoke, log_dir,

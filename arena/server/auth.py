@@ -1,18 +1,15 @@
 """Who is connecting: tokens in call metadata, the authenticators that name their bot,
-and the guard that keeps the admin service to holders of the admin token."""
+and the organizer's admin token (`arena.server.permissions` decides what each may call)."""
 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 import os
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
-
-import grpc
+from typing import Protocol
 
 from arena.store import hash_token
 
@@ -142,65 +139,6 @@ def admin_token_path(db_path: Path) -> Path:
     return db_path.parent / f"{db_path.stem}.admin-token"
 
 
-if TYPE_CHECKING:
-    _ServerInterceptor = grpc.aio.ServerInterceptor[Any, Any]
-else:  # the runtime class takes no type arguments
-    _ServerInterceptor = grpc.aio.ServerInterceptor
-
-
-class AdminGuard(_ServerInterceptor):
-    """Lets a call to the services named in `guarded` through only with
-    ``authorization: Bearer <token>`` metadata; others are refused UNAUTHENTICATED.
-
-    The bot service authenticates bots by their own tokens, and health checks
-    and reflection stay open.
-    """
-
-    def __init__(self, token: str, guarded: Iterable[str]) -> None:
-        if not token:
-            raise TokenError("the admin token must not be empty")
-        self._digest = hash_token(token)
-        self._prefixes = tuple(f"/{service}/" for service in guarded)
-
-    async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails],
-                                     Awaitable[grpc.RpcMethodHandler[Any, Any]]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any]:
-        """Pass an authorized (or unguarded) call on; answer any other with a refusal."""
-        handler = await continuation(handler_call_details)
-        if handler is None or not handler_call_details.method.startswith(self._prefixes):
-            return handler
-        token = bearer_token(handler_call_details.invocation_metadata)
-        if token is not None and hmac.compare_digest(hash_token(token), self._digest):
-            return handler
-        detail = ("wrong admin token" if token else
-                  f"missing admin token: set {ADMIN_TOKEN_VARIABLE} (arena serve writes it "
-                  "to a file beside its database)")
-        return _refusal(handler, detail)
-
-
-_HANDLER_FACTORIES = {
-    (False, False): grpc.unary_unary_rpc_method_handler,
-    (False, True): grpc.unary_stream_rpc_method_handler,
-    (True, False): grpc.stream_unary_rpc_method_handler,
-    (True, True): grpc.stream_stream_rpc_method_handler,
-}
-
-
-def _refusal(handler: grpc.RpcMethodHandler[Any, Any],
-             detail: str) -> grpc.RpcMethodHandler[Any, Any]:
-    """A handler of the same shape as `handler` that ends the call UNAUTHENTICATED."""
-    async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, detail)
-
-    factory: Any = _HANDLER_FACTORIES[handler.request_streaming, handler.response_streaming]
-    refusal: grpc.RpcMethodHandler[Any, Any] = factory(
-        refuse, request_deserializer=handler.request_deserializer,
-        response_serializer=handler.response_serializer)
-    return refusal
-
-
 class AdminTokenError(ValueError):
     """An admin token that cannot go in gRPC metadata; the message names where it is from."""
 
@@ -211,13 +149,13 @@ def find_admin_token(db_path: Path, environ: Mapping[str, str] | None = None) ->
     cannot send raises `AdminTokenError`."""
     env = os.environ if environ is None else environ
     if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
-        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE)
+        return sendable_token(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE)
     path = admin_token_path(db_path)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    return _sendable(text, str(path)) if text.strip() else None
+    return sendable_token(text, str(path)) if text.strip() else None
 
 
 def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
@@ -228,12 +166,12 @@ def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
     no command could send raises `AdminTokenError`."""
     env = os.environ if environ is None else environ
     if env.get(ADMIN_TOKEN_VARIABLE, "").strip():
-        return _sendable(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE), None
+        return sendable_token(env[ADMIN_TOKEN_VARIABLE], ADMIN_TOKEN_VARIABLE), None
     path = admin_token_path(db_path)
     with contextlib.suppress(OSError):
         if path.stat().st_mode & 0o077 == 0 and (
                 text := path.read_text(encoding="utf-8", errors="replace")).strip():
-            return _sendable(text, str(path)), path
+            return sendable_token(text, str(path)), path
     token = secrets.token_urlsafe(24)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w") as file:
@@ -242,10 +180,11 @@ def issue_admin_token(db_path: Path, environ: Mapping[str, str] | None = None,
     return token, path
 
 
-def _sendable(token: str, source: str) -> str:
-    """`token` without surrounding whitespace, if gRPC metadata can carry what is left."""
+def sendable_token(token: str, source: str, kind: str = "the admin token") -> str:
+    """`token` without surrounding whitespace, if gRPC metadata can carry what is left
+    (`AdminTokenError`, naming `source`, if not)."""
     token = token.strip()
     if not all(" " <= character <= "~" for character in token):
-        raise AdminTokenError(f"the admin token in {source} holds a character gRPC metadata "
+        raise AdminTokenError(f"{kind} in {source} holds a character gRPC metadata "
                               "cannot carry (only printable ASCII can go)")
     return token

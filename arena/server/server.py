@@ -24,13 +24,15 @@ from arena.engine.rules import RuleSet
 from arena.policy import BotPolicy
 from arena.result import GameAbortedError, GameResult
 from arena.server import admin, gateway
-from arena.server.auth import AdminGuard, Authenticator
+from arena.server.auth import Authenticator
 from arena.server.connection import MAX_OUTBOX, MAX_OUTBOX_BYTES, BotConnection
 from arena.server.lobby import Lobby
 from arena.server.message_size import MAX_BOT_MESSAGE_BYTES
+from arena.server.permissions import Gatekeeper
 from arena.server.seat import ConnectionSeat, absence_cause
 from arena.server.table import GameTable
 from arena.server.tls import ServerTls
+from arena.store import Store
 from arena.v1 import admin_pb2_grpc
 
 AdminFactory = Callable[
@@ -62,9 +64,12 @@ class ArenaServer:
     await server.stop()
     ```
 
-    With `admin_token`, every call to the admin service must carry it as
-    ``authorization: Bearer <token>`` metadata; without, the admin service is
-    open to anyone who can reach the port. With `tls`, the port is served over
+    With `admin_token`, every call to the admin service is checked by a `Gatekeeper`
+    (`arena.server.permissions`): it needs ``authorization: Bearer <token>`` metadata
+    holding the admin token, or the token of an author in `people` (a store), and what
+    each may call is the rule's of `RULES`; with `public`, a call without a token may
+    read what every participant sees. Without `admin_token`, the admin service is open
+    to anyone who can reach the port. With `tls`, the port is served over
     TLS, and `local_port` is a plaintext one on 127.0.0.1. With `unix_socket` (the
     default) it also listens on a Unix domain socket, `unix_path`, in a private folder
     (owner-only), authenticated exactly as the ports are: sandboxed bots, which have no
@@ -79,13 +84,14 @@ class ArenaServer:
                  max_outbox: int = MAX_OUTBOX, max_outbox_bytes: int = MAX_OUTBOX_BYTES,
                  keep_finished: int = 64,
                  admin_token: str | None = None, tls: ServerTls | None = None,
-                 unix_socket: bool = True) -> None:
+                 unix_socket: bool = True, people: Store | None = None,
+                 public: bool = False) -> None:
         self._authenticator = authenticator
         self._unix_socket = unix_socket
         self._unix_folder: str | None = None
         self._tls = tls
-        self._admin_guard = (None if admin_token is None
-                             else AdminGuard(admin_token, [admin.SERVICE_NAME]))
+        self._admin_guard = (None if admin_token is None else Gatekeeper(
+            admin_token, admin.SERVICE_NAME, people, public=public))
         self._max_message_bytes = max_message_bytes
         self._max_admin_message_bytes = max_admin_message_bytes
         self._hello_timeout = hello_timeout

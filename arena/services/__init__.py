@@ -6,6 +6,8 @@
 - `runs` (`RunService`): playing matches, tournaments and the ladder.
 - `results` (`ResultsService`): rankings, pools, crosstables, statistics, fits,
   schedules, stored games and exports.
+- `people` (`PeopleService`): the authors and viewers of a hosted competition, their
+  invites and quotas, and the audit trail.
 
 The admin service (`arena.server.admin`) maps each RPC to one call of one service;
 launching and watching the managed bots is the supervisor layer's `Fleet`. No
@@ -24,6 +26,7 @@ from arena.services.bots import BotService, VersionLine
 from arena.services.competitions import CompetitionService
 from arena.services.errors import ServiceError
 from arena.services.match_server import MatchServer
+from arena.services.people import PeopleService
 from arena.services.progress import Progress, ProgressListener
 from arena.services.results import ResultsService
 from arena.services.runs import RunService
@@ -45,6 +48,7 @@ class Services:
     runs: RunService
     results: ResultsService
     fleet: Fleet
+    people: PeopleService
 
 
 def build_services(store: Store, server: MatchServer, mint_token: Callable[[str], str],
@@ -67,11 +71,13 @@ def build_services(store: Store, server: MatchServer, mint_token: Callable[[str]
     bots.fleet = fleet
     competitions = CompetitionService(store, bots)
     runs = RunService(store, server, fleet, bots, competitions, worker_pools=worker_pools)
-    return Services(store, bots, competitions, runs, ResultsService(store), fleet)
+    return Services(store, bots, competitions, runs, ResultsService(store), fleet,
+                    PeopleService(store))
 
 
 __all__ = [
-    "BotService", "CompetitionService", "MatchServer", "Progress", "ProgressListener",
+    "BotService", "CompetitionService", "MatchServer", "PeopleService", "Progress",
+    "ProgressListener",
     "ResultsService", "RunService", "ServiceError", "Services", "VersionLine",
     "build_services",
 ]

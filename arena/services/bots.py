@@ -20,6 +20,8 @@ from arena.store import (
     BotKind,
     BotVersion,
     BuildStatus,
+    NotOwner,
+    Quota,
     Rating,
     Store,
     UnknownBot,
@@ -27,6 +29,11 @@ from arena.store import (
 from arena.submissions import Limits, Submissions, Submitted, launch_command
 from arena.supervisor import ManagedBotError, command_words
 from arena.supervisor.fleet import Fleet, Launch
+
+
+class NotYours(NotOwner):
+    """A call an author may not make for a bot: it is not theirs, or not theirs to make."""
+
 
 VersionLine = tuple[BotVersion | Bot, Rating | None]
 """One line of a bot's versions: a submitted version (or a bot added with a command, its
@@ -47,16 +54,25 @@ class BotService:
         self._revoke_tokens = revoke_tokens
 
     def add(self, name: str, kind: str, command: str | None,
-            read_only_paths: Sequence[str] = ()) -> tuple[Bot, str]:
+            read_only_paths: Sequence[str] = (), author_id: int | None = None,
+            ) -> tuple[Bot, str]:
         """Register a bot; return it and its token (shown once). A managed bot's command
         must read as a command line (closed quotes) now, not when it is first launched;
-        it may be shown `read_only_paths` in its sandbox besides what its command names."""
+        it may be shown `read_only_paths` in its sandbox besides what its command names.
+        An author's bot (`author_id`) is remote: their code reaches the server only by
+        submission, built and run in a sandbox."""
+        if author_id is not None and (kind != BotKind.REMOTE.value or command
+                                      or read_only_paths):
+            raise NotYours("an author adds remote bots only (they run where the author "
+                           "starts them); a bot the server runs is submitted: "
+                           "`arena bot submit FOLDER`")
         if command:
             try:
                 command_words(name, command)
             except ManagedBotError as exc:
                 raise ServiceError(str(exc)) from None
-        return self.store.add_bot(name, kind, command or None, read_only_paths)
+        return self.store.add_bot(name, kind, command or None, read_only_paths,
+                                  author_id=author_id)
 
     def registered(self) -> list[tuple[Bot, bool]]:
         """Registered bots, each with whether it is connected now."""
@@ -68,10 +84,15 @@ class BotService:
         tokens stop working and a managed bot this server runs is stopped; its games and
         ratings stay."""
         bot = await asyncio.to_thread(self.store.remove_bot, name)
-        self._revoke_tokens(bot.name)
-        if self.fleet is not None:
-            await self.fleet.stop_bot(bot.name)
+        await self.forget(bot.name)
         return bot
+
+    async def forget(self, name: str) -> None:
+        """After bot `name` was retired in the store: its tokens stop working and a
+        managed bot this server runs is stopped."""
+        self._revoke_tokens(name)
+        if self.fleet is not None:
+            await self.fleet.stop_bot(name)
 
     @property
     def upload_limits(self) -> Limits:
@@ -79,12 +100,14 @@ class BotService:
         return self.submissions.limits
 
     def submit(self, archive: bytes, manifest: str, name: str | None,
-               inherit_rating: bool, wait: bool = True) -> tuple[Submitted, Rating | None]:
+               inherit_rating: bool, wait: bool = True, author_id: int | None = None,
+               quota: Quota | None = None) -> tuple[Submitted, Rating | None]:
         """Make the bot in `archive` its next version and build it (see
         `Submissions.submit`; blocks for the build unless not `wait`); return it with its
-        rating."""
+        rating. An author's submission is theirs and kept within their `quota`."""
         submitted = self.submissions.submit(archive, manifest=manifest, name=name,
-                                            inherit_rating=inherit_rating, wait=wait)
+                                            inherit_rating=inherit_rating, wait=wait,
+                                            author_id=author_id, quota=quota)
         return submitted, self.store.latest_rating(submitted.version.name)
 
     def versions(self, name: str) -> list[VersionLine]:

@@ -165,10 +165,12 @@ class ResultsService:
 
     # ---------------------------------------------------------------- games
 
-    def games(self, tournament: str | None, bot: str | None, limit: int) -> list[GameLine]:
-        """Stored games, newest first, each with its tournament and public id."""
+    def games(self, tournament: str | None, bot: str | None, limit: int,
+              author_id: int | None = None) -> list[GameLine]:
+        """Stored games, newest first, each with its tournament and public id; with
+        `author_id`, only games a bot of that author's played."""
         found = self.store.games(tournament=tournament or None, bot=bot or None,
-                                 limit=limit or None)
+                                 limit=limit or None, author_id=author_id)
         return self._lines(found)
 
     def game(self, game_id: GameId | int) -> tuple[StoredGame, str, str]:

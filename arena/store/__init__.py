@@ -21,6 +21,12 @@ The package is split by kind: `errors`, `records` (the values handed out), `valu
 
 from __future__ import annotations
 
+from arena.store.authors import (
+    AuthorRecords,
+    InviteRefused,
+    QuotaExceeded,
+    UnknownAuthor,
+)
 from arena.store.bots import BotRecords
 from arena.store.database import RECONNECT_WITHIN
 from arena.store.errors import (
@@ -33,6 +39,7 @@ from arena.store.errors import (
     EntrantRemoved,
     InvalidInput,
     NoDatabase,
+    NotOwner,
     NotWritable,
     ReconnectFailed,
     SchemaError,
@@ -50,14 +57,19 @@ from arena.store.records import (
     LADDER_FORMAT,
     MAX_SEATS,
     MIN_SEATS,
+    AuditEntry,
+    Author,
+    AuthorRole,
     Bot,
     BotKind,
     BotVersion,
     BuildStatus,
     GameStatus,
     GameSummary,
+    Invite,
     Pool,
     PoolGame,
+    Quota,
     Rating,
     RatingPoint,
     RunClaim,
@@ -76,6 +88,14 @@ from arena.store.values import NAME, hash_token
 from arena.store.versions import VersionRecords
 
 __all__ = [
+    "AuditEntry",
+    "Author",
+    "AuthorRole",
+    "Invite",
+    "InviteRefused",
+    "Quota",
+    "QuotaExceeded",
+    "UnknownAuthor",
     "AlreadyRecorded",
     "Bot",
     "ClaimTakenOver",
@@ -100,6 +120,7 @@ __all__ = [
     "Migration",
     "NAME",
     "NoDatabase",
+    "NotOwner",
     "NotWritable",
     "RECONNECT_WITHIN",
     "ReconnectFailed",
@@ -128,8 +149,8 @@ __all__ = [
 ]
 
 
-class Store(BotRecords, TimetableRecords, TournamentRecords, ScheduleRecords, GameRecords,
-            RatingRecords, VersionRecords):
+class Store(AuthorRecords, BotRecords, TimetableRecords, TournamentRecords, ScheduleRecords,
+            GameRecords, RatingRecords, VersionRecords):
     """The arena database. Open with `Store.open(path_or_url)`; use as a context manager.
 
     Safe to call from any thread, one call at a time: a lock serialises access

@@ -34,13 +34,13 @@ class BotRecords(Database):
 
     def add_bot(
         self, name: str, kind: BotKind | str, command: str | None = None,
-        read_only_paths: Sequence[str] = (),
+        read_only_paths: Sequence[str] = (), author_id: int | None = None,
     ) -> tuple[Bot, str]:
         """Register a bot; return it and its new token (shown once: only its hash is kept).
 
         A managed bot needs the `command` that launches it; a remote bot has none. A
         managed bot may be shown `read_only_paths` (absolute) in its sandbox besides what
-        its command names.
+        its command names. A bot added for an author (`author_id`) is theirs.
         """
         kind = _bot_kind(kind)
         if read_only_paths and kind is not BotKind.MANAGED:
@@ -65,12 +65,17 @@ class BotRecords(Database):
                 raise DuplicateName(f"{name!r} names submitted versions ({name}@1, ...); "
                                     "give the bot another name")
             # Named only when given: a store opened before migration 7 lacks the column.
-            extra = (", read_only_paths", ", ?",
-                     (json.dumps(list(read_only_paths)),)) if read_only_paths else ("", "", ())
+            columns, marks, values = "", "", list[object]()
+            if read_only_paths:
+                columns, marks = columns + ", read_only_paths", marks + ", ?"
+                values.append(json.dumps(list(read_only_paths)))
+            if author_id is not None:
+                columns, marks = columns + ", author_id", marks + ", ?"
+                values.append(author_id)
             row = conn.execute(
-                f"INSERT INTO bots (name, kind, command, token_hash, created_at{extra[0]})"
-                f" VALUES (?, ?, ?, ?, ?{extra[1]}) RETURNING *",
-                (name, kind.value, command, hash_token(token), _now(), *extra[2]),
+                f"INSERT INTO bots (name, kind, command, token_hash, created_at{columns})"
+                f" VALUES (?, ?, ?, ?, ?{marks}) RETURNING *",
+                (name, kind.value, command, hash_token(token), _now(), *values),
             ).fetchone()
         return _bot(row), token
 

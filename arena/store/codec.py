@@ -82,6 +82,7 @@ def _bot(row: Row) -> Bot:
         # A store opened at a version before migration 7 has no such column.
         read_only_paths=tuple(json.loads(row["read_only_paths"] or "[]"))
         if "read_only_paths" in row.keys() else (),  # noqa: SIM118 (`in` reads values)
+        author_id=row["author_id"] if "author_id" in row.keys() else None,  # noqa: SIM118
     )
 
 

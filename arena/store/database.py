@@ -170,7 +170,10 @@ class Database:
             raise problem from None
         # Whether the schema has submitted versions (migration 5): a store opened with
         # fewer migrations works as it did before them.
-        self._versioned = "bot_versions" in self._backend.tables(self._conn)
+        tables = self._backend.tables(self._conn)
+        self._versioned = "bot_versions" in tables
+        self._authored = "authors" in tables
+        """Whether the schema has authors, invites and the audit trail (migration 8)."""
 
     def _prepare(self, migrations: Sequence[Migration], *, read_only: bool,
                  file_read_only: bool) -> None:

@@ -93,3 +93,7 @@ class CommitUncertain(DatabaseError):
 class ClaimTakenOver(TournamentBusy):
     """While this run was disconnected from the database, another run took its claim on
     the tournament over: this run must write nothing more for it."""
+
+
+class NotOwner(StoreError):
+    """A bot's name belongs to someone else: their versions hold it."""

@@ -260,9 +260,10 @@ class GameRecords(Database):
         tournament: str | int | None = None,
         bot: str | None = None,
         limit: int | None = None,
+        author_id: int | None = None,
     ) -> list[GameSummary]:
         """Finished games, newest first, optionally of one tournament and/or one bot (the
-        base name of a submitted bot: any of its versions)."""
+        base name of a submitted bot: any of its versions) and/or a bot of one author's."""
         clauses: list[str] = []
         params: list[Any] = []
         with self._lock:
@@ -275,6 +276,10 @@ class GameRecords(Database):
                 clauses.append("g.id IN (SELECT s.game_id FROM game_seats s"
                                f" JOIN bots b ON b.id = s.bot_id WHERE b.name = ?{versions})")
                 params.extend([bot, bot] if versions else [bot])
+            if author_id is not None:
+                clauses.append("g.id IN (SELECT s.game_id FROM game_seats s"
+                               " JOIN bots b ON b.id = s.bot_id WHERE b.author_id = ?)")
+                params.append(author_id)
             where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
             where += " ORDER BY g.id DESC"
             if limit is not None:

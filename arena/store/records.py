@@ -65,6 +65,8 @@ class Bot:
     read_only_paths: tuple[str, ...] = ()
     """Paths an operator's managed bot is shown read-only in its sandbox besides what its
     command names (given when it was added, with `--read-only`)."""
+    author_id: int | None = None
+    """The author who owns the bot; None for the organizer's bots."""
 
     @property
     def active(self) -> bool:
@@ -301,3 +303,70 @@ class PoolGame:
     ranks: tuple[int, ...]
     scores: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...] | None
+
+
+class AuthorRole(StrEnum):
+    """What someone other than the organizer may do on a hosted server."""
+
+    AUTHOR = "author"
+    """Enters bots: submits, runs their own remote bots, reads their own private views."""
+    VIEWER = "viewer"
+    """Reads what every participant sees."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """What one author may submit (each figure more than 0)."""
+
+    submissions_per_hour: int = 10
+    submissions_per_day: int = 50
+    active_versions: int = 5
+    """Versions not retired and not failed, at once."""
+    upload_bytes: int = 16 * 1024 * 1024
+    """The largest archive (as packed); the server's own limit still applies."""
+    build_seconds: int = 300
+    """The longest a build may take; the server's own limit still applies."""
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Someone the organizer let in, with a token of their own (kept as a hash)."""
+
+    id: int
+    name: str
+    role: AuthorRole
+    may_run: bool
+    """Whether the organizer granted them creating and running tournaments, matches and
+    ladders."""
+    quota: Quota
+    created_at: datetime
+    removed_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        """True until the author is removed."""
+        return self.removed_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Invite:
+    """An invite code's places (the code itself is kept as a hash)."""
+
+    id: int
+    role: AuthorRole
+    cap: int
+    used: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One line of the audit trail: who did what, when, and how it ended."""
+
+    at: datetime
+    actor: str
+    role: str
+    action: str
+    target: str
+    result: str
+    detail: str

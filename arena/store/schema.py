@@ -205,5 +205,45 @@ MIGRATIONS: tuple[Migration, ...] = (
         "an operator's bot may be shown extra read-only paths, named when it is added",
         ("ALTER TABLE bots ADD COLUMN read_only_paths TEXT",),
     ),
+    Migration(
+        8,
+        "authors with their roles, tokens and quotas; who owns each bot; invites; audit",
+        (
+            """CREATE TABLE authors (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('author', 'viewer')),
+                token_hash TEXT NOT NULL UNIQUE,
+                may_run INTEGER NOT NULL CHECK (may_run IN (0, 1)),
+                quota TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                removed_at TEXT
+            )""",
+            "CREATE UNIQUE INDEX authors_active_name ON authors (name) WHERE removed_at IS NULL",
+            "ALTER TABLE bots ADD COLUMN author_id INTEGER REFERENCES authors (id)",
+            "CREATE INDEX bots_author ON bots (author_id)",
+            """CREATE TABLE invites (
+                id INTEGER PRIMARY KEY,
+                code_hash TEXT NOT NULL UNIQUE,
+                role TEXT NOT NULL CHECK (role IN ('author', 'viewer')),
+                cap INTEGER NOT NULL CHECK (cap > 0),
+                used INTEGER NOT NULL,
+                created_at TEXT NOT NULL,
+                removed_at TEXT
+            )""",
+            """CREATE TABLE audit (
+                id INTEGER PRIMARY KEY,
+                at TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                role TEXT NOT NULL,
+                author_id INTEGER REFERENCES authors (id),
+                action TEXT NOT NULL,
+                target TEXT NOT NULL,
+                result TEXT NOT NULL,
+                detail TEXT NOT NULL
+            )""",
+            "CREATE INDEX audit_author ON audit (author_id, id)",
+        ),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from arena.store.authors import check_submission_quota
 from arena.store.backend import Connection, Row
 from arena.store.codec import (
     _VERSION_SELECT,
@@ -19,12 +20,15 @@ from arena.store.database import (
 )
 from arena.store.errors import (
     DuplicateName,
+    InvalidInput,
+    NotOwner,
     UnknownBot,
 )
 from arena.store.records import (
     BotKind,
     BotVersion,
     BuildStatus,
+    Quota,
     Rating,
 )
 from arena.store.values import (
@@ -58,25 +62,36 @@ class VersionRecords(Database):
 
     def add_version(self, base_name: str, sha256: str, manifest: Mapping[str, Any],
                     run: str, runtime: str, folder: str, *,
-                    inherit_rating: bool = False) -> BotVersion:
+                    inherit_rating: bool = False, author_id: int | None = None,
+                    quota: Quota | None = None) -> BotVersion:
         """Create the next version of `base_name`: a managed entrant `base@number` running
         `run` in `folder`. With a build command in `manifest` it is BUILDING until
         `finish_build`; without one it is built at once. With `inherit_rating`, its first
-        game in each pool starts from the skill there of the latest built version."""
+        game in each pool starts from the skill there of the latest built version.
+
+        A bot's versions belong to whoever submitted its first (`author_id`, None for the
+        organizer): `DuplicateName` for anyone else. An author's `quota` is checked in the
+        same transaction (`QuotaExceeded`)."""
         self.check_version_name(base_name)
         with self._transaction() as conn:
             self._check_base_free(conn, base_name)
+            if self._authored:
+                self._check_owner(conn, base_name, author_id)
+                if author_id is not None and quota is not None:
+                    check_submission_quota(conn, author_id, quota)
             number = int(conn.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM bot_versions WHERE base_name = ?",
                 (base_name,)).fetchone()[0])
             parent = (self._latest_row(conn, base_name, built_only=True)
                       if inherit_rating else None)
             token = secrets.token_urlsafe(32)  # a managed bot gets session tokens instead
+            owner = ((", author_id", ", ?", (author_id,)) if self._authored
+                     else ("", "", ()))
             bot_id = int(conn.execute(
-                "INSERT INTO bots (name, kind, command, token_hash, created_at)"
-                " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                f"INSERT INTO bots (name, kind, command, token_hash, created_at{owner[0]})"
+                f" VALUES (?, ?, ?, ?, ?{owner[1]}) RETURNING id",
                 (f"{base_name}@{number}", BotKind.MANAGED.value, run, hash_token(token),
-                 _now())).fetchone()[0])
+                 _now(), *owner[2])).fetchone()[0])
             status = BuildStatus.OK if manifest.get("build") is None else BuildStatus.BUILDING
             conn.execute(
                 "INSERT INTO bot_versions (bot_id, base_name, version, sha256, manifest,"
@@ -87,6 +102,15 @@ class VersionRecords(Database):
             row = conn.execute(f"{_VERSION_SELECT} WHERE v.bot_id = ?",
                                (bot_id,)).fetchone()
         return _bot_version(row)
+
+    def _check_owner(self, conn: Connection, base_name: str, author_id: int | None) -> None:
+        """Refuse versions of `base_name` from anyone but the one who submitted its first."""
+        row = conn.execute(
+            "SELECT b.author_id FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+            " WHERE v.base_name = ? ORDER BY v.version LIMIT 1", (base_name,)).fetchone()
+        if row is not None and row[0] != author_id:
+            raise NotOwner(f"bot {base_name!r} belongs to someone else: submit your bot "
+                           "under a name of your own (--name)")
 
     def finish_build(self, name: str, ok: bool, log: str) -> BotVersion:
         """Record the end of version `name`'s build: OK or FAILED, and its log's end."""
@@ -153,6 +177,33 @@ class VersionRecords(Database):
                 "  AND w.build_status = ?)",
                 (BuildStatus.OK.value, BuildStatus.OK.value)).fetchall()
         return sorted(str(row[0]) for row in rows)
+
+    def latest_entrants_per_author(self, per_author: int | None) -> list[str]:
+        """`latest_entrants`, at most `per_author` of each author's bots (their most
+        recently created ones); the organizer's bots are not capped."""
+        entrants = self.latest_entrants()
+        if per_author is None:
+            return entrants
+        if per_author <= 0:
+            raise InvalidInput(f"bots per author must be more than 0, got {per_author}")
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT name, author_id, created_at, id FROM bots WHERE removed_at IS NULL"
+            ).fetchall() if self._authored else []
+        owners = {str(row[0]): (row[1], str(row[2]), int(row[3])) for row in rows}
+        taken: dict[int, int] = {}
+        kept: set[str] = set()
+        ordered = sorted(entrants, key=lambda n: owners.get(n, (None, "", 0))[1:],
+                         reverse=True)
+        for name in ordered:
+            owner = owners.get(name, (None, "", 0))[0]
+            if owner is None:
+                kept.add(name)
+                continue
+            if taken.get(owner, 0) < per_author:
+                taken[owner] = taken.get(owner, 0) + 1
+                kept.add(name)
+        return sorted(kept)
 
     def version_numbers(self) -> dict[str, tuple[str, int]]:
         """Every submitted version's entrant name → (base name, number)."""

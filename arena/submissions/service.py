@@ -16,11 +16,11 @@ import shutil
 import sys
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.sandbox import SandboxError
-from arena.store import BotVersion, BuildStatus, Store
+from arena.store import BotVersion, BuildStatus, Quota, Store
 from arena.submissions.archive import BotFiles, Limits, read_archive, unpack
 from arena.submissions.build import BuildLimits, BuildSandbox, run_build
 from arena.submissions.manifest import MANIFEST, Manifest, ManifestError, Runtime, parse_manifest
@@ -65,12 +65,17 @@ class Submissions:
         """The output so far of each build running here, by version name."""
 
     def submit(self, archive: bytes, *, manifest: str = MANIFEST, name: str | None = None,
-               inherit_rating: bool = False, wait: bool = True) -> Submitted:
+               inherit_rating: bool = False, wait: bool = True,
+               author_id: int | None = None, quota: Quota | None = None) -> Submitted:
         """Check `archive` and its `manifest` (a path inside it), and unless nothing
         changed since the bot's latest version, store it as the next version and build
         it: before returning, or (not `wait`) in a thread of its own, the version then
         returned as building (`live_log` follows its build). Raises `ArchiveError` or
-        `ManifestError` before anything is written."""
+        `ManifestError` before anything is written.
+
+        A submission by an author (`author_id`) is theirs, refused under a bot name
+        someone else's versions hold (`NotOwner`), and kept within their `quota`
+        (`QuotaExceeded`; its build time too, within the server's own limit)."""
         files = read_archive(archive, self.limits)
         checked = _manifest(files, manifest, name)
         self.store.check_version_name(checked.name)
@@ -87,19 +92,22 @@ class Submissions:
             folder = self._unpack(files, checked.name, sha256)
             version = self.store.add_version(
                 checked.name, sha256, checked.to_dict(), checked.run, checked.runtime.value,
-                str(folder), inherit_rating=inherit_rating)
+                str(folder), inherit_rating=inherit_rating, author_id=author_id, quota=quota)
         except BaseException:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
             if blob is not None:
                 blob.unlink(missing_ok=True)
             raise
+        limits = self.build_limits
+        if quota is not None and quota.build_seconds < limits.seconds:
+            limits = replace(limits, seconds=float(quota.build_seconds))
         if checked.build is not None:
             if not wait:
-                threading.Thread(target=self.build, args=(version,), daemon=True,
+                threading.Thread(target=self.build, args=(version, limits), daemon=True,
                                  name=f"arena-build-{version.name}").start()
                 return Submitted(version, created=True)
-            version = self.build(version)
+            version = self.build(version, limits)
         return Submitted(version, created=True)
 
     def live_log(self, version: str) -> str | None:
@@ -107,8 +115,9 @@ class Submissions:
         it has said nothing yet); None when no build of it runs here."""
         return self._live_logs.get(version)
 
-    def build(self, version: BotVersion) -> BotVersion:
-        """Run `version`'s build command in its folder and record how it ended."""
+    def build(self, version: BotVersion, limits: BuildLimits | None = None) -> BotVersion:
+        """Run `version`'s build command in its folder, within `limits` (the server's by
+        default), and record how it ended."""
         assert version.build_command is not None
         extra = {"ARENA_BOT_NAME": version.name}
         protos = protos_dir()
@@ -122,7 +131,7 @@ class Submissions:
         try:
             try:
                 result = run_build(version.build_command, Path(version.folder),
-                                   self.build_limits, extra, sandbox=self.sandbox,
+                                   limits or self.build_limits, extra, sandbox=self.sandbox,
                                    on_output=follow)
             except SandboxError as exc:
                 return self.store.finish_build(version.name, False,

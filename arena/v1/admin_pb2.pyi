@@ -8,20 +8,22 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotInfo(_message.Message):
-    __slots__ = ("name", "kind", "command", "created_at", "connected", "read_only_paths")
+    __slots__ = ("name", "kind", "command", "created_at", "connected", "read_only_paths", "author")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     READ_ONLY_PATHS_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     command: str
     created_at: str
     connected: bool
     read_only_paths: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ..., created_at: _Optional[str] = ..., connected: _Optional[bool] = ..., read_only_paths: _Optional[_Iterable[str]] = ...) -> None: ...
+    author: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., command: _Optional[str] = ..., created_at: _Optional[str] = ..., connected: _Optional[bool] = ..., read_only_paths: _Optional[_Iterable[str]] = ..., author: _Optional[str] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
     __slots__ = ("name", "kind", "command", "read_only_paths")
@@ -90,16 +92,20 @@ class TournamentInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., status: _Optional[str] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., games_total: _Optional[int] = ..., games_done: _Optional[int] = ..., created_at: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., run_by: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "bots", "settings_json", "rules_json")
+    __slots__ = ("name", "bots", "settings_json", "rules_json", "latest_entrants", "per_author")
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
+    LATEST_ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    PER_AUTHOR_FIELD_NUMBER: _ClassVar[int]
     name: str
     bots: _containers.RepeatedScalarFieldContainer[str]
     settings_json: str
     rules_json: str
-    def __init__(self, name: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ...) -> None: ...
+    latest_entrants: bool
+    per_author: int
+    def __init__(self, name: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., latest_entrants: _Optional[bool] = ..., per_author: _Optional[int] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ()
@@ -114,20 +120,22 @@ class ListTournamentsResponse(_message.Message):
     def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ..., scheduled: _Optional[_Iterable[_Union[ScheduledTournamentInfo, _Mapping]]] = ...) -> None: ...
 
 class ScheduleTournamentRequest(_message.Message):
-    __slots__ = ("name", "bots", "settings_json", "rules_json", "start_at", "every_seconds")
+    __slots__ = ("name", "bots", "settings_json", "rules_json", "start_at", "every_seconds", "per_author")
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
     START_AT_FIELD_NUMBER: _ClassVar[int]
     EVERY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    PER_AUTHOR_FIELD_NUMBER: _ClassVar[int]
     name: str
     bots: _containers.RepeatedScalarFieldContainer[str]
     settings_json: str
     rules_json: str
     start_at: str
     every_seconds: int
-    def __init__(self, name: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., start_at: _Optional[str] = ..., every_seconds: _Optional[int] = ...) -> None: ...
+    per_author: int
+    def __init__(self, name: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., settings_json: _Optional[str] = ..., rules_json: _Optional[str] = ..., start_at: _Optional[str] = ..., every_seconds: _Optional[int] = ..., per_author: _Optional[int] = ...) -> None: ...
 
 class UnscheduleTournamentRequest(_message.Message):
     __slots__ = ("name",)
@@ -676,14 +684,16 @@ class GameSummaryInfo(_message.Message):
     def __init__(self, game_id: _Optional[int] = ..., tournament: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scores: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., termination: _Optional[str] = ..., seat_terminations: _Optional[_Iterable[str]] = ..., started_at: _Optional[str] = ..., finished_at: _Optional[str] = ..., id: _Optional[str] = ..., forfeited_seat: _Optional[int] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("tournament", "bot", "limit")
+    __slots__ = ("tournament", "bot", "limit", "mine")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MINE_FIELD_NUMBER: _ClassVar[int]
     tournament: str
     bot: str
     limit: int
-    def __init__(self, tournament: _Optional[str] = ..., bot: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    mine: bool
+    def __init__(self, tournament: _Optional[str] = ..., bot: _Optional[str] = ..., limit: _Optional[int] = ..., mine: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games",)
@@ -790,18 +800,20 @@ class ExportTournamentRequest(_message.Message):
     def __init__(self, tournament: _Optional[str] = ...) -> None: ...
 
 class ExportedGame(_message.Message):
-    __slots__ = ("summary", "record_json", "game_index", "round", "table")
+    __slots__ = ("summary", "record_json", "game_index", "round", "table", "public_events")
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     GAME_INDEX_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_EVENTS_FIELD_NUMBER: _ClassVar[int]
     summary: GameSummaryInfo
     record_json: str
     game_index: int
     round: int
     table: int
-    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., record_json: _Optional[str] = ..., game_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ...) -> None: ...
+    public_events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
+    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., record_json: _Optional[str] = ..., game_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., public_events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class SubmitBotHeader(_message.Message):
     __slots__ = ("name", "manifest", "inherit_rating", "size", "no_wait")
@@ -882,3 +894,181 @@ class ListBotVersionsResponse(_message.Message):
     versions: _containers.RepeatedCompositeFieldContainer[BotVersionInfo]
     log: str
     def __init__(self, versions: _Optional[_Iterable[_Union[BotVersionInfo, _Mapping]]] = ..., log: _Optional[str] = ...) -> None: ...
+
+class QuotaInfo(_message.Message):
+    __slots__ = ("submissions_per_hour", "submissions_per_day", "active_versions", "upload_bytes", "build_seconds")
+    SUBMISSIONS_PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    SUBMISSIONS_PER_DAY_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    UPLOAD_BYTES_FIELD_NUMBER: _ClassVar[int]
+    BUILD_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    submissions_per_hour: int
+    submissions_per_day: int
+    active_versions: int
+    upload_bytes: int
+    build_seconds: int
+    def __init__(self, submissions_per_hour: _Optional[int] = ..., submissions_per_day: _Optional[int] = ..., active_versions: _Optional[int] = ..., upload_bytes: _Optional[int] = ..., build_seconds: _Optional[int] = ...) -> None: ...
+
+class AuthorInfo(_message.Message):
+    __slots__ = ("name", "role", "may_run", "quota", "created_at", "bots")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    MAY_RUN_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    role: str
+    may_run: bool
+    quota: QuotaInfo
+    created_at: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., role: _Optional[str] = ..., may_run: _Optional[bool] = ..., quota: _Optional[_Union[QuotaInfo, _Mapping]] = ..., created_at: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AddAuthorRequest(_message.Message):
+    __slots__ = ("name", "role", "may_run", "quota")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    MAY_RUN_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    role: str
+    may_run: bool
+    quota: QuotaInfo
+    def __init__(self, name: _Optional[str] = ..., role: _Optional[str] = ..., may_run: _Optional[bool] = ..., quota: _Optional[_Union[QuotaInfo, _Mapping]] = ...) -> None: ...
+
+class AuthorTokenResponse(_message.Message):
+    __slots__ = ("author", "token")
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    author: AuthorInfo
+    token: str
+    def __init__(self, author: _Optional[_Union[AuthorInfo, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ListAuthorsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class InviteInfo(_message.Message):
+    __slots__ = ("role", "cap", "used", "created_at")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    CAP_FIELD_NUMBER: _ClassVar[int]
+    USED_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    role: str
+    cap: int
+    used: int
+    created_at: str
+    def __init__(self, role: _Optional[str] = ..., cap: _Optional[int] = ..., used: _Optional[int] = ..., created_at: _Optional[str] = ...) -> None: ...
+
+class ListAuthorsResponse(_message.Message):
+    __slots__ = ("authors", "invites")
+    AUTHORS_FIELD_NUMBER: _ClassVar[int]
+    INVITES_FIELD_NUMBER: _ClassVar[int]
+    authors: _containers.RepeatedCompositeFieldContainer[AuthorInfo]
+    invites: _containers.RepeatedCompositeFieldContainer[InviteInfo]
+    def __init__(self, authors: _Optional[_Iterable[_Union[AuthorInfo, _Mapping]]] = ..., invites: _Optional[_Iterable[_Union[InviteInfo, _Mapping]]] = ...) -> None: ...
+
+class RemoveAuthorRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RemoveAuthorResponse(_message.Message):
+    __slots__ = ("author", "retired_bots")
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    RETIRED_BOTS_FIELD_NUMBER: _ClassVar[int]
+    author: AuthorInfo
+    retired_bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, author: _Optional[_Union[AuthorInfo, _Mapping]] = ..., retired_bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RotateAuthorTokenRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class SetAuthorRequest(_message.Message):
+    __slots__ = ("name", "quota", "may_run")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_FIELD_NUMBER: _ClassVar[int]
+    MAY_RUN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    quota: QuotaInfo
+    may_run: bool
+    def __init__(self, name: _Optional[str] = ..., quota: _Optional[_Union[QuotaInfo, _Mapping]] = ..., may_run: _Optional[bool] = ...) -> None: ...
+
+class CreateInviteRequest(_message.Message):
+    __slots__ = ("cap", "role")
+    CAP_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    cap: int
+    role: str
+    def __init__(self, cap: _Optional[int] = ..., role: _Optional[str] = ...) -> None: ...
+
+class CreateInviteResponse(_message.Message):
+    __slots__ = ("code", "invite")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    invite: InviteInfo
+    def __init__(self, code: _Optional[str] = ..., invite: _Optional[_Union[InviteInfo, _Mapping]] = ...) -> None: ...
+
+class RegisterAuthorRequest(_message.Message):
+    __slots__ = ("invite", "name")
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    invite: str
+    name: str
+    def __init__(self, invite: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class WhoAmIRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class WhoAmIResponse(_message.Message):
+    __slots__ = ("role", "name", "may_run", "quota", "bots")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MAY_RUN_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    role: str
+    name: str
+    may_run: bool
+    quota: QuotaInfo
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, role: _Optional[str] = ..., name: _Optional[str] = ..., may_run: _Optional[bool] = ..., quota: _Optional[_Union[QuotaInfo, _Mapping]] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListAuditRequest(_message.Message):
+    __slots__ = ("author", "limit")
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    author: str
+    limit: int
+    def __init__(self, author: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class AuditLine(_message.Message):
+    __slots__ = ("at", "actor", "role", "action", "target", "result", "detail")
+    AT_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    at: str
+    actor: str
+    role: str
+    action: str
+    target: str
+    result: str
+    detail: str
+    def __init__(self, at: _Optional[str] = ..., actor: _Optional[str] = ..., role: _Optional[str] = ..., action: _Optional[str] = ..., target: _Optional[str] = ..., result: _Optional[str] = ..., detail: _Optional[str] = ...) -> None: ...
+
+class ListAuditResponse(_message.Message):
+    __slots__ = ("lines",)
+    LINES_FIELD_NUMBER: _ClassVar[int]
+    lines: _containers.RepeatedCompositeFieldContainer[AuditLine]
+    def __init__(self, lines: _Optional[_Iterable[_Union[AuditLine, _Mapping]]] = ...) -> None: ...

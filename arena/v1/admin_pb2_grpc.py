@@ -154,6 +154,51 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.FromString,
                 _registered_method=True)
+        self.AddAuthor = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/AddAuthor',
+                request_serializer=arena_dot_v1_dot_admin__pb2.AddAuthorRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+                _registered_method=True)
+        self.ListAuthors = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListAuthors',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListAuthorsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListAuthorsResponse.FromString,
+                _registered_method=True)
+        self.RemoveAuthor = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/RemoveAuthor',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RemoveAuthorRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.RemoveAuthorResponse.FromString,
+                _registered_method=True)
+        self.RotateAuthorToken = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/RotateAuthorToken',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RotateAuthorTokenRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+                _registered_method=True)
+        self.SetAuthor = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/SetAuthor',
+                request_serializer=arena_dot_v1_dot_admin__pb2.SetAuthorRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.AuthorInfo.FromString,
+                _registered_method=True)
+        self.CreateInvite = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/CreateInvite',
+                request_serializer=arena_dot_v1_dot_admin__pb2.CreateInviteRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.CreateInviteResponse.FromString,
+                _registered_method=True)
+        self.RegisterAuthor = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/RegisterAuthor',
+                request_serializer=arena_dot_v1_dot_admin__pb2.RegisterAuthorRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+                _registered_method=True)
+        self.WhoAmI = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/WhoAmI',
+                request_serializer=arena_dot_v1_dot_admin__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.WhoAmIResponse.FromString,
+                _registered_method=True)
+        self.ListAudit = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/ListAudit',
+                request_serializer=arena_dot_v1_dot_admin__pb2.ListAuditRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.ListAuditResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaAdminServicer:
@@ -324,6 +369,66 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddAuthor(self, request, context):
+        """People on a hosted server (the organizer's): authors, who enter bots, and viewers,
+        who read; each with a token of their own (shown once), a quota and what they may
+        run. `arena.server.permissions.RULES` says who may make each call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAuthors(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveAuthor(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateAuthorToken(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetAuthor(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateInvite(self, request, context):
+        """An invite code lets up to `cap` people register themselves (RegisterAuthor, no token).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RegisterAuthor(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WhoAmI(self, request, context):
+        """Who the caller's token names, and what it may do.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAudit(self, request, context):
+        """The audit trail: every call that changed something (or tried), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -446,6 +551,51 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.ListBotVersions,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.SerializeToString,
+            ),
+            'AddAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddAuthor,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.AddAuthorRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.SerializeToString,
+            ),
+            'ListAuthors': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAuthors,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListAuthorsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListAuthorsResponse.SerializeToString,
+            ),
+            'RemoveAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveAuthor,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RemoveAuthorRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.RemoveAuthorResponse.SerializeToString,
+            ),
+            'RotateAuthorToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateAuthorToken,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RotateAuthorTokenRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.SerializeToString,
+            ),
+            'SetAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetAuthor,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.SetAuthorRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.AuthorInfo.SerializeToString,
+            ),
+            'CreateInvite': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateInvite,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.CreateInviteRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.CreateInviteResponse.SerializeToString,
+            ),
+            'RegisterAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterAuthor,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.RegisterAuthorRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.SerializeToString,
+            ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.WhoAmIRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.WhoAmIResponse.SerializeToString,
+            ),
+            'ListAudit': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAudit,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.ListAuditRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.ListAuditResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1096,6 +1246,249 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/ListBotVersions',
             arena_dot_v1_dot_admin__pb2.ListBotVersionsRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.ListBotVersionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/AddAuthor',
+            arena_dot_v1_dot_admin__pb2.AddAuthorRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAuthors(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListAuthors',
+            arena_dot_v1_dot_admin__pb2.ListAuthorsRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListAuthorsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RemoveAuthor',
+            arena_dot_v1_dot_admin__pb2.RemoveAuthorRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.RemoveAuthorResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateAuthorToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RotateAuthorToken',
+            arena_dot_v1_dot_admin__pb2.RotateAuthorTokenRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/SetAuthor',
+            arena_dot_v1_dot_admin__pb2.SetAuthorRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.AuthorInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateInvite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/CreateInvite',
+            arena_dot_v1_dot_admin__pb2.CreateInviteRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.CreateInviteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/RegisterAuthor',
+            arena_dot_v1_dot_admin__pb2.RegisterAuthorRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.AuthorTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/WhoAmI',
+            arena_dot_v1_dot_admin__pb2.WhoAmIRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.WhoAmIResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAudit(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/ListAudit',
+            arena_dot_v1_dot_admin__pb2.ListAuditRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.ListAuditResponse.FromString,
             options,
             channel_credentials,
             insecure,

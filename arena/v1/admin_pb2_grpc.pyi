@@ -81,6 +81,22 @@ class ArenaAdminStub:
     carries the header), checked, stored, built and made its next version.
     """
     ListBotVersions: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]
+    AddAuthor: _grpc.UnaryUnaryMultiCallable[_admin_pb2.AddAuthorRequest, _admin_pb2.AuthorTokenResponse]
+    """People on a hosted server (the organizer's): authors, who enter bots, and viewers,
+    who read; each with a token of their own (shown once), a quota and what they may
+    run. `arena.server.permissions.RULES` says who may make each call.
+    """
+    ListAuthors: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListAuthorsRequest, _admin_pb2.ListAuthorsResponse]
+    RemoveAuthor: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RemoveAuthorRequest, _admin_pb2.RemoveAuthorResponse]
+    RotateAuthorToken: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RotateAuthorTokenRequest, _admin_pb2.AuthorTokenResponse]
+    SetAuthor: _grpc.UnaryUnaryMultiCallable[_admin_pb2.SetAuthorRequest, _admin_pb2.AuthorInfo]
+    CreateInvite: _grpc.UnaryUnaryMultiCallable[_admin_pb2.CreateInviteRequest, _admin_pb2.CreateInviteResponse]
+    """An invite code lets up to `cap` people register themselves (RegisterAuthor, no token)."""
+    RegisterAuthor: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RegisterAuthorRequest, _admin_pb2.AuthorTokenResponse]
+    WhoAmI: _grpc.UnaryUnaryMultiCallable[_admin_pb2.WhoAmIRequest, _admin_pb2.WhoAmIResponse]
+    """Who the caller's token names, and what it may do."""
+    ListAudit: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRequest, _admin_pb2.ListAuditResponse]
+    """The audit trail: every call that changed something (or tried), newest first."""
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -135,6 +151,22 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     carries the header), checked, stored, built and made its next version.
     """
     ListBotVersions: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
+    AddAuthor: _aio.UnaryUnaryMultiCallable[_admin_pb2.AddAuthorRequest, _admin_pb2.AuthorTokenResponse]  # type: ignore[assignment]
+    """People on a hosted server (the organizer's): authors, who enter bots, and viewers,
+    who read; each with a token of their own (shown once), a quota and what they may
+    run. `arena.server.permissions.RULES` says who may make each call.
+    """
+    ListAuthors: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListAuthorsRequest, _admin_pb2.ListAuthorsResponse]  # type: ignore[assignment]
+    RemoveAuthor: _aio.UnaryUnaryMultiCallable[_admin_pb2.RemoveAuthorRequest, _admin_pb2.RemoveAuthorResponse]  # type: ignore[assignment]
+    RotateAuthorToken: _aio.UnaryUnaryMultiCallable[_admin_pb2.RotateAuthorTokenRequest, _admin_pb2.AuthorTokenResponse]  # type: ignore[assignment]
+    SetAuthor: _aio.UnaryUnaryMultiCallable[_admin_pb2.SetAuthorRequest, _admin_pb2.AuthorInfo]  # type: ignore[assignment]
+    CreateInvite: _aio.UnaryUnaryMultiCallable[_admin_pb2.CreateInviteRequest, _admin_pb2.CreateInviteResponse]  # type: ignore[assignment]
+    """An invite code lets up to `cap` people register themselves (RegisterAuthor, no token)."""
+    RegisterAuthor: _aio.UnaryUnaryMultiCallable[_admin_pb2.RegisterAuthorRequest, _admin_pb2.AuthorTokenResponse]  # type: ignore[assignment]
+    WhoAmI: _aio.UnaryUnaryMultiCallable[_admin_pb2.WhoAmIRequest, _admin_pb2.WhoAmIResponse]  # type: ignore[assignment]
+    """Who the caller's token names, and what it may do."""
+    ListAudit: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRequest, _admin_pb2.ListAuditResponse]  # type: ignore[assignment]
+    """The audit trail: every call that changed something (or tried), newest first."""
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -330,5 +362,75 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.ListBotVersionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.ListBotVersionsResponse, _abc.Awaitable[_admin_pb2.ListBotVersionsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def AddAuthor(
+        self,
+        request: _admin_pb2.AddAuthorRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AuthorTokenResponse, _abc.Awaitable[_admin_pb2.AuthorTokenResponse]]:
+        """People on a hosted server (the organizer's): authors, who enter bots, and viewers,
+        who read; each with a token of their own (shown once), a quota and what they may
+        run. `arena.server.permissions.RULES` says who may make each call.
+        """
+
+    @_abc_1.abstractmethod
+    def ListAuthors(
+        self,
+        request: _admin_pb2.ListAuthorsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListAuthorsResponse, _abc.Awaitable[_admin_pb2.ListAuthorsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RemoveAuthor(
+        self,
+        request: _admin_pb2.RemoveAuthorRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.RemoveAuthorResponse, _abc.Awaitable[_admin_pb2.RemoveAuthorResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RotateAuthorToken(
+        self,
+        request: _admin_pb2.RotateAuthorTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AuthorTokenResponse, _abc.Awaitable[_admin_pb2.AuthorTokenResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def SetAuthor(
+        self,
+        request: _admin_pb2.SetAuthorRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AuthorInfo, _abc.Awaitable[_admin_pb2.AuthorInfo]]: ...
+
+    @_abc_1.abstractmethod
+    def CreateInvite(
+        self,
+        request: _admin_pb2.CreateInviteRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.CreateInviteResponse, _abc.Awaitable[_admin_pb2.CreateInviteResponse]]:
+        """An invite code lets up to `cap` people register themselves (RegisterAuthor, no token)."""
+
+    @_abc_1.abstractmethod
+    def RegisterAuthor(
+        self,
+        request: _admin_pb2.RegisterAuthorRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AuthorTokenResponse, _abc.Awaitable[_admin_pb2.AuthorTokenResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def WhoAmI(
+        self,
+        request: _admin_pb2.WhoAmIRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.WhoAmIResponse, _abc.Awaitable[_admin_pb2.WhoAmIResponse]]:
+        """Who the caller's token names, and what it may do."""
+
+    @_abc_1.abstractmethod
+    def ListAudit(
+        self,
+        request: _admin_pb2.ListAuditRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListAuditResponse, _abc.Awaitable[_admin_pb2.ListAuditResponse]]:
+        """The audit trail: every call that changed something (or tried), newest first."""
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

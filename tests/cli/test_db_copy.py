@@ -35,7 +35,8 @@ def copied(tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch) -
                 _with_password(postgres_url))
     assert result.output.startswith(f"copied {tmp_path / 'arena.db'} into "
                                     "postgresql://postgres:***@"), result.output
-    assert "3 bots, 1 tournaments, 2 games" in result.output
+    for count in ("3 bots", "1 tournaments", "2 games"):
+        assert f" {count}," in result.output or result.output.rstrip().endswith(count), count
     return postgres_url
 
 
