@@ -76,13 +76,18 @@ class ManagedServer(NamedTuple):
 
 
 @contextlib.asynccontextmanager
-async def managed_server(folder: Path) -> AsyncIterator[ManagedServer]:
-    """Serve `folder`/arena.db on a free loopback port (bot logs in `folder`/logs), as
-    `arena serve` does; stopped and closed on the way out."""
-    store = Store.open(folder / "arena.db")
+async def managed_server(folder: Path, *, admin_token: str | None = None,
+                         public: bool = False, database: str | Path | None = None,
+                         ) -> AsyncIterator[ManagedServer]:
+    """Serve `folder`/arena.db (or `database`) on a free loopback port (bot logs in
+    `folder`/logs), as `arena serve` does; stopped and closed on the way out. With
+    `admin_token`, its admin calls are checked as `arena serve`'s are (the organizer's
+    token, the authors' tokens, `public`)."""
+    store = Store.open(folder / "arena.db" if database is None else database)
     holder: list[Services] = []
     tokens = SessionTokens()
-    server = build_server(store, folder / "logs", holder.append, session_tokens=tokens)
+    server = build_server(store, folder / "logs", holder.append, session_tokens=tokens,
+                          admin_token=admin_token, public=public)
     try:
         port = await server.start("127.0.0.1", 0)
         yield ManagedServer(store, server, holder[0], port, tokens)
