@@ -152,6 +152,11 @@ RULES: Mapping[str, Rule] = {
 }
 """Every admin RPC by name → what it needs. The one place permissions are decided."""
 
+STRICT_OWNER = frozenset({"SubmitBot"})
+"""The calls that are a bot's author's alone, the organizer's too: the versions of a
+submitted bot are its first submitter's (the store refuses anyone else, so that nobody
+but an author ever puts code under their bot's name)."""
+
 
 def missing(rule: Rule, caller: Caller | None, public: bool) -> str | None:
     """What `caller` (None: no token) lacks for `rule`'s need, or None when it may go on

@@ -343,6 +343,8 @@ def _duration(seconds: int) -> str:
     """`seconds` in words: 45 s, 12 min, 3 h 5 min."""
     if seconds < 60:
         return f"{seconds} s"
-    if seconds < 3600:
-        return f"{(seconds + 59) // 60} min"
-    return f"{seconds // 3600} h {(seconds % 3600 + 59) // 60} min"
+    minutes = (seconds + 59) // 60
+    if minutes <= 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
