@@ -110,17 +110,20 @@ def bot_list(context: Context, fmt: str) -> None:
 
     listed = context.run(body, read_only=True).bots
     if fmt == "table":
-        rows = [{"name": b.name, "kind": b.kind, "command": b.command,
+        authored = any(bot.author for bot in listed)
+        rows = [{"name": b.name, **({"author": b.author or "-"} if authored else {}),
+                 "kind": b.kind, "command": b.command,
                  "connected": b.connected, "created": b.created_at,
                  **({"read-only": ", ".join(b.read_only_paths)}
                     if any(bot.read_only_paths for bot in listed) else {})}
                 for b in listed]
     else:
-        rows = [{"name": b.name, "kind": b.kind, "command": b.command or None,
-                 "connected": b.connected, "created_at": b.created_at,
-                 "read_only": list(b.read_only_paths)} for b in listed]
+        rows = [{"name": b.name, "author": b.author or None, "kind": b.kind,
+                 "command": b.command or None, "connected": b.connected,
+                 "created_at": b.created_at, "read_only": list(b.read_only_paths)}
+                for b in listed]
     emit(rows, fmt, "no bots yet: add one with `arena bot add NAME`",
-         ["name", "kind", "command", "connected", "created_at", "read_only"])
+         ["name", "author", "kind", "command", "connected", "created_at", "read_only"])
 
 
 @bot.command("remove")

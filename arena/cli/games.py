@@ -38,19 +38,22 @@ if TYPE_CHECKING:
 @click.option("--tournament", default=None, help="Only this tournament's games.")
 @click.option("--bot", "bot_name", default=None, help="Only games this bot played.")
 @click.option("--limit", type=POSITIVE_UINT32, default=20, show_default=True)
+@click.option("--mine", is_flag=True,
+              help="Only games your bots played (an author's token: `arena login`).")
 @output_format
 @pass_context
 def games(context: Context, tournament: str | None, bot_name: str | None, limit: int,
-          fmt: str) -> None:
+          mine: bool, fmt: str) -> None:
     """List stored games, newest first.
 
     \b
     Example:
       arena games --bot greedy --limit 5
+      arena --server HOST:PORT games --mine
     """
     async def body(session: Session) -> admin_pb2.ListGamesResponse:
         return await session.admin.ListGames(admin_pb2.ListGamesRequest(
-            tournament=tournament or "", bot=bot_name or "", limit=limit))
+            tournament=tournament or "", bot=bot_name or "", limit=limit, mine=mine))
 
     listed = context.run(body, read_only=True).games
     if fmt != "table":

@@ -215,12 +215,18 @@ def tournament() -> None:
 @click.option("--share", type=click.FloatRange(0, 1, min_open=True), default=None,
               help="Scheduled: the share of the server's tables (`serve --tables`) its "
                    "editions play on, at least one [default: 0.5, or `share` in --settings].")
+@click.option("--latest", is_flag=True,
+              help="Enter the latest built version of every bot now (instead of BOTS); the "
+                   "entrants are then fixed, as a final's are.")
+@click.option("--per-author", type=click.IntRange(1, 1000), default=None, metavar="K",
+              help="With --latest, or a timetable without BOTS: at most K bots of each "
+                   "author (their newest).")
 @pass_context
 def tournament_create(context: Context, name: str, bots: tuple[str, ...], format_: str | None,
                       table_size: int | None, deals: int | None, seed: int | None,
                       challenger: str | None, settings_path: str | None,
                       rules_path: str | None, start: datetime | None, every: int | None,
-                      share: float | None) -> None:
+                      share: float | None, latest: bool, per_author: int | None) -> None:
     """Create tournament NAME between BOTS and print a summary of its schedule.
 
     With --at or --every it goes on the timetable instead: a running `arena
@@ -231,12 +237,17 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
     ladder, when the server runs one).
     `arena tournament list` shows what is scheduled and when.
 
+    With --latest, a tournament created now enters the latest version of
+    every bot instead of BOTS, and keeps those entrants whatever is submitted
+    later (a final); --per-author K keeps each author to their K newest bots.
+
     \b
     Example:
       arena tournament create spring greedy counter random node --table-size 3 --deals 2
       arena tournament create pairs a b c d e f g h --format partners
       arena tournament create xmas --at "2026-12-24 18:00" --table-size 3
       arena tournament create daily greedy counter random --every 24h --share 0.25
+      arena tournament create final --latest --per-author 1 --table-size 4
     """
     settings = load_table(settings_path, "--settings")
     for key, value in (("format", format_), ("table_size", table_size),
@@ -244,18 +255,28 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
                        ("share", share)):
         if value is not None:
             settings[key] = value
+    if latest and bots:
+        raise click.UsageError("--latest enters the latest version of every bot: name no BOTS")
+    if per_author is not None and (bots or not (latest or start or every)):
+        raise click.UsageError("--per-author goes with --latest (or a timetable without BOTS)")
     if start is not None or every is not None:
-        schedule_tournament(context, name, bots, settings, rules_json(rules_path), start, every)
+        if latest:
+            raise click.UsageError("a tournament on the timetable takes the latest entrants "
+                                   "when each edition starts: leave out --latest")
+        schedule_tournament(context, name, bots, settings, rules_json(rules_path), start, every,
+                            per_author)
         return
     if "share" in settings:
         raise click.UsageError("share (--share, or in --settings): only a tournament on the "
                                "timetable (--at, --every) has a share of the server's tables")
-    if not bots:
-        raise click.UsageError("Missing argument 'BOTS...' (only a tournament on the "
-                               "timetable, --at or --every, may leave them out)")
+    if not bots and not latest:
+        raise click.UsageError("Missing argument 'BOTS...' (or --latest; only a tournament "
+                               "on the timetable, --at or --every, may leave them out)")
     request = admin_pb2.CreateTournamentRequest(name=name, bots=list(bots),
                                                 settings_json=json.dumps(settings),
-                                                rules_json=rules_json(rules_path))
+                                                rules_json=rules_json(rules_path),
+                                                latest_entrants=latest,
+                                                per_author=per_author or 0)
 
     async def body(session: Session) -> tuple[admin_pb2.TournamentInfo,
                                                admin_pb2.GetScheduleResponse]:
@@ -275,13 +296,14 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
 
 def schedule_tournament(context: Context, name: str, bots: tuple[str, ...],
                         settings: dict[str, Any], rules: str, start: datetime | None,
-                        every: int | None) -> None:
+                        every: int | None, per_author: int | None = None) -> None:
     """Put tournament `name` on the timetable and say when its first edition starts."""
     from arena.tournament.timetable import local_text, period_text
 
     request = admin_pb2.ScheduleTournamentRequest(
         name=name, bots=list(bots), settings_json=json.dumps(settings), rules_json=rules,
-        start_at="" if start is None else start.isoformat(), every_seconds=every or 0)
+        start_at="" if start is None else start.isoformat(), every_seconds=every or 0,
+        per_author=per_author or 0)
 
     async def body(session: Session) -> admin_pb2.ScheduledTournamentInfo:
         return await session.admin.ScheduleTournament(request)

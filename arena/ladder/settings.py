@@ -54,6 +54,7 @@ class LadderSettings:
     - `wait`: seconds a new version is given to connect before the ladder goes on
       without it (it joins whenever it connects).
     - `policy`: the bot policy every table applies; `rules`: the rule set.
+    - `per_author`: at most this many bots of each author play (their newest); None: all.
     """
 
     table_size: int = 2
@@ -65,8 +66,11 @@ class LadderSettings:
     wait: float = 30.0
     policy: Mapping[str, Any] = field(default_factory=dict)
     rules: RuleSet = field(default_factory=RuleSet)
+    per_author: int | None = None
 
     def __post_init__(self) -> None:
+        if self.per_author is not None and not 1 <= self.per_author <= 1000:
+            raise SettingsError(f"per_author: must be between 1 and 1000, got {self.per_author}")
         if not 1 <= self.tables <= MAX_TABLES:
             raise SettingsError(f"tables: must be between 1 and {MAX_TABLES}, got {self.tables}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -90,7 +94,8 @@ class LadderSettings:
         return {"table_size": self.table_size, "rotations": self.rotations,
                 "duplicate": self.duplicate, "seed": self.seed, "tables": self.tables,
                 "matchmaking": self.matchmaking.value, "wait": self.wait,
-                "policy": dict(self.policy), "rules": self.rules.to_dict()}
+                "policy": dict(self.policy), "rules": self.rules.to_dict(),
+                **({} if self.per_author is None else {"per_author": self.per_author})}
 
     def stored(self) -> dict[str, Any]:
         """The settings as the ladder's tournament stores them: a tournament's (the rule set
@@ -129,7 +134,7 @@ class LadderSettings:
         `SettingsError` naming the key."""
         check_settings_keys(data, {f.name for f in fields(cls)}, "ladder setting")
         values: dict[str, Any] = {}
-        for name in ("table_size", "seed", "tables"):
+        for name in ("table_size", "seed", "tables", "per_author"):
             if name in data:
                 values[name] = _whole(name, data[name])
         for name in ("rotations", "duplicate"):

@@ -397,7 +397,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         timetable = await asyncio.to_thread(
             self.services_for("ScheduleTournament").competitions.schedule_tournament,
             request.name, list(request.bots), wire_admin.tournament_settings_from(request),
-            wire_admin.schedule_start(request), request.every_seconds or None)
+            wire_admin.schedule_start(request), request.every_seconds or None,
+            request.per_author or None)
         return wire_admin.scheduled_tournament_info(timetable)
 
     @_management_call

@@ -407,6 +407,8 @@ def _failure(context: Any, exc: BaseException) -> str:
     if isinstance(exc, asyncio.CancelledError):
         return "cancelled"
     code = context.code()
+    if code in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED):
+        return f"refused ({code.name})"
     if isinstance(code, grpc.StatusCode) and code is not grpc.StatusCode.OK:
         return f"failed ({code.name})"
     return f"failed ({type(exc).__name__})"

@@ -41,10 +41,12 @@ class CompetitionService:
         return create_tournament(self.store, name, checked, self.bots.entrants(bots))
 
     def schedule_tournament(self, name: str, bots: Sequence[str], settings: Mapping[str, Any],
-                            start: datetime | None, every: int | None) -> Timetable:
+                            start: datetime | None, every: int | None,
+                            per_author: int | None = None) -> Timetable:
         """Put tournament `name` on the timetable: an edition at `start` (None: now), then
         one every `every` seconds (None: that one only), each between `bots` (none: the
-        latest entrants of the moment it starts). A running server starts each (see
+        latest entrants of the moment it starts, at most `per_author` of each author's).
+        A running server starts each (see
         `arena.services.timetable`); the settings may hold `share`, its tables' share."""
         planned = timetable_settings(settings)
         bot_policy(planned.tournament)
@@ -57,7 +59,7 @@ class CompetitionService:
         return self.store.add_timetable(
             name, planned.tournament.format.value, stored_settings(planned.tournament),
             planned.tournament.rules.to_dict(), list(bots) or None, share=planned.share,
-            first_due=start or now, every=every)
+            first_due=start or now, every=every, per_author=per_author)
 
     def unschedule_tournament(self, name: str) -> Timetable:
         """Take `name` off the timetable; the editions it made stay."""

@@ -60,8 +60,11 @@ class LadderField:
     failed and is not launched again."""
 
     def __init__(self, players: LadderPlayers,
-                 say: Callable[[str], None] | None = None, table_size: int = 2) -> None:
+                 say: Callable[[str], None] | None = None, table_size: int = 2,
+                 per_author: int | None = None) -> None:
         self.players = players
+        self.per_author = per_author
+        """At most this many bots of each author play (None: all)."""
         self.launched: set[str] = set()
         self.failed: set[str] = set()
         self.seated: list[str] | None = None
@@ -72,7 +75,8 @@ class LadderField:
     async def __call__(self) -> list[str]:
         """The connected latest entrants, after launching the managed ones that are new."""
         players = self.players
-        entrants = await asyncio.to_thread(players.store.latest_entrants)
+        entrants = await asyncio.to_thread(players.store.latest_entrants_per_author,
+                                           self.per_author)
         connected = set(players.server.connected_bots())
         for name in entrants:
             if name in connected or name in self.failed:
@@ -131,8 +135,10 @@ class WorkerField:
     brings it."""
 
     def __init__(self, players: LadderPlayers,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None,
+                 per_author: int | None = None) -> None:
         self.players = players
+        self.per_author = per_author
         self._say = say or _log.warning
         self._remote: set[str] = set()
 
@@ -142,7 +148,7 @@ class WorkerField:
 
     def _managed_entrants(self) -> list[str]:
         field = []
-        for name in self.players.store.latest_entrants():
+        for name in self.players.store.latest_entrants_per_author(self.per_author):
             try:
                 managed = self.players.bots.is_managed(name)
             except UnknownBot:  # removed meanwhile
@@ -219,7 +225,8 @@ class LadderRun:
                 game_id=public_game_id(ladder.name, game.game_index))
             return played_game(result)
 
-        field = LadderField(players, self.say or reporter.tell, self.settings.table_size)
+        field = LadderField(players, self.say or reporter.tell, self.settings.table_size,
+                            self.settings.per_author)
         feed = await asyncio.to_thread(LadderFeed, players.store, ladder, self.settings, field,
                                        max_games=self.max_games, changed=server.bots_changed)
         async with holding(players.store, ladder.id) as hold:
@@ -250,7 +257,8 @@ class LadderRun:
 
         feed = await asyncio.to_thread(
             LadderFeed, players.store, ladder, self.settings,
-            WorkerField(players, self.say or reporter.tell), max_games=self.max_games)
+            WorkerField(players, self.say or reporter.tell, self.settings.per_author),
+            max_games=self.max_games)
         where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
         # The hold is let go before the workers are stopped, which takes a while: a run
         # cancelled because its server is stopping must be done with the store first.

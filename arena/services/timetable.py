@@ -163,7 +163,8 @@ class Timetable:
         store = self.runs.store
         try:
             names = (list(entry.entrants) if entry.entrants is not None
-                     else await asyncio.to_thread(store.latest_entrants))
+                     else await asyncio.to_thread(store.latest_entrants_per_author,
+                                                  entry.per_author))
             entrants = list(dict.fromkeys(
                 await asyncio.to_thread(self.runs.bots.entrants, names)))
         except (StoreError, ServiceError) as exc:

@@ -207,7 +207,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         8,
-        "authors with their roles, tokens and quotas; who owns each bot; invites; audit",
+        "authors with their roles, tokens and quotas; who owns each bot; invites; audit;"
+        " at most K bots per author in a timetabled tournament",
         (
             """CREATE TABLE authors (
                 id INTEGER PRIMARY KEY,
@@ -243,6 +244,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 detail TEXT NOT NULL
             )""",
             "CREATE INDEX audit_author ON audit (author_id, id)",
+            "ALTER TABLE timetables ADD COLUMN per_author INTEGER CHECK (per_author > 0)",
         ),
     ),
 )

@@ -45,6 +45,8 @@ class Timetable:
     removed_at: datetime | None
     last_edition: str | None
     """The name of its latest edition, if it has made one."""
+    per_author: int | None = None
+    """With the latest entrants: at most this many bots of each author (None: all)."""
 
     @property
     def active(self) -> bool:
@@ -86,7 +88,8 @@ def _timetable(row: Row) -> Timetable:
         every=None if row["every_seconds"] is None else int(row["every_seconds"]),
         next_due=_moment(row["next_due_at"]), editions=int(row["editions"]),
         created_at=datetime.fromisoformat(row["created_at"]),
-        removed_at=_moment(row["removed_at"]), last_edition=row["last_edition"])
+        removed_at=_moment(row["removed_at"]), last_edition=row["last_edition"],
+        per_author=row["per_author"] if "per_author" in row.keys() else None)  # noqa: SIM118
 
 
 class TimetableRecords(TournamentRecords):
@@ -94,10 +97,14 @@ class TimetableRecords(TournamentRecords):
 
     def add_timetable(self, name: str, format: str, settings: Mapping[str, Any],
                       rules: Mapping[str, Any], entrants: Sequence[str] | None, *,
-                      share: float, first_due: datetime, every: int | None) -> Timetable:
+                      share: float, first_due: datetime, every: int | None,
+                      per_author: int | None = None) -> Timetable:
         """Put a tournament on the timetable: its first edition due at `first_due`, then
         one every `every` seconds (None: that edition only). `entrants` None enters the
-        latest entrants at each edition's start."""
+        latest entrants at each edition's start (at most `per_author` of each author's)."""
+        if per_author is not None and (entrants is not None or per_author < 1):
+            raise InvalidInput("per_author: goes with the latest entrants (no bots named), "
+                               "and must be at least 1")
         _check_name("timetable", name)
         if len(name) > MAX_TIMETABLE_NAME:
             raise InvalidInput(f"timetable name {name!r} is longer than {MAX_TIMETABLE_NAME} "
@@ -111,13 +118,15 @@ class TimetableRecords(TournamentRecords):
             if conn.execute("SELECT 1 FROM timetables WHERE name = ? AND removed_at IS NULL",
                             (name,)).fetchone():
                 raise DuplicateName(f"a tournament named {name!r} is already on the timetable")
+            extra = ((", per_author", ", ?", (per_author,)) if per_author is not None
+                     else ("", "", ()))
             timetable_id = int(conn.execute(
                 "INSERT INTO timetables (name, format, settings, rules, entrants, share,"
-                " first_due_at, every_seconds, next_due_at, editions, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+                f" first_due_at, every_seconds, next_due_at, editions, created_at{extra[0]})"
+                f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?{extra[1]}) RETURNING id",
                 (name, format, _json(dict(settings)), _json(dict(rules)),
                  None if entrants is None else _json(list(entrants)), share, due, every, due,
-                 _now())).fetchone()[0])
+                 _now(), *extra[2])).fetchone()[0])
             return self._timetable_at(conn, timetable_id)
 
     def timetables(self, *, removed: bool = False) -> list[Timetable]:

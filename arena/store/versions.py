@@ -103,6 +103,13 @@ class VersionRecords(Database):
                                (bot_id,)).fetchone()
         return _bot_version(row)
 
+    def check_version_owner(self, base_name: str, author_id: int | None) -> None:
+        """Refuse (`NotOwner`) versions of `base_name` from anyone (`author_id`, None for
+        the organizer) but the one who submitted its first."""
+        if self._authored:
+            with self._lock:
+                self._check_owner(self._conn, base_name, author_id)
+
     def _check_owner(self, conn: Connection, base_name: str, author_id: int | None) -> None:
         """Refuse versions of `base_name` from anyone but the one who submitted its first."""
         row = conn.execute(

@@ -79,6 +79,7 @@ class Submissions:
         files = read_archive(archive, self.limits)
         checked = _manifest(files, manifest, name)
         self.store.check_version_name(checked.name)
+        self.store.check_version_owner(checked.name, author_id)
         check_distinct_name(checked.name, (bot.name for bot in self.store.list_bots()))
         sha256 = files.sha256()
         latest = self.store.latest_version(checked.name)

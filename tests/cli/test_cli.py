@@ -26,7 +26,7 @@ from tests.support import free_port, read_only_folder
 pytestmark = pytest.mark.timeout(60)
 
 NO_BOTS = "no bots yet: add one with `arena bot add NAME`\n"
-BOT_KEYS = ["name", "kind", "command", "connected", "created_at", "read_only"]
+BOT_KEYS = ["name", "author", "kind", "command", "connected", "created_at", "read_only"]
 TOURNAMENT_KEYS = ["name", "format", "status", "bots", "games_done", "games_total", "created_at",
                    "run_by"]
 SCHEDULE_HEADER = "id,game_index,round,table,seats,teams,seed,status,number"
