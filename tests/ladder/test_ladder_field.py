@@ -136,3 +136,17 @@ def test_a_removed_bot_leaves_the_field(store: Store, tmp_path: Path) -> None:
     assert ask(field) == ["ann", "bob", "rem"]
     store.remove_bot("bob")
     assert ask(field) == ["ann", "rem"]
+
+
+def test_at_most_k_bots_of_each_author_take_part_in_the_ladder(
+    store: Store, tmp_path: Path,
+) -> None:
+    alice, _ = store.add_author("alice")
+    for name in ("alice-old", "alice-new"):
+        store.add_bot(name, BotKind.REMOTE, author_id=alice.id)
+    management = Players(store, tmp_path)
+    management.server.connected = {"ann", "bob", "rem", "alice-old", "alice-new"}
+    every = LadderField(management)  # type: ignore[arg-type]
+    capped = LadderField(management, per_author=1)  # type: ignore[arg-type]
+    assert ask(every) == ["alice-new", "alice-old", "ann", "bob", "rem"]
+    assert ask(capped) == ["alice-new", "ann", "bob", "rem"]

@@ -135,13 +135,15 @@ async def _call(stub: admin_pb2_grpc.ArenaAdminStub, method: str, request: Any,
 
 
 @pytest.fixture
-def matrix(tmp_path: Path) -> Iterator[dict[tuple[str, str], grpc.StatusCode]]:
-    """Every RPC × every caller → the status it answered."""
+def matrix(tmp_path: Path, store_target: Path | str,
+           ) -> Iterator[dict[tuple[str, str], grpc.StatusCode]]:
+    """Every RPC × every caller → the status it answered, on each backend."""
     archives = {caller: python_bot(tmp_path / "bots" / caller, "alice-sub")
                 for caller in CALLERS}
 
     async def walk() -> dict[tuple[str, str], grpc.StatusCode]:
-        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN) as served:
+        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN,
+                                  database=store_target) as served:
             store = served.store
             alice, alice_token = store.add_author("alice")
             _, bob_token = store.add_author("bob")

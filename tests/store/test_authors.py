@@ -184,3 +184,14 @@ def test_a_database_from_before_authors_keeps_its_bots_the_organizers(tmp_path: 
         assert store.bot_author("veteran") is None
         alice, _ = store.add_author("alice")
         assert store.add_bot("new", BotKind.REMOTE, author_id=alice.id)[0].author_id == alice.id
+
+
+def test_a_timetable_keeps_its_per_author_cap_and_takes_it_only_without_bots(
+        store: Store) -> None:
+    moment = datetime(2030, 1, 1, tzinfo=UTC)
+    kept = store.add_timetable("final", "round_robin", {}, {}, None, share=0.5,
+                               first_due=moment, every=None, per_author=2)
+    assert kept.per_author == 2 and store.timetables()[0].per_author == 2
+    with pytest.raises(InvalidInput, match="per_author: goes with the latest entrants"):
+        store.add_timetable("named", "round_robin", {}, {}, ["a", "b"], share=0.5,
+                            first_due=moment, every=None, per_author=1)
