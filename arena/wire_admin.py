@@ -261,6 +261,21 @@ def tournament_info(tournament: Tournament, progress: tuple[int, int],
         bots=list(bots), run_by=tournament.run_by)
 
 
+def without_seeds(message: admin_pb2.TournamentInfo | admin_pb2.ScheduledTournamentInfo
+                  | admin_pb2.GetScheduleResponse) -> None:
+    """Take every seed out of a tournament's (or a schedule's) message, for anyone but the
+    organizer: a deal's seed, or the seed deals are derived from, reveals every hand."""
+    if isinstance(message, admin_pb2.GetScheduleResponse):
+        without_seeds(message.tournament)
+        for game in message.games:
+            game.seed = 0
+        return
+    settings = json.loads(message.settings_json or "{}")
+    if isinstance(settings, dict) and "seed" in settings:
+        settings.pop("seed")
+        message.settings_json = json.dumps(settings)
+
+
 def add_scheduled_games(response: admin_pb2.GetScheduleResponse,
                         games: Sequence[ScheduledGame], tournament: str) -> None:
     """Append the games of `tournament`'s schedule to a `GetSchedule` answer."""

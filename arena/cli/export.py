@@ -14,6 +14,7 @@ from arena.cli.context import (
     Context,
     pass_context,
 )
+from arena.cli.output import plain_dict
 from arena.v1 import admin_pb2
 
 if TYPE_CHECKING:
@@ -36,7 +37,9 @@ def export(context: Context, tournament: str) -> None:
     order: its id (as `replay` takes it), its place in the schedule, seed,
     outcome, each seat's bot, score, rank and how its game ended (normal,
     timeout, crash, illegal, ...), and its game record, from which the engine
-    replays it exactly. Games not yet played are left out.
+    replays it exactly. Games not yet played are left out. Only the organizer
+    gets the records (a record's seed reveals every hand); anyone else gets each
+    game's public events instead.
 
     \b
     Example:
@@ -73,7 +76,8 @@ def version_of(entrant: str) -> dict[str, Any]:
 
 def export_game(game: admin_pb2.ExportedGame) -> dict[str, Any]:
     """One stored game of an export: where it sits in the schedule, each seat's bot and
-    result, and the game record it replays from."""
+    result, and the game record it replays from (for anyone but the organizer, whose
+    export leaves out the record and its seed, the game's public events instead)."""
     summary = game.summary
     seats = [{"seat": seat, "bot": bot, **version_of(bot), "score": score, "rank": rank,
               "termination": ending}
@@ -87,4 +91,5 @@ def export_game(game: admin_pb2.ExportedGame) -> dict[str, Any]:
             "forfeited_seat": (summary.forfeited_seat if summary.HasField("forfeited_seat")
                                else None),
             "started_at": summary.started_at, "finished_at": summary.finished_at,
-            "record": json.loads(game.record_json)}
+            **({"record": json.loads(game.record_json)} if game.record_json else
+               {"public_events": [plain_dict(event) for event in game.public_events]})}

@@ -362,7 +362,8 @@ def tournament_schedule(context: Context, name: str, fmt: str) -> None:
     rows = []
     for g in games:
         row: dict[str, Any] = {"id": g.id, "round": g.round, "table": g.table,
-                               "seats": " ".join(g.seats), "seed": g.seed, "status": g.status}
+                               "seats": " ".join(g.seats), "seed": g.seed or "-",
+                               "status": g.status}
         if g.teams:
             row["teams"] = " ".join(str(t) for t in g.teams)
         rows.append(row)
@@ -375,11 +376,12 @@ SCHEDULE_RECORD_KEYS = ("id", "game_index", "round", "table", "seats", "teams", 
 
 def schedule_record(game: admin_pb2.ScheduledGameInfo) -> dict[str, Any]:
     """A scheduled game under machine keys: its public `id` (what `watch` and `replay`
-    take), and, once played, the stored game's `number`."""
+    take), and, once played, the stored game's `number`; its seed is the organizer's
+    only (null for anyone else)."""
     return {"id": game.id, "game_index": game.game_index, "round": game.round,
             "table": game.table, "seats": list(game.seats),
-            "teams": list(game.teams) if game.teams else None, "seed": game.seed,
-            "status": game.status, "number": game.game_id or None}
+            "teams": list(game.teams) if game.teams else None,
+            "seed": game.seed or None, "status": game.status, "number": game.game_id or None}
 
 
 @tournament.command("list")

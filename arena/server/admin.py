@@ -350,6 +350,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         """Create a tournament with its schedule (a big schedule takes a while)."""
         services = self.services_for("CreateTournament")
         settings = wire_admin.tournament_settings_from(request)
+        caller = current_caller()
 
         def create() -> admin_pb2.TournamentInfo:
             bots = list(request.bots)
@@ -360,7 +361,10 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 bots = services.store.latest_entrants_per_author(request.per_author or None)
             line = services.results.tournament_line(services.competitions.create_tournament(
                 request.name, bots, settings))
-            return wire_admin.tournament_info(line.tournament, line.progress, line.bots)
+            info = wire_admin.tournament_info(line.tournament, line.progress, line.bots)
+            if not caller.is_organizer:
+                wire_admin.without_seeds(info)
+            return info
 
         return await asyncio.to_thread(create)
 
@@ -370,10 +374,16 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         """Every tournament, and every tournament on the timetable."""
         lines, timetables = await asyncio.to_thread(
             self.services_for("ListTournaments").results.tournaments)
-        return admin_pb2.ListTournamentsResponse(tournaments=[
+        response = admin_pb2.ListTournamentsResponse(tournaments=[
             wire_admin.tournament_info(line.tournament, line.progress, line.bots)
             for line in lines], scheduled=[
             wire_admin.scheduled_tournament_info(t) for t in timetables])
+        if not current_caller().is_organizer:
+            for info in response.tournaments:
+                wire_admin.without_seeds(info)
+            for scheduled in response.scheduled:
+                wire_admin.without_seeds(scheduled)
+        return response
 
     @_management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
@@ -388,6 +398,8 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         if schedule.games is not None:
             await asyncio.to_thread(wire_admin.add_scheduled_games, response, schedule.games,
                                     line.tournament.name)
+        if not current_caller().is_organizer:
+            wire_admin.without_seeds(response)
         return response
 
     @_management_call

@@ -98,6 +98,22 @@ def test_an_author_goes_from_login_to_the_leaderboard_and_sees_only_their_own(
         assert listed["greedy@1"]["author"] == "alice"
         assert listed["greedy@1"]["command"] is None  # how the server runs it is not Bob's
 
+        # Seeds reveal hands: only the organizer sees them.
+        code, out, _ = run(alice, "tournament", "schedule", "final", "--format", "json")
+        assert code == 0 and [game["seed"] for game in json.loads(out)] == [None, None]
+        code, out, _ = run(organizer, "tournament", "schedule", "final", "--format", "json")
+        assert all(isinstance(game["seed"], int) for game in json.loads(out))
+        code, out, _ = run(alice, "export", "final")
+        header = json.loads(out.splitlines()[0])["header"]
+        assert "seed" not in header["settings"]
+        exported = [json.loads(line)["game"] for line in out.splitlines()[1:]]
+        assert len(exported) == 2 and all("record" not in game for game in exported)
+        shown = json.dumps([game["public_events"] for game in exported])
+        assert "hand_started" in shown and "cards_received" not in shown  # no one's cards
+        code, out, _ = run(organizer, "export", "final")
+        assert "seed" in json.loads(out.splitlines()[0])["header"]["settings"]
+        assert all("record" in json.loads(line)["game"] for line in out.splitlines()[1:])
+
         code, out, _ = run(alice, "audit", "--format", "json")
         actions = [(line["action"], line["result"]) for line in json.loads(out)]
         assert ("SubmitBot", "ok") in actions and all(a != "AddAuthor" for a, _ in actions)
