@@ -240,12 +240,16 @@ class Gatekeeper(_ServerInterceptor):
                 raise Refused(grpc.StatusCode.UNAUTHENTICATED, _no_token_detail(self.public))
             raise Refused(grpc.StatusCode.PERMISSION_DENIED,
                           f"{method} needs {lacking}; you are {_who(caller)}")
-        if caller is not None and not caller.is_organizer and not streamed_request:
+        if (caller is None or not caller.is_organizer) and not streamed_request:
             if rule.organizer_field and getattr(request, rule.organizer_field, None):
+                if caller is None:
+                    raise Refused(grpc.StatusCode.UNAUTHENTICATED, _no_token_detail(True))
                 raise Refused(grpc.StatusCode.PERMISSION_DENIED,
                               f"{method} with {rule.organizer_field} needs the organizer's "
                               f"token; you are {_who(caller)}")
             if rule.owned and (name := getattr(request, rule.owned, "")):
+                if caller is None:
+                    raise Refused(grpc.StatusCode.UNAUTHENTICATED, _no_token_detail(True))
                 await self._check_owner(method, caller, name)
         return caller, rule
 

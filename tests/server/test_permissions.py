@@ -226,6 +226,10 @@ def test_a_public_server_lets_anyone_read_the_leaderboard_but_nothing_else(
                                               admin_pb2.ListTournamentsRequest(), None),
                 "AddBot": await _ask(port, "AddBot", admin_pb2.AddBotRequest(name="x"), None),
                 "WhoAmI": await _ask(port, "WhoAmI", admin_pb2.WhoAmIRequest(), None),
+                "FitRatings apply": await _ask(port, "FitRatings",
+                                               admin_pb2.FitRatingsRequest(apply=True), None),
+                "ListBotVersions": await _ask(port, "ListBotVersions",
+                                              admin_pb2.ListBotVersionsRequest(name="x"), None),
             }
 
     answers = asyncio.run(scenario())
@@ -233,6 +237,8 @@ def test_a_public_server_lets_anyone_read_the_leaderboard_but_nothing_else(
     assert answers["AddBot"][0] is grpc.StatusCode.UNAUTHENTICATED
     assert "needs a token" in answers["AddBot"][1]
     assert answers["WhoAmI"][0] is grpc.StatusCode.UNAUTHENTICATED
+    assert answers["FitRatings apply"][0] is grpc.StatusCode.UNAUTHENTICATED
+    assert answers["ListBotVersions"][0] is grpc.StatusCode.UNAUTHENTICATED
 
 
 def test_a_refusal_says_what_was_missing_and_who_asked(tmp_path: Path) -> None:
