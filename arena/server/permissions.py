@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import contextvars
 import hmac
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -212,6 +213,8 @@ class Gatekeeper(_ServerInterceptor):
         self._prefix = f"/{service}/"
         self._store = store
         self.public = public
+        self._pending: set[asyncio.Future[None]] = set()
+        """Audit lines being written after their stream ended."""
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails],
@@ -289,9 +292,19 @@ class Gatekeeper(_ServerInterceptor):
         role = caller.role.value if caller is not None else "none"
         target = _target(request, response)
         author_id = None if caller is None else caller.author_id
-        with contextlib.suppress(StoreError):  # the call's own answer matters more
+        # The call's own answer matters more than its audit line (a store closing under a
+        # stopping server included).
+        with contextlib.suppress(StoreError, sqlite3.Error):
             await asyncio.to_thread(self._store.record_audit, actor, role, author_id, method,
                                     target, result, detail)
+
+    def audit_later(self, method: str, caller: Caller | None, request: Any, result: str,
+                    detail: str) -> None:
+        """`audit`, without holding up the call: a stream's answer (the status a stopping
+        server ends a run with) goes out at once, and its audit line follows."""
+        task = asyncio.ensure_future(self.audit(method, caller, request, result, detail))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
 
 def _who(caller: Caller) -> str:
@@ -391,7 +404,7 @@ def _wrapped(handler: grpc.RpcMethodHandler[Any, Any], keeper: Gatekeeper, metho
                 raise
             finally:
                 if rule.audits(audit_request(request)):
-                    await keeper.audit(method, caller, audit_request(request), result, detail)
+                    keeper.audit_later(method, caller, audit_request(request), result, detail)
         behavior = stream
 
     factory: Any = _HANDLER_FACTORIES[streaming_request, streaming_response]
