@@ -48,6 +48,94 @@ class SeatTermination(StrEnum):
     """The server stopped the game before it ended."""
 
 
+class DecisionOutcome(StrEnum):
+    """What came of one decision a seat owed: its bot answered, the server played the
+    only legal action without asking, or the bot committed a violation (the values of
+    `SeatTermination`'s faults)."""
+
+    ANSWERED = "answered"
+    """The bot answered with a legal action in time."""
+    AUTO = "auto"
+    """The only legal action was played without asking the bot."""
+    TIMEOUT = "timeout"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    DISCONNECT = "disconnect"
+    CRASH = "crash"
+
+
+class Penalty(StrEnum):
+    """What a violation cost the seat under the table's bot policy."""
+
+    FALLBACK = "fallback"
+    """The most passive legal action was played for it, and it took a strike."""
+    FORFEIT = "forfeit"
+    """It forfeited the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision a seat owed during a game, as the server saw it.
+
+    `index` counts the game's decisions from 0: it is the index in the game's
+    actions of the action the decision produced (a forfeit, which produces none,
+    is the game's last decision). `events_before` is how many of the game's events
+    came before it was asked (where it falls in the event log). `elapsed_ms` is the
+    time the bot took (0 for an auto-played one), `strikes` the seat's strike count
+    after the decision, and `penalty` what a violation cost it (None for an answer).
+    """
+
+    seat: int
+    index: int
+    events_before: int
+    elapsed_ms: int
+    outcome: DecisionOutcome
+    strikes: int
+    penalty: Penalty | None = None
+
+    @property
+    def auto(self) -> bool:
+        """True when the server played the only legal action without asking."""
+        return self.outcome is DecisionOutcome.AUTO
+
+    def to_json(self) -> list[Any]:
+        """The decision as a compact JSON array (the stored form; `from_json` reads it):
+        [seat, index, events_before, elapsed_ms, outcome, strikes, penalty or null]."""
+        return [self.seat, self.index, self.events_before, self.elapsed_ms,
+                self.outcome.value, self.strikes,
+                None if self.penalty is None else self.penalty.value]
+
+    @classmethod
+    def from_json(cls, value: Any) -> Decision:
+        """The decision an array written by `to_json` describes; `ValueError` for
+        anything else."""
+        if not isinstance(value, list) or len(value) != 7:
+            raise ValueError(f"a stored decision is an array of 7 values, got {value!r}")
+        seat, index, events_before, elapsed_ms, outcome, strikes, penalty = value
+        for name, number in (("seat", seat), ("index", index),
+                             ("events_before", events_before), ("elapsed_ms", elapsed_ms),
+                             ("strikes", strikes)):
+            if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+                raise ValueError(f"a stored decision's {name} must be a whole number "
+                                 f"of at least 0, got {number!r}")
+        return cls(seat, index, events_before, elapsed_ms, DecisionOutcome(outcome), strikes,
+                   None if penalty is None else Penalty(penalty))
+
+
+def decisions_to_json(decisions: Sequence[Decision]) -> str:
+    """Decisions as one compact JSON document, as the store keeps them."""
+    return json.dumps([d.to_json() for d in decisions], separators=(",", ":"))
+
+
+def decisions_from_json(text: str) -> tuple[Decision, ...]:
+    """The decisions a document written by `decisions_to_json` holds; `ValueError` for
+    a document that is not one."""
+    entries = json.loads(text)
+    if not isinstance(entries, list):
+        raise ValueError("stored decisions are a JSON array")
+    return tuple(Decision.from_json(entry) for entry in entries)
+
+
 RECORD_FORMAT = "arena-game-record"
 """The value of a record document's "format" key."""
 RECORD_VERSION = 1

@@ -205,5 +205,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         "an operator's bot may be shown extra read-only paths, named when it is added",
         ("ALTER TABLE bots ADD COLUMN read_only_paths TEXT",),
     ),
+    Migration(
+        9,
+        "every decision of a game, with its time and what came of it (none for older games)",
+        ("ALTER TABLE games ADD COLUMN decisions TEXT",),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""
