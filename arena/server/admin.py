@@ -29,8 +29,10 @@ from arena.result import GameAbortedError
 from arena.server.connection import BotConnection
 from arena.server.table import GameTable
 from arena.services import Progress, ProgressListener, ServiceError, Services
+from arena.services.game_views import FULL, GameView, bot_view
 from arena.store import (
     DuplicateName,
+    GameSummary,
     InvalidInput,
     ReconnectFailed,
     Store,
@@ -84,6 +86,12 @@ async def _abort(context: Any, exc: Exception) -> NoReturn:
     message = f"the database cannot be used: {exc}" if isinstance(exc, sqlite3.Error) else exc
     await context.abort(status_for(exc), str(message))
     raise AssertionError("abort returned")  # pragma: no cover
+
+
+def _game_view(game: GameSummary, as_bot: str) -> GameView:
+    """The view `GetGame` answers with: `as_bot`'s seats when it is set (`NotInGame`, an
+    INVALID_ARGUMENT, when that bot did not play the game), else the whole game."""
+    return bot_view(game, as_bot) if as_bot else FULL
 
 
 Request = TypeVar("Request")
@@ -226,6 +234,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                                    request.log_version)
         return response
 
+    @_management_call
+    async def GetBotLog(self, request: admin_pb2.GetBotLogRequest,
+                        context: Any) -> admin_pb2.GetBotLogResponse:
+        """The tail of a managed bot's current log."""
+        log = await asyncio.to_thread(self.services_for("GetBotLog").bots.log_tail,
+                                      request.name, request.lines)
+        return admin_pb2.GetBotLogResponse(name=log.name, text=log.text, path_hint=log.path)
+
     # --------------------------------------------------------- ranks and games
 
     @_management_call
@@ -291,10 +307,11 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
-        """One stored game with its events and actions."""
+        """One stored game: all of it, or with `as_bot` what that bot saw of it."""
         game_id = parse_game_id(request.id) if request.id else request.game_id
         game, tournament, public_id = await asyncio.to_thread(
-            self.services_for("GetGame").results.game, game_id)
+            self.services_for("GetGame").results.game, game_id,
+            functools.partial(_game_view, as_bot=request.as_bot))
         return wire_admin.game_response(game, tournament, public_id)
 
     async def ExportTournament(self, request: admin_pb2.ExportTournamentRequest,

@@ -81,6 +81,8 @@ class ArenaAdminStub:
     carries the header), checked, stored, built and made its next version.
     """
     ListBotVersions: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]
+    GetBotLog: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetBotLogRequest, _admin_pb2.GetBotLogResponse]
+    """The tail of a managed bot's current log file."""
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -135,6 +137,8 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     carries the header), checked, stored, built and made its next version.
     """
     ListBotVersions: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListBotVersionsRequest, _admin_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
+    GetBotLog: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetBotLogRequest, _admin_pb2.GetBotLogResponse]  # type: ignore[assignment]
+    """The tail of a managed bot's current log file."""
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -330,5 +334,13 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         request: _admin_pb2.ListBotVersionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.ListBotVersionsResponse, _abc.Awaitable[_admin_pb2.ListBotVersionsResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def GetBotLog(
+        self,
+        request: _admin_pb2.GetBotLogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetBotLogResponse, _abc.Awaitable[_admin_pb2.GetBotLogResponse]]:
+        """The tail of a managed bot's current log file."""
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
