@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena import wire
 from arena.engine import events as ev
@@ -73,11 +73,11 @@ class Penalty(StrEnum):
     """It forfeited the game."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision a seat owed during a game, as the server saw it.
+class Decision(NamedTuple):
+    """One decision a seat owed during a game, as the server saw it (a named tuple: a
+    table makes one per decision, so it must be cheap to make).
 
-    `index` counts the game's decisions from 0: it is the index in the game's
+    `number` counts the game's decisions from 0: it is the index in the game's
     actions of the action the decision produced (a forfeit, which produces none,
     is the game's last decision). `events_before` is how many of the game's events
     came before it was asked (where it falls in the event log). `elapsed_ms` is the
@@ -86,7 +86,7 @@ class Decision:
     """
 
     seat: int
-    index: int
+    number: int
     events_before: int
     elapsed_ms: int
     outcome: DecisionOutcome
@@ -100,8 +100,8 @@ class Decision:
 
     def to_json(self) -> list[Any]:
         """The decision as a compact JSON array (the stored form; `from_json` reads it):
-        [seat, index, events_before, elapsed_ms, outcome, strikes, penalty or null]."""
-        return [self.seat, self.index, self.events_before, self.elapsed_ms,
+        [seat, number, events_before, elapsed_ms, outcome, strikes, penalty or null]."""
+        return [self.seat, self.number, self.events_before, self.elapsed_ms,
                 self.outcome.value, self.strikes,
                 None if self.penalty is None else self.penalty.value]
 
@@ -111,14 +111,14 @@ class Decision:
         anything else."""
         if not isinstance(value, list) or len(value) != 7:
             raise ValueError(f"a stored decision is an array of 7 values, got {value!r}")
-        seat, index, events_before, elapsed_ms, outcome, strikes, penalty = value
-        for name, number in (("seat", seat), ("index", index),
-                             ("events_before", events_before), ("elapsed_ms", elapsed_ms),
-                             ("strikes", strikes)):
-            if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        seat, number, events_before, elapsed_ms, outcome, strikes, penalty = value
+        for name, count in (("seat", seat), ("number", number),
+                            ("events_before", events_before), ("elapsed_ms", elapsed_ms),
+                            ("strikes", strikes)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError(f"a stored decision's {name} must be a whole number "
-                                 f"of at least 0, got {number!r}")
-        return cls(seat, index, events_before, elapsed_ms, DecisionOutcome(outcome), strikes,
+                                 f"of at least 0, got {count!r}")
+        return cls(seat, number, events_before, elapsed_ms, DecisionOutcome(outcome), strikes,
                    None if penalty is None else Penalty(penalty))
 
 

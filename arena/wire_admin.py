@@ -177,7 +177,7 @@ def game_response(game: ShownGame, tournament: str = "",
 def decision_info(decision: Decision) -> admin_pb2.DecisionInfo:
     """One decision a seat owed, as `GetGame` shows it."""
     return admin_pb2.DecisionInfo(
-        seat=decision.seat, index=decision.index, events_before=decision.events_before,
+        seat=decision.seat, index=decision.number, events_before=decision.events_before,
         elapsed_ms=decision.elapsed_ms,
         outcome=decision.outcome.value, strikes=decision.strikes, auto=decision.auto,
         penalty="" if decision.penalty is None else decision.penalty.value)

@@ -127,6 +127,6 @@ def show(game: StoredGame, view: GameView) -> ShownGame:
     if game.decisions is not None and view.kind is ViewKind.SEATS:
         # Where each decision falls among the events shown, not among all of them.
         shown_before = list(itertools.accumulate(shown, initial=0))
-        decisions = tuple(replace(d, events_before=shown_before[d.events_before])
+        decisions = tuple(d._replace(events_before=shown_before[d.events_before])
                           for d in game.decisions if d.seat in view.seats)
     return ShownGame(view, replace(summary, seed=0), None, events, (), decisions)

@@ -111,13 +111,13 @@ def test_replay_as_shows_the_bot_s_cards_and_decisions_and_nothing_of_the_other_
     shown = [line for line in lines if line.startswith("  > late decision ")]
     assert len(shown) == len(mine)
     first = mine[0]
-    assert shown[0] == (f"  > late decision {first.index}: no answer before the deadline in "
+    assert shown[0] == (f"  > late decision {first.number}: no answer before the deadline in "
                         f"{first.elapsed_ms} ms; the fallback was played, strike 1")
     answered = [(d, line) for d, line in zip(mine, shown, strict=True)
                 if d.outcome is DecisionOutcome.ANSWERED]
     assert answered, "the bot answers in time after its first decision"
     decision, line = answered[-1]
-    assert line == (f"  > late decision {decision.index}: answered in {decision.elapsed_ms} ms"
+    assert line == (f"  > late decision {decision.number}: answered in {decision.elapsed_ms} ms"
                     f" (strikes so far: {decision.strikes})")
     faulty = sum(1 for d in mine if d.outcome is not DecisionOutcome.ANSWERED)
     assert lines[-1] == (f"late: {len(mine)} decisions, {faulty} faulty, the slowest "
@@ -136,7 +136,7 @@ def test_replay_as_export_is_marked_partial_with_no_seed_and_no_other_seat_s_car
     assert [d["seat"] for d in header["decisions"]] == [seat] * len(header["decisions"])
     assert game.decisions is not None
     assert [(d["index"], d["outcome"], d["elapsed_ms"]) for d in header["decisions"]] == [
-        (d.index, d.outcome.value, d.elapsed_ms) for d in game.decisions if d.seat == seat]
+        (d.number, d.outcome.value, d.elapsed_ms) for d in game.decisions if d.seat == seat]
     received = [json.loads(line)["cards_received"] for line in lines[1:]
                 if "cards_received" in line]
     assert received and all(entry.get("seat", 0) == seat for entry in received)

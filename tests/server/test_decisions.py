@@ -23,7 +23,7 @@ async def slow_first_action(bot: TestBot, request: bot_pb2.DecisionRequest) -> b
 
 
 def _check_indexes(decisions: tuple[Decision, ...], events: int) -> None:
-    assert [d.index for d in decisions] == list(range(len(decisions)))
+    assert [d.number for d in decisions] == list(range(len(decisions)))
     befores = [d.events_before for d in decisions]
     assert befores == sorted(befores) and befores[0] > 0 and befores[-1] <= events
 

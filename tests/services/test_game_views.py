@@ -94,17 +94,17 @@ def test_a_seats_view_shows_exactly_those_seats_private_events_and_decisions(
     received = {e.seat for e in _decoded(shown.events) if isinstance(e, ev.CardsReceived)}
     assert received == seats, "every shown seat's cards, no other seat's"
     assert game.decisions is not None and shown.decisions is not None
-    assert [d.index for d in shown.decisions] == [
-        d.index for d in game.decisions if d.seat in seats]
+    assert [d.number for d in shown.decisions] == [
+        d.number for d in game.decisions if d.seat in seats]
 
 
 def test_a_seats_view_places_each_decision_among_the_events_it_shows() -> None:
     game = played()
     shown = show(game, GameView.of_seats({1}))
     assert game.decisions is not None and shown.decisions is not None
-    by_index = {d.index: d for d in game.decisions}
+    by_index = {d.number: d for d in game.decisions}
     for decision in shown.decisions:
-        before_in_full = game.events[:by_index[decision.index].events_before]
+        before_in_full = game.events[:by_index[decision.number].events_before]
         assert list(shown.events[:decision.events_before]) == [
             e for e in before_in_full
             if (audience := event_audience(e)) is None or 1 in audience]
