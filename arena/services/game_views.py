@@ -7,6 +7,10 @@ the events every seat sees. A seats view is what those seats were shown while th
 played: the public events, their own private events (their cards, a hand revealed to
 them), and the decisions they owed, with their times and what came of them. Who may
 ask for which view is decided elsewhere; this module only cuts the game to it.
+
+Duplicate deals give several games one seed: a seats view of one of them tells its
+bot the cards another seat is dealt in the others. While another seating of the deal
+is still to be played, `ResultsService.deal_in_play` says so.
 """
 
 from __future__ import annotations

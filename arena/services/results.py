@@ -189,6 +189,15 @@ class ResultsService:
         line = self._lines([game])[0]
         return show(game, chosen), line.tournament, line.public_id
 
+    def deal_in_play(self, game: GameSummary) -> bool:
+        """Whether another seating of `game`'s deal is still to be played in its
+        tournament. The seats view of such a game tells a bot the cards it will be dealt
+        in another seat there (duplicate deals share their seed): it is to be shown only
+        once the deal is played out."""
+        if game.tournament_id is None:
+            return False
+        return self.store.unplayed_games_of_deal(game.tournament_id, game.seed) > 0
+
     def _lines(self, games: Sequence[GameSummary]) -> list[GameLine]:
         places = self.store.schedule_places(g.id for g in games)
         names: dict[int, str] = {}

@@ -6,7 +6,9 @@ it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from arena import wire
 from arena.engine import RuleSet
 from arena.engine import events as ev
 from arena.engine.game import Game
+from arena.engine.outcome import Outcome, Termination
 from arena.record import Decision, DecisionOutcome, SeatTermination
 from arena.services.game_views import (
     FULL,
@@ -25,7 +28,8 @@ from arena.services.game_views import (
     event_audience,
     show,
 )
-from arena.store import StoredGame
+from arena.services.results import ResultsService
+from arena.store import BotKind, GameSummary, Store, StoredGame
 
 SEATS = ("alpha", "beta@2", "gamma")
 SEED = 31
@@ -127,3 +131,46 @@ def test_a_game_stored_without_decisions_shows_none_in_any_view() -> None:
     game = replace(played(), decisions=None)
     assert show(game, FULL).decisions is None
     assert show(game, GameView.of_seats({0})).decisions is None
+
+
+def test_a_duplicate_deal_is_in_play_until_its_every_seating_is_recorded(
+        tmp_path: Path) -> None:
+    outcome = Outcome(Termination.SINGLE_HAND, (50, 0), (0, 1), hands_played=1)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def record(seats: tuple[str, ...], seed: int, scheduled: int | None = None
+               ) -> GameSummary:
+        return store.record_game(
+            seats=seats, seed=seed, rules={"target_score": None}, outcome=outcome,
+            seat_terminations=["normal", "normal"], events=[], actions=[], started_at=now,
+            finished_at=now, scheduled_game_id=scheduled)
+
+    with Store.open(tmp_path / "arena.db") as store:
+        for name in ("alpha", "beta"):
+            store.add_bot(name, BotKind.REMOTE)
+        store.create_tournament(
+            "dup", "round_robin", {"seed": 1}, {"target_score": None},
+            games=[Slot(0, ("alpha", "beta"), seed=11), Slot(1, ("beta", "alpha"), seed=11),
+                   Slot(2, ("alpha", "beta"), seed=12)])
+        first, second, third = store.pending_games("dup")
+        results = ResultsService(store)
+        recorded = record(first.seats, 11, first.id)
+        alone = record(third.seats, 12, third.id)
+        outside = record(("alpha", "beta"), 11)
+        assert results.deal_in_play(recorded), "its other seating is still to be played"
+        assert not results.deal_in_play(alone)
+        assert not results.deal_in_play(outside), "a game outside any tournament"
+        record(second.seats, 11, second.id)
+        assert not results.deal_in_play(recorded)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A game of a schedule, as `Store.create_tournament` takes it."""
+
+    game_index: int
+    seats: tuple[str, ...]
+    seed: int
+    round: int = 1
+    table: int = 1
+    teams: tuple[tuple[int, ...], ...] | None = None
