@@ -42,6 +42,8 @@ MAX_LOG_TAIL_LINES = 10_000
 """The most lines of a bot's log one `log_tail` reads."""
 _TAIL_BYTES_PER_LINE = 1024
 """The bytes read back from a log's end per line asked for (a longer line is cut)."""
+MAX_LOG_TAIL_BYTES = 1024 * 1024
+"""The most bytes of a bot's log one `log_tail` reads back from its end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,7 @@ def _tail(path: Path, lines: int) -> str:
     try:
         with path.open("rb") as file:
             size = file.seek(0, os.SEEK_END)
-            file.seek(max(0, size - lines * _TAIL_BYTES_PER_LINE))
+            file.seek(max(0, size - min(lines * _TAIL_BYTES_PER_LINE, MAX_LOG_TAIL_BYTES)))
             data = file.read()
     except OSError as exc:
         raise ServiceError(f"the log {path.name} cannot be read: {exc.strerror}") from None
@@ -179,9 +181,10 @@ class BotService:
         return Launch(True, bot.command, "", bot.read_only_paths)
 
     def log_tail(self, name: str, lines: int = LOG_TAIL_LINES) -> BotLog:
-        """The last `lines` lines (at most `MAX_LOG_TAIL_LINES`) of bot `name`'s current
-        log, the one its process writes on this server or on one of its local workers;
-        for a submitted bot's base name, that of whichever of its versions ran last.
+        """The last `lines` lines (at most `MAX_LOG_TAIL_LINES`, and of its last
+        `MAX_LOG_TAIL_BYTES`) of bot `name`'s current log, the one its process writes on
+        this server or on one of its local workers; for a submitted bot's base name,
+        that of whichever of its versions ran last.
         `UnknownBot` for no such bot; `ServiceError` for a remote bot (its owner runs it
         and keeps its output) or a managed one never launched here."""
         bot = self.store.bot(name)
