@@ -17,6 +17,7 @@ from arena.engine import RuleSet
 from arena.engine import events as ev
 from arena.engine.game import Game
 from arena.engine.outcome import Outcome, Termination
+from arena.engine.rules import DeckKind
 from arena.record import Decision, DecisionOutcome, SeatTermination
 from arena.services.game_views import (
     FULL,
@@ -174,3 +175,36 @@ class Slot:
     round: int = 1
     table: int = 1
     teams: tuple[tuple[int, ...], ...] | None = None
+
+
+@pytest.mark.parametrize("rules", [
+    RuleSet(target_score=None, seven_o=True, jump_in=True),
+    RuleSet(target_score=None, deck=DeckKind.EDITION_2018, progressive=True),
+], ids=["seven-o", "2018-deck"])
+def test_a_seat_s_view_is_exactly_what_the_seat_was_sent_in_random_games(
+        rules: RuleSet) -> None:
+    import random
+
+    private: set[type[ev.Event]] = set()
+    for seed in range(3):
+        players = 2 + seed % 3
+        chooser = random.Random(seed)
+        game = Game.new(rules, players, seed)
+        while game.outcome is None:
+            game.apply(chooser.choice(game.legal_actions()))
+        now = datetime(2026, 1, 1, tzinfo=UTC)
+        stored = StoredGame(
+            id=seed, tournament_id=None, scheduled_game_id=None, rules=rules.to_dict(),
+            seed=seed, seats=tuple(f"bot{n}" for n in range(players)), teams=None,
+            outcome=game.outcome, seat_terminations=(SeatTermination.NORMAL,) * players,
+            rated=False, started_at=now, finished_at=now, forfeited_seat=None,
+            events=tuple(wire.event_to_dict(e) for e in game.events), actions=())
+        for seat in range(players):
+            shown = show(stored, GameView.of_seats({seat}))
+            assert list(shown.events) == [
+                wire.event_to_dict(e) for e in wire.events_for_seat(game.events, seat)]
+        assert list(show(stored, PUBLIC).events) == [
+            wire.event_to_dict(e) for e in wire.public_events(game.events)]
+        private |= {type(e) for e in game.events if e.audience is not None}
+    assert private == {ev.CardsReceived, ev.HandReplaced, ev.HandRevealed}, \
+        "the games move and reveal hands"
