@@ -1,5 +1,6 @@
-"""What a played game leaves behind: how each seat's part in it ended, and the game
-record, a JSON document from which the engine replays the game exactly.
+"""What a played game leaves behind: how each seat's part in it ended, each decision a
+seat owed (its time and what came of it), and the game record, a JSON document from
+which the engine replays the game exactly.
 
 A record holds the rule set, the seed, the seats, every action and the forfeit, if
 any: by the engine's determinism that is the whole game. It also keeps how each
