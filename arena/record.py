@@ -1,5 +1,6 @@
-"""What a played game leaves behind: how each seat's part in it ended, and the game
-record, a JSON document from which the engine replays the game exactly.
+"""What a played game leaves behind: how each seat's part in it ended, each decision a
+seat owed (its time and what came of it), and the game record, a JSON document from
+which the engine replays the game exactly.
 
 A record holds the rule set, the seed, the seats, every action and the forfeit, if
 any: by the engine's determinism that is the whole game. It also keeps how each
@@ -13,7 +14,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena import wire
 from arena.engine import events as ev
@@ -46,6 +47,94 @@ class SeatTermination(StrEnum):
     """Forfeited after sending decisions that could not be understood."""
     ABORTED = "aborted"
     """The server stopped the game before it ended."""
+
+
+class DecisionOutcome(StrEnum):
+    """What came of one decision a seat owed: its bot answered, the server played the
+    only legal action without asking, or the bot committed a violation (the values of
+    `SeatTermination`'s faults)."""
+
+    ANSWERED = "answered"
+    """The bot answered with a legal action in time."""
+    AUTO = "auto"
+    """The only legal action was played without asking the bot."""
+    TIMEOUT = "timeout"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    DISCONNECT = "disconnect"
+    CRASH = "crash"
+
+
+class Penalty(StrEnum):
+    """What a violation cost the seat under the table's bot policy."""
+
+    FALLBACK = "fallback"
+    """The most passive legal action was played for it, and it took a strike."""
+    FORFEIT = "forfeit"
+    """It forfeited the game."""
+
+
+class Decision(NamedTuple):
+    """One decision a seat owed during a game, as the server saw it (a named tuple: a
+    table makes one per decision, so it must be cheap to make).
+
+    `number` counts the game's decisions from 0: it is the index in the game's
+    actions of the action the decision produced (a forfeit, which produces none,
+    is the game's last decision). `events_before` is how many of the game's events
+    came before it was asked (where it falls in the event log). `elapsed_ms` is the
+    time the bot took (0 for an auto-played one), `strikes` the seat's strike count
+    after the decision, and `penalty` what a violation cost it (None for an answer).
+    """
+
+    seat: int
+    number: int
+    events_before: int
+    elapsed_ms: int
+    outcome: DecisionOutcome
+    strikes: int
+    penalty: Penalty | None = None
+
+    @property
+    def auto(self) -> bool:
+        """True when the server played the only legal action without asking."""
+        return self.outcome is DecisionOutcome.AUTO
+
+    def to_json(self) -> list[Any]:
+        """The decision as a compact JSON array (the stored form; `from_json` reads it):
+        [seat, number, events_before, elapsed_ms, outcome, strikes, penalty or null]."""
+        return [self.seat, self.number, self.events_before, self.elapsed_ms,
+                self.outcome.value, self.strikes,
+                None if self.penalty is None else self.penalty.value]
+
+    @classmethod
+    def from_json(cls, value: Any) -> Decision:
+        """The decision an array written by `to_json` describes; `ValueError` for
+        anything else."""
+        if not isinstance(value, list) or len(value) != 7:
+            raise ValueError(f"a stored decision is an array of 7 values, got {value!r}")
+        seat, number, events_before, elapsed_ms, outcome, strikes, penalty = value
+        for name, count in (("seat", seat), ("number", number),
+                            ("events_before", events_before), ("elapsed_ms", elapsed_ms),
+                            ("strikes", strikes)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ValueError(f"a stored decision's {name} must be a whole number "
+                                 f"of at least 0, got {count!r}")
+        return cls(seat, number, events_before, elapsed_ms, DecisionOutcome(outcome), strikes,
+                   None if penalty is None else Penalty(penalty))
+
+
+def decisions_to_json(decisions: Sequence[Decision]) -> str:
+    """Decisions as one compact JSON document, as the store keeps them."""
+    return json.dumps([d.to_json() for d in decisions], separators=(",", ":"))
+
+
+def decisions_from_json(text: str) -> tuple[Decision, ...]:
+    """The decisions a document written by `decisions_to_json` holds; `ValueError` for
+    a document that is not one."""
+    entries = json.loads(text)
+    if not isinstance(entries, list):
+        raise ValueError("stored decisions are a JSON array")
+    return tuple(Decision.from_json(entry) for entry in entries)
 
 
 RECORD_FORMAT = "arena-game-record"

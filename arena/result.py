@@ -12,6 +12,7 @@ from arena.engine.game import Game, replay
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
 from arena.policy import SeatTermination
+from arena.record import Decision
 from arena.tournament.runner import PlayedGame
 
 
@@ -22,7 +23,8 @@ class GameResult:
     `replay()` rebuilds the game from (rules, players, seed, actions) plus the
     forfeit, if there was one; its events and outcome equal `events` and
     `outcome`. `strikes[seat]` counts the seat's violations under a fallback
-    policy; `seat_terminations[seat]` says how its game ended.
+    policy; `seat_terminations[seat]` says how its game ended. `decisions` are every
+    decision a seat owed, in order, with its time and what came of it.
     """
 
     game_id: str
@@ -37,6 +39,7 @@ class GameResult:
     strikes: tuple[int, ...]
     started: datetime
     finished: datetime
+    decisions: tuple[Decision, ...] = ()
 
     def replay(self) -> Game:
         """The game rebuilt from its seed, actions and forfeit."""
@@ -55,4 +58,5 @@ def played_game(result: GameResult) -> PlayedGame:
     actions = [wire.action_to_dict(a) for a in result.actions]
     events = [wire.event_to_dict(e) for e in result.events]
     return PlayedGame(result.outcome, events, actions, result.seat_terminations,
-                      result.started, result.finished, result.forfeited_seat)
+                      result.started, result.finished, result.forfeited_seat,
+                      result.decisions)

@@ -681,6 +681,21 @@ def events_for_seat(events: Iterable[ev.Event], seat: int) -> list[ev.Event]:
     return [e for e in events if e.audience is None or seat in e.audience]
 
 
+_PUBLIC_ONEOFS = frozenset(
+    name for name, spec in _EVENT_SPECS_BY_ONEOF.items()
+    if spec.event_class.audience is ev.Event.audience)
+"""The kinds of event whose class never restricts its audience (most of them)."""
+
+
+def stored_event_audience(event: Mapping[str, Any]) -> frozenset[int] | None:
+    """The seats an event stored as JSON (`event_to_dict`) is addressed to; None for a
+    public one. `WireError` for an object that is no event. An event of a kind that is
+    always public is known by its key alone, without decoding it."""
+    if len(event) == 1 and next(iter(event)) in _PUBLIC_ONEOFS:
+        return None
+    return event_from_proto(dict_into(event, uno_pb2.Event())).audience
+
+
 def public_events(events: Iterable[ev.Event]) -> list[ev.Event]:
     """The events everyone may see (what a spectator is shown)."""
     return [e for e in events if e.audience is None]

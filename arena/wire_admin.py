@@ -18,8 +18,9 @@ from arena import stats, wire
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
-from arena.record import SeatTermination
+from arena.record import Decision, SeatTermination
 from arena.services.bots import VersionLine
+from arena.services.game_views import ShownGame
 from arena.services.progress import Progress
 from arena.stats.elo import Interval
 from arena.stats.headtohead import INTERVAL_METHOD as HEAD_TO_HEAD_METHOD
@@ -196,19 +197,32 @@ def summary_info(game: GameSummary, tournament: str = "",
     return info
 
 
-def game_response(game: StoredGame, tournament: str = "",
+def game_response(game: ShownGame, tournament: str = "",
                   public_id: str = "") -> admin_pb2.GetGameResponse:
-    """A stored game with its events and actions, as `GetGame` answers."""
+    """A stored game cut to a view, as `GetGame` answers: the events the view shows, the
+    decisions of the seats it shows, and, only for the full view, the seed and actions."""
+    summary = game.summary
     response = admin_pb2.GetGameResponse(
-        summary=summary_info(game, tournament, public_id), rules_json=json.dumps(game.rules),
-        seed=game.seed)
+        summary=summary_info(summary, tournament, public_id),
+        rules_json=json.dumps(summary.rules), seed=game.seed or 0, full=game.full,
+        visible_seats=game.visible_seats)
     for event in game.events:
         wire.dict_into(event, response.events.add())
     for action in game.actions:
         wire.dict_into(action, response.actions.add())
-    if game.forfeited_seat is not None:
-        response.forfeited_seat = game.forfeited_seat
+    if summary.forfeited_seat is not None:
+        response.forfeited_seat = summary.forfeited_seat
+    response.decisions.extend(decision_info(d) for d in game.decisions or ())
     return response
+
+
+def decision_info(decision: Decision) -> admin_pb2.DecisionInfo:
+    """One decision a seat owed, as `GetGame` shows it."""
+    return admin_pb2.DecisionInfo(
+        seat=decision.seat, index=decision.number, events_before=decision.events_before,
+        elapsed_ms=decision.elapsed_ms,
+        outcome=decision.outcome.value, strikes=decision.strikes, auto=decision.auto,
+        penalty="" if decision.penalty is None else decision.penalty.value)
 
 
 def exported_game(entry: ScheduledGame, game: StoredGame, tournament: str,

@@ -296,6 +296,34 @@ def bot_versions(context: Context, name: str, log_version: int | None, fmt: str)
                        f"(--log {version.version} for all of it):\n{version.log_tail}")
 
 
+@bot.command("log")
+@click.argument("name")
+@click.option("--lines", type=click.IntRange(min=1, max=10_000), default=50,
+              show_default=True, help="How many of the last lines to print.")
+@pass_context
+def bot_log(context: Context, name: str, lines: int) -> None:
+    """Print the end of managed bot NAME's current log: what its process wrote.
+
+    A submitted bot's base name reads the log of whichever of its versions
+    ran last. The log lies on the machine of the server that launched the
+    bot; a remote bot's output stays where its owner runs it.
+
+    \b
+    Example:
+      arena bot log greedy
+      arena --server HOST:PORT bot log greedy --lines 200
+    """
+    async def body(session: Session) -> admin_pb2.GetBotLogResponse:
+        return await session.admin.GetBotLog(admin_pb2.GetBotLogRequest(name=name,
+                                                                        lines=lines))
+
+    response = context.run(body, read_only=True)
+    if response.text:
+        click.echo(response.text, nl=not response.text.endswith("\n"))
+    else:
+        click.echo(f"(the log of {response.name} is empty)", err=True)
+
+
 def _version_row(version: admin_pb2.BotVersionInfo, fmt: str) -> dict[str, Any]:
     rated = bool(version.pool)
     if fmt != "table":

@@ -159,10 +159,13 @@ class GameIdParam(click.ParamType[str]):
 @click.option("--board", "on_board", is_flag=True,
               help="Redraw a board in place on a terminal, frame by frame (plain lines "
                    "elsewhere).")
+@click.option("--as", "as_bot", default=None, metavar="BOT",
+              help="The game as bot BOT saw it: its hand after each deal and draw, the "
+                   "public plays, and each of its decisions with its time and outcome.")
 @delay_option
 @pass_context
 def replay(context: Context, game_id: str, export: str | None, step: bool, hands: bool,
-           on_board: bool, delay: float) -> None:
+           on_board: bool, as_bot: str | None, delay: float) -> None:
     """Step through a stored game with coloured cards.
 
     GAME_ID is the id `arena games` lists (TOURNAMENT:GAME, the one `tables`
@@ -173,14 +176,30 @@ def replay(context: Context, game_id: str, export: str | None, step: bool, hands
     shows the table redrawn in place after every decision; --hands then
     shows every seat's cards all along.
 
+    With --as BOT, the server sends only what BOT saw: the public plays, its
+    own cards and its decisions, each with the milliseconds it took and what
+    came of it (answered, timeout, illegal, ...), and its strikes. That view
+    holds no seed, so it is not replayed; `arena bot log BOT` shows the
+    bot's own output.
+
     \b
     Example:
       arena replay spring:12
       arena replay spring:12 --board --delay 0.5
       arena replay spring:12 --export jsonl > game.jsonl
+      arena replay spring:12 --as greedy
     """
+    if as_bot is not None and hands:
+        raise click.UsageError("--as shows only BOT's own cards; --hands (every seat's "
+                               "cards) cannot go with it")
+    if as_bot is not None and on_board:
+        raise click.UsageError("--board replays the whole game from its seed, which --as "
+                               "does not show; drop --board to see the game as "
+                               f"{as_bot} saw it")
+
     async def body(session: Session) -> admin_pb2.GetGameResponse:
-        return await session.admin.GetGame(admin_pb2.GetGameRequest(id=game_id))
+        return await session.admin.GetGame(admin_pb2.GetGameRequest(
+            id=game_id, as_bot=as_bot or ""))
 
     from arena import wire
     from arena.cli import render
@@ -192,11 +211,17 @@ def replay(context: Context, game_id: str, export: str | None, step: bool, hands
         for message in response.events:
             click.echo(json.dumps(plain_dict(message)))
         return
+    color = use_color()
+    ending = ending_text(response.summary)
+    if not (response.full or response.actions):  # a server before views sends no `full`
+        from arena.cli.seat_view import print_seat_view
+
+        print_seat_view(response, as_bot, color=color, ending=ending,
+                        wait=_wait_for_enter if step else None)
+        return
     events = [wire.event_from_proto(e) for e in response.events]
     _check_replay(response, events)
     names = list(response.summary.seats)
-    color = use_color()
-    ending = ending_text(response.summary)
     if on_board and can_draw_board():
         from arena.cli import board
 
@@ -218,10 +243,19 @@ def replay(context: Context, game_id: str, export: str | None, step: bool, hands
 
 def replay_header(response: admin_pb2.GetGameResponse) -> dict[str, object]:
     """The first line of a replay export: the game, its players, seed and rules, and how
-    it and each seat ended, under machine keys."""
+    it and each seat ended, and the decisions shown (each with the number of events
+    before it), under machine keys. A partial view (`--as`) has no seed (null), says
+    `"partial": true` and names the seats whose private events it holds."""
     summary = response.summary
-    return {**game_record(summary), "seed": response.seed,
-            "rules": json.loads(response.rules_json)}
+    full = response.full or bool(response.actions)
+    header: dict[str, object] = {**game_record(summary),
+                                 "seed": response.seed if full else None,
+                                 "rules": json.loads(response.rules_json),
+                                 "decisions": [plain_dict(d) for d in response.decisions]}
+    if not full:
+        header["partial"] = True
+        header["visible_seats"] = list(response.visible_seats)
+    return header
 
 
 def _wait_for_enter(prompt: str) -> None:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import functools
 import sqlite3
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import Any, NoReturn, TypeVar
 
@@ -27,17 +27,21 @@ from arena.ladder.settings import DEFAULT_NAME
 from arena.policy import BotPolicy
 from arena.result import GameAbortedError
 from arena.server.connection import BotConnection
-from arena.server.permissions import current_caller
+from arena.server.permissions import Caller, current_caller
 from arena.server.table import GameTable
 from arena.services import Progress, ProgressListener, ServiceError, Services
+from arena.services.game_views import FULL, PUBLIC, GameView, bot_view
 from arena.store import (
     DuplicateName,
+    GameSummary,
     InvalidInput,
     InviteRefused,
     NotOwner,
     QuotaExceeded,
     ReconnectFailed,
+    ScheduledGame,
     Store,
+    StoredGame,
     StoreError,
     UnknownAuthor,
     UnknownBot,
@@ -93,6 +97,23 @@ async def _abort(context: Any, exc: Exception) -> NoReturn:
     message = f"the database cannot be used: {exc}" if isinstance(exc, sqlite3.Error) else exc
     await context.abort(status_for(exc), str(message))
     raise AssertionError("abort returned")  # pragma: no cover
+
+
+def _game_view(game: GameSummary, as_bot: str, caller: Caller,
+               deal_in_play: Callable[[GameSummary], bool]) -> GameView:
+    """The view `GetGame` answers `caller` with: `as_bot`'s seats when it is set
+    (`NotInGame`, an INVALID_ARGUMENT, when that bot did not play the game; the gatekeeper
+    has checked the bot is the caller's), else the whole game for the organizer and its
+    public events for anyone else. Only the organizer sees a game whose duplicate deal is
+    still to be played in another seating: what was played of it tells the cards of the
+    seatings to come."""
+    if not caller.is_organizer and deal_in_play(game):
+        raise ServiceError(
+            f"game {game.id} shares its deal with a seating still to be played in its "
+            "tournament: it is shown once that deal is played out")
+    if as_bot:
+        return bot_view(game, as_bot)
+    return FULL if caller.is_organizer else PUBLIC
 
 
 Request = TypeVar("Request")
@@ -250,6 +271,16 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                                    request.log_version)
         return response
 
+    @_management_call
+    async def GetBotLog(self, request: admin_pb2.GetBotLogRequest,
+                        context: Any) -> admin_pb2.GetBotLogResponse:
+        """The tail of a managed bot's current log."""
+        log = await asyncio.to_thread(self.services_for("GetBotLog").bots.log_tail,
+                                      request.name, request.lines)
+        return admin_pb2.GetBotLogResponse(
+            name=log.name, text=log.text,
+            path_hint=log.path if current_caller().is_organizer else "")
+
     # --------------------------------------------------------- ranks and games
 
     @_management_call
@@ -320,23 +351,35 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
     @_management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
-        """One stored game with its events and actions."""
+        """One stored game: all of it, or with `as_bot` what that bot saw of it."""
         game_id = parse_game_id(request.id) if request.id else request.game_id
+        results = self.services_for("GetGame").results
         game, tournament, public_id = await asyncio.to_thread(
-            self.services_for("GetGame").results.game, game_id)
+            results.game, game_id, functools.partial(
+                _game_view, as_bot=request.as_bot, caller=current_caller(),
+                deal_in_play=results.deal_in_play))
         return wire_admin.game_response(game, tournament, public_id)
 
     async def ExportTournament(self, request: admin_pb2.ExportTournamentRequest,
                                context: Any) -> AsyncIterator[admin_pb2.ExportedGame]:
         """Every stored game of a tournament in schedule order, each with its record (each
-        read in a worker thread)."""
+        read in a worker thread); for anyone but the organizer, each game's public events
+        instead, and only the games whose deal is played out (see `_game_view`)."""
         services = await self._available_services(context, "ExportTournament")
         name = request.tournament
-        exported = (wire_admin.exported_game if current_caller().is_organizer
-                    else wire_admin.public_exported_game)
+        organizer = current_caller().is_organizer
+        exported = wire_admin.exported_game if organizer else wire_admin.public_exported_game
+
+        def next_shown(games: Iterator[tuple[ScheduledGame, StoredGame]],
+                       ) -> tuple[ScheduledGame, StoredGame] | None:
+            for entry, game in games:
+                if organizer or not services.results.deal_in_play(game):
+                    return entry, game
+            return None
+
         try:
             games = await asyncio.to_thread(services.results.export, name)
-            while (found := await asyncio.to_thread(next, games, None)) is not None:
+            while (found := await asyncio.to_thread(next_shown, games)) is not None:
                 entry, game = found
                 yield exported(entry, game, name, public_game_id(name, entry.game_index))
         except (StoreError, ValueError, sqlite3.Error) as exc:

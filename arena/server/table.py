@@ -23,6 +23,7 @@ from arena.engine.actions import Action
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
 from arena.policy import BotPolicy, SeatTermination, Violation, passive_action
+from arena.record import Decision, DecisionOutcome, Penalty
 from arena.result import GameAbortedError, GameResult
 from arena.server.seat import WITHDRAWN, Departed, SeatProxy, SeatSetup
 
@@ -69,6 +70,8 @@ class GameTable:
         self.game = Game.new(rules, len(players), seed)
         self.seats = [Seat(n, name, policy.time_bank) for n, name in enumerate(players)]
         self.decisions = 0
+        self.decision_log: list[Decision] = []
+        """Every decision owed so far, in order: who, how long, what came of it."""
         self.forfeited_seat: int | None = None
         self.started = datetime.now(UTC)
         self.finished: datetime | None = None
@@ -202,13 +205,16 @@ class GameTable:
         waited = 0.0
         if seat.proxy is None:
             self._unawaited += 1
+            began = asyncio.get_running_loop().time()
             back = await self._await_return(seat)
             if back is None or seat.proxy is None:
-                return self._penalise(seat, seat.absent_cause, legal)
+                return self._penalise(seat, seat.absent_cause, legal,
+                                      asyncio.get_running_loop().time() - began)
             waited = back
         proxy = seat.proxy
         if len(legal) == 1 and proxy.auto_single_action:
             self._unawaited += 1
+            self._note(seat, DecisionOutcome.AUTO, 0.0)
             return legal[0]
         self._unawaited = 0
         timeout = self.policy.decision_timeout
@@ -221,6 +227,7 @@ class GameTable:
         elif elapsed > timeout:
             seat.bank_left = max(0.0, seat.bank_left - (elapsed - timeout))
         if isinstance(answer, Action):
+            self._note(seat, DecisionOutcome.ANSWERED, elapsed)
             return answer
         if answer is WITHDRAWN:
             raise GameAbortedError(f"game {self.game_id} was aborted")
@@ -228,8 +235,15 @@ class GameTable:
             if seat.proxy is proxy:
                 self._detach(seat, answer.cause)
             await self._check_absence(seat)
-            return self._penalise(seat, seat.absent_cause, legal)
-        return self._penalise(seat, answer, legal)
+            return self._penalise(seat, seat.absent_cause, legal, elapsed)
+        return self._penalise(seat, answer, legal, elapsed)
+
+    def _note(self, seat: Seat, outcome: DecisionOutcome, elapsed: float,
+              penalty: Penalty | None = None) -> None:
+        """Log the decision due now (`elapsed` seconds; the seat's strikes after it)."""
+        self.decision_log.append(Decision(seat.number, self.decisions, len(self.game.events),
+                                          round(elapsed * 1000), outcome, seat.strikes,
+                                          penalty))
 
     async def _await_return(self, seat: Seat) -> float | None:
         """Wait for the absent seat's bot to take it back, at most the decision's deadline
@@ -265,18 +279,24 @@ class GameTable:
                 and await self.crash_check(seat.bot_name)):
             self.mark_crashed(seat.bot_name)
 
-    def _penalise(self, seat: Seat, violation: Violation, legal: list[Action]) -> Action | None:
-        """Apply the bot policy: the fallback action plus a strike, or None to forfeit."""
+    def _penalise(self, seat: Seat, violation: Violation, legal: list[Action],
+                  elapsed: float) -> Action | None:
+        """Apply the bot policy: the fallback action plus a strike, or None to forfeit;
+        the decision (`elapsed` seconds) is logged with what it cost."""
         policy = self.policy
+        outcome = DecisionOutcome(violation.value)
         if policy.on_violation == "forfeit":
             self._forfeit(seat, violation)
+            self._note(seat, outcome, elapsed, Penalty.FORFEIT)
             return None
         seat.strikes += 1
         if seat.proxy is not None:
             seat.proxy.strike(seat.strikes, policy.max_strikes, violation)
         if policy.max_strikes is not None and seat.strikes >= policy.max_strikes:
             self._forfeit(seat, violation)
+            self._note(seat, outcome, elapsed, Penalty.FORFEIT)
             return None
+        self._note(seat, outcome, elapsed, Penalty.FALLBACK)
         return passive_action(legal)
 
     def _forfeit(self, seat: Seat, violation: Violation) -> None:
@@ -381,6 +401,7 @@ class GameTable:
             strikes=tuple(seat.strikes for seat in self.seats),
             started=self.started,
             finished=self.finished,
+            decisions=tuple(self.decision_log),
         )
 
     # ------------------------------------------------------------- watching

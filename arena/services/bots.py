@@ -12,7 +12,10 @@ in a worker thread), and a coroutine never blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from arena.services.errors import ServiceError
 from arena.store import (
@@ -38,6 +41,46 @@ class NotYours(NotOwner):
 VersionLine = tuple[BotVersion | Bot, Rating | None]
 """One line of a bot's versions: a submitted version (or a bot added with a command, its
 only version), and its rating in the rule-set pool of its latest rated game."""
+
+
+LOG_TAIL_LINES = 50
+"""The lines of a bot's log `BotService.log_tail` reads unless told."""
+MAX_LOG_TAIL_LINES = 10_000
+"""The most lines of a bot's log one `log_tail` reads."""
+_TAIL_BYTES_PER_LINE = 1024
+"""The bytes read back from a log's end per line asked for (a longer line is cut)."""
+MAX_LOG_TAIL_BYTES = 1024 * 1024
+"""The most bytes of a bot's log one `log_tail` reads back from its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotLog:
+    """The tail of a managed bot's log: the bot (version) that wrote it, its last lines,
+    and where the file lies on the server's machine."""
+
+    name: str
+    text: str
+    path: str
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _tail(path: Path, lines: int) -> str:
+    """The last `lines` lines of the file at `path` (undecodable bytes replaced)."""
+    try:
+        with path.open("rb") as file:
+            size = file.seek(0, os.SEEK_END)
+            file.seek(max(0, size - min(lines * _TAIL_BYTES_PER_LINE, MAX_LOG_TAIL_BYTES)))
+            data = file.read()
+    except OSError as exc:
+        raise ServiceError(f"the log {path.name} cannot be read: {exc.strerror}") from None
+    text = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+    return "".join(text[-lines:])
 
 
 class BotService:
@@ -159,6 +202,30 @@ class BotService:
             return Launch(True, launch_command(version), version.folder)
         assert bot.command is not None  # a managed bot has its command
         return Launch(True, bot.command, "", bot.read_only_paths)
+
+    def log_tail(self, name: str, lines: int = LOG_TAIL_LINES) -> BotLog:
+        """The last `lines` lines (at most `MAX_LOG_TAIL_LINES`, and of its last
+        `MAX_LOG_TAIL_BYTES`) of bot `name`'s current log, the one its process writes on
+        this server or on one of its local workers; for a submitted bot's base name,
+        that of whichever of its versions ran last.
+        `UnknownBot` for no such bot; `ServiceError` for a remote bot (its owner runs it
+        and keeps its output) or a managed one never launched here."""
+        bot = self.store.bot(name)
+        if bot.kind is not BotKind.MANAGED:
+            raise ServiceError(f"bot {bot.name} is remote: its owner runs it, and its "
+                               "output stays where they run it")
+        names = [name] if "@" in name else [
+            name, *(v.name for v in reversed(self.store.bot_versions(name)))]
+        files = [] if self.fleet is None else [
+            (_modified(path), candidate, path)
+            for candidate in names for path in self.fleet.log_files(candidate)]
+        if not files:
+            raise ServiceError(f"bot {name} has no log on this server: it has not been "
+                               "launched here yet (a managed bot is launched, and logs, "
+                               "when it is to play)")
+        _, writer, latest = max(files, key=lambda found: found[0])
+        wanted = max(1, min(lines or LOG_TAIL_LINES, MAX_LOG_TAIL_LINES))
+        return BotLog(writer, _tail(latest, wanted), str(latest))
 
     def is_managed(self, name: str) -> bool:
         """Whether arena launches bot `name` itself."""

@@ -8,7 +8,7 @@ answers one request.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena import stats
@@ -25,6 +25,7 @@ from arena.rankings import (
 from arena.rating.fit import FitError
 from arena.record import FAULTS, SeatTermination
 from arena.services.errors import ServiceError
+from arena.services.game_views import FULL, GameView, ShownGame, show
 from arena.store import (
     GameSummary,
     Pool,
@@ -173,17 +174,31 @@ class ResultsService:
                                  limit=limit or None, author_id=author_id)
         return self._lines(found)
 
-    def game(self, game_id: GameId | int) -> tuple[StoredGame, str, str]:
-        """One stored game with its replay log, by its public id or its number, with its
-        tournament's name and its public id; `UnknownGame` says why there is none."""
+    def game(self, game_id: GameId | int,
+             view: GameView | Callable[[GameSummary], GameView] = FULL
+             ) -> tuple[ShownGame, str, str]:
+        """One stored game cut to `view` (see `arena.services.game_views`), by its public
+        id or its number, with its tournament's name and its public id; `UnknownGame`
+        says why there is none. `view` may be a function of the game's summary (the
+        view of a bot's seats, say), which raises to refuse it."""
         if isinstance(game_id, int):
             game = self.store.get_game(game_id)
         elif isinstance(game_id, StoredGameNumber):
             game = self.store.get_game(game_id.number)
         else:
             game = self.store.get_game(self._stored_number(game_id))
+        chosen = view if isinstance(view, GameView) else view(game)
         line = self._lines([game])[0]
-        return game, line.tournament, line.public_id
+        return show(game, chosen), line.tournament, line.public_id
+
+    def deal_in_play(self, game: GameSummary) -> bool:
+        """Whether another seating of `game`'s deal is still to be played in its
+        tournament. The seats view of such a game tells a bot the cards it will be dealt
+        in another seat there (duplicate deals share their seed): it is to be shown only
+        once the deal is played out."""
+        if game.tournament_id is None:
+            return False
+        return self.store.unplayed_games_of_deal(game.tournament_id, game.seed) > 0
 
     def _lines(self, games: Sequence[GameSummary]) -> list[GameLine]:
         places = self.store.schedule_places(g.id for g in games)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
+from arena.record import decisions_from_json
 from arena.store.backend import Row
 from arena.store.errors import (
     DamagedDatabase,
@@ -189,4 +190,5 @@ def _with_logs(summary: GameSummary, logs: Row) -> StoredGame:
         **fields,
         events=tuple(json.loads(logs["events"])),
         actions=tuple(json.loads(logs["actions"])),
+        decisions=None if logs["decisions"] is None else decisions_from_json(logs["decisions"]),
     )

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from arena.engine.outcome import Outcome, Termination
-from arena.record import SeatTermination
+from arena.record import Decision, SeatTermination, decisions_to_json
 from arena.store.backend import Connection, Row
 from arena.store.codec import (
     _decoding,
@@ -64,6 +64,7 @@ class GameRecords(Database):
         teams: Sequence[Sequence[int]] | None = None,
         rated: bool = True,
         forfeited_seat: int | None = None,
+        decisions: Sequence[Decision] | None = None,
     ) -> GameSummary:
         """Store a finished game and, if `rated`, update the ratings; all or nothing.
 
@@ -73,7 +74,8 @@ class GameRecords(Database):
         rule set and table size (`arena.rating.pools`). Recording a scheduled
         game twice raises `AlreadyRecorded` and changes nothing. `events` is the
         replay log as JSON objects; a game that ended by a forfeit names the
-        `forfeited_seat`.
+        `forfeited_seat`. `decisions`, when given, are every decision a seat owed
+        (with its time and what came of it), kept with the game.
 
         Should the connection break while the game is committed, a scheduled game is
         recorded again, as is safe: if the commit took effect, the game recorded then
@@ -88,7 +90,7 @@ class GameRecords(Database):
         try:
             return self._record(seats, seed, rules, outcome, terminations, events, actions,
                                 started_at, finished_at, scheduled_game_id, teams, rated,
-                                forfeited_seat)
+                                forfeited_seat, decisions)
         except AlreadyRecorded:
             if scheduled_game_id is None or not self._rerun_after_commit:
                 raise
@@ -129,6 +131,7 @@ class GameRecords(Database):
         teams: Sequence[Sequence[int]] | None,
         rated: bool,
         forfeited_seat: int | None,
+        decisions: Sequence[Decision] | None,
     ) -> GameSummary:
         with self._transaction() as conn:
             tournament_id, bot_ids = self._game_participants(
@@ -136,7 +139,7 @@ class GameRecords(Database):
             )
             game_id = self._insert_game(
                 conn, tournament_id, rules, seed, teams, outcome, rated, events, actions,
-                started_at, finished_at, forfeited_seat,
+                started_at, finished_at, forfeited_seat, decisions,
             )
             self._insert_seats(conn, game_id, bot_ids, outcome, terminations)
             if scheduled_game_id is not None:
@@ -196,16 +199,18 @@ class GameRecords(Database):
         started_at: datetime,
         finished_at: datetime,
         forfeited_seat: int | None,
+        decisions: Sequence[Decision] | None,
     ) -> int:
         row = conn.execute(
             "INSERT INTO games (tournament_id, rules, seed, teams, termination, hands_played,"
-            " rated, events, actions, started_at, finished_at, forfeited_seat)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " rated, events, actions, started_at, finished_at, forfeited_seat, decisions)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (tournament_id, _json(dict(rules)), seed,
              None if teams is None else _json(_teams_tuple(teams)),
              Termination(outcome.termination).value, outcome.hands_played, int(rated),
              _json([dict(event) for event in events]), _json(list(actions)),
-             _timestamp(started_at), _timestamp(finished_at), forfeited_seat),
+             _timestamp(started_at), _timestamp(finished_at), forfeited_seat,
+             None if decisions is None else decisions_to_json(decisions)),
         ).fetchone()
         return int(row[0])
 
@@ -227,7 +232,8 @@ class GameRecords(Database):
         )
 
     def get_game(self, game_id: int) -> StoredGame:
-        """A finished game with its replay log; `UnknownGame` if there is none."""
+        """A finished game with its replay log and its decisions (None for a game stored
+        without them); `UnknownGame` if there is none."""
         if not 0 <= game_id < 2**63:  # beyond SQLite's integers
             raise UnknownGame(f"no game {game_id}")
         with self._lock:
@@ -235,7 +241,7 @@ class GameRecords(Database):
             if not summaries:
                 raise UnknownGame(f"no game {game_id}")
             logs = self._conn.execute(
-                "SELECT events, actions FROM games WHERE id = ?", (game_id,)
+                "SELECT events, actions, decisions FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         return _with_logs(summaries[0], logs)
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from arena.engine.outcome import Outcome
 from arena.rating import RatingParameters
-from arena.record import RECORD_FORMAT, RECORD_VERSION, GameRecord, SeatTermination
+from arena.record import RECORD_FORMAT, RECORD_VERSION, Decision, GameRecord, SeatTermination
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -237,10 +237,12 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class StoredGame(GameSummary):
-    """A finished game with everything needed to replay it."""
+    """A finished game with everything needed to replay it, and the decisions its seats
+    owed (None for a game stored without them, as before they were kept)."""
 
     events: tuple[dict[str, Any], ...]
     actions: tuple[Any, ...]
+    decisions: tuple[Decision, ...] | None = None
 
     def game_record(self) -> GameRecord:
         """The game in the game-record format, ready to replay or to write to a file;

@@ -167,6 +167,15 @@ class ScheduleRecords(Database):
             names = self._bot_names(self._conn, json.loads(row["bot_ids"]))
         return _scheduled_game(row, names)
 
+    def unplayed_games_of_deal(self, tournament_id: int, seed: int) -> int:
+        """How many games of tournament `tournament_id`'s schedule dealt from `seed` (the
+        other seatings of one duplicate deal) are not recorded yet."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT COUNT(*) FROM scheduled_games WHERE tournament_id = ? AND seed = ?"
+                " AND status = 'pending'", (tournament_id, seed)).fetchone()
+        return int(row[0])
+
     def schedule_places(self, game_ids: Iterable[int]) -> dict[int, tuple[str, int]]:
         """Where each of the stored games `game_ids` sits in a schedule: (tournament name,
         game index), by game number; a game outside any schedule is left out."""

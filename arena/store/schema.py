@@ -247,5 +247,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE timetables ADD COLUMN per_author INTEGER CHECK (per_author > 0)",
         ),
     ),
+    Migration(
+        9,
+        "every decision of a game, with its time and what came of it (none for older games)",
+        ("ALTER TABLE games ADD COLUMN decisions TEXT",),
+    ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

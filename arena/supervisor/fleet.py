@@ -11,12 +11,19 @@ bot it launched exits without connecting. It knows the bots only through a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from arena.supervisor.process import BotIsolation, BotSupervisor, ManagedBot, ManagedBotError
+from arena.supervisor.process import (
+    BotIsolation,
+    BotSupervisor,
+    ManagedBot,
+    ManagedBotError,
+    bot_log_path,
+)
 
 EXIT_POLL = 0.1
 """Seconds between looks, while waiting for bots, at whether a managed bot has exited."""
@@ -133,6 +140,18 @@ class Fleet:
             which = ", ".join(f"{name} (exit code {code})" for name, code in sorted(exited.items()))
             raise FleetError(f"bots exited before connecting: {which}; see the logs in "
                              f"{self.log_dir}")
+
+    def log_files(self, name: str) -> list[Path]:
+        """The current log files of managed bot `name` that exist: the one this server's
+        supervisor writes, and those of the local workers that launched their own copies
+        (in `worker-N` folders of the same log folder), newest first."""
+        folders = [self.log_dir, *sorted(self.log_dir.glob("worker-*"))]
+        found = []
+        for folder in folders:
+            path = bot_log_path(folder, name)
+            with contextlib.suppress(OSError):
+                found.append((path.stat().st_mtime, path))
+        return [path for _, path in sorted(found, key=lambda item: item[0], reverse=True)]
 
     def is_running(self, name: str) -> bool:
         """Whether managed bot `name`'s process, launched here, is alive."""

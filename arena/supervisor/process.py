@@ -142,8 +142,7 @@ class BotSupervisor:
 
     def log_path(self, name: str) -> Path:
         """Where a bot's stdout and stderr go."""
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
-        return self.log_dir / f"{safe}.log"
+        return bot_log_path(self.log_dir, name)
 
     async def start(self, bot: ManagedBot) -> None:
         """Launch `bot` and watch it; raise `ManagedBotError` if it cannot be started."""
@@ -353,6 +352,13 @@ def _check_readable_by_others(name: str, paths: list[str]) -> None:
 
 LOG_HEADER_BYTES = 4096
 """Room left in a log for the line the supervisor writes at each start."""
+
+
+def bot_log_path(log_dir: Path, name: str) -> Path:
+    """The current log file of bot `name` launched with its logs in `log_dir` (older ones
+    beside it end in .1, .2, ...)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+    return log_dir / f"{safe}.log"
 
 
 def _rotate(path: Path, cap: int, files: int) -> int:

@@ -43,7 +43,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
-from arena.record import SeatTermination
+from arena.record import Decision, SeatTermination
 from arena.store import (
     CLAIM_STALE_AFTER,
     AlreadyRecorded,
@@ -68,7 +68,8 @@ class PlayedGame:
     `events` is the replay log as JSON objects, `actions` the decisions as JSON
     values, `seat_terminations[seat]` how each seat's game ended. Timestamps
     left out are taken by the runner around the call. A game that ended by a
-    forfeit names the `forfeited_seat`.
+    forfeit names the `forfeited_seat`. `decisions` are every decision a seat
+    owed, with its time and what came of it, or None when the runner kept none.
     """
 
     outcome: Outcome
@@ -78,6 +79,7 @@ class PlayedGame:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     forfeited_seat: int | None = None
+    decisions: Sequence[Decision] | None = None
 
 
 class TableRunner(Protocol):
@@ -694,6 +696,7 @@ def record_played(
             scheduled_game_id=game.id,
             teams=game.teams,
             forfeited_seat=played.forfeited_seat,
+            decisions=played.decisions,
         )
     except AlreadyRecorded:
         return None

@@ -702,28 +702,56 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummaryInfo, _Mapping]]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id", "id")
+    __slots__ = ("game_id", "id", "as_bot")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
+    AS_BOT_FIELD_NUMBER: _ClassVar[int]
     game_id: int
     id: str
-    def __init__(self, game_id: _Optional[int] = ..., id: _Optional[str] = ...) -> None: ...
+    as_bot: str
+    def __init__(self, game_id: _Optional[int] = ..., id: _Optional[str] = ..., as_bot: _Optional[str] = ...) -> None: ...
+
+class DecisionInfo(_message.Message):
+    __slots__ = ("seat", "index", "elapsed_ms", "outcome", "strikes", "auto", "penalty", "events_before")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    STRIKES_FIELD_NUMBER: _ClassVar[int]
+    AUTO_FIELD_NUMBER: _ClassVar[int]
+    PENALTY_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    index: int
+    elapsed_ms: int
+    outcome: str
+    strikes: int
+    auto: bool
+    penalty: str
+    events_before: int
+    def __init__(self, seat: _Optional[int] = ..., index: _Optional[int] = ..., elapsed_ms: _Optional[int] = ..., outcome: _Optional[str] = ..., strikes: _Optional[int] = ..., auto: _Optional[bool] = ..., penalty: _Optional[str] = ..., events_before: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
-    __slots__ = ("summary", "rules_json", "seed", "events", "actions", "forfeited_seat")
+    __slots__ = ("summary", "rules_json", "seed", "events", "actions", "forfeited_seat", "decisions", "full", "visible_seats")
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    FULL_FIELD_NUMBER: _ClassVar[int]
+    VISIBLE_SEATS_FIELD_NUMBER: _ClassVar[int]
     summary: GameSummaryInfo
     rules_json: str
     seed: int
     events: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Event]
     actions: _containers.RepeatedCompositeFieldContainer[_uno_pb2.Action]
     forfeited_seat: int
-    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., rules_json: _Optional[str] = ..., seed: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ..., forfeited_seat: _Optional[int] = ...) -> None: ...
+    decisions: _containers.RepeatedCompositeFieldContainer[DecisionInfo]
+    full: bool
+    visible_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, summary: _Optional[_Union[GameSummaryInfo, _Mapping]] = ..., rules_json: _Optional[str] = ..., seed: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_uno_pb2.Event, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_uno_pb2.Action, _Mapping]]] = ..., forfeited_seat: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[DecisionInfo, _Mapping]]] = ..., full: _Optional[bool] = ..., visible_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListConnectedBotsRequest(_message.Message):
     __slots__ = ()
@@ -1072,3 +1100,21 @@ class ListAuditResponse(_message.Message):
     LINES_FIELD_NUMBER: _ClassVar[int]
     lines: _containers.RepeatedCompositeFieldContainer[AuditLine]
     def __init__(self, lines: _Optional[_Iterable[_Union[AuditLine, _Mapping]]] = ...) -> None: ...
+
+class GetBotLogRequest(_message.Message):
+    __slots__ = ("name", "lines")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LINES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    lines: int
+    def __init__(self, name: _Optional[str] = ..., lines: _Optional[int] = ...) -> None: ...
+
+class GetBotLogResponse(_message.Message):
+    __slots__ = ("name", "text", "path_hint")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PATH_HINT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    text: str
+    path_hint: str
+    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., path_hint: _Optional[str] = ...) -> None: ...

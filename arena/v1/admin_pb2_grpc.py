@@ -199,6 +199,11 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.ListAuditRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.ListAuditResponse.FromString,
                 _registered_method=True)
+        self.GetBotLog = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetBotLog',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetBotLogRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetBotLogResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaAdminServicer:
@@ -429,6 +434,13 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBotLog(self, request, context):
+        """The tail of a managed bot's current log file.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -596,6 +608,11 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.ListAudit,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.ListAuditRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.ListAuditResponse.SerializeToString,
+            ),
+            'GetBotLog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBotLog,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetBotLogRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetBotLogResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1489,6 +1506,33 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/ListAudit',
             arena_dot_v1_dot_admin__pb2.ListAuditRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.ListAuditResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBotLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetBotLog',
+            arena_dot_v1_dot_admin__pb2.GetBotLogRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetBotLogResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -97,6 +97,8 @@ class ArenaAdminStub:
     """Who the caller's token names, and what it may do."""
     ListAudit: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRequest, _admin_pb2.ListAuditResponse]
     """The audit trail: every call that changed something (or tried), newest first."""
+    GetBotLog: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetBotLogRequest, _admin_pb2.GetBotLogResponse]
+    """The tail of a managed bot's current log file."""
 
 @_typing.type_check_only
 class ArenaAdminAsyncStub(ArenaAdminStub):
@@ -167,6 +169,8 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     """Who the caller's token names, and what it may do."""
     ListAudit: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRequest, _admin_pb2.ListAuditResponse]  # type: ignore[assignment]
     """The audit trail: every call that changed something (or tried), newest first."""
+    GetBotLog: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetBotLogRequest, _admin_pb2.GetBotLogResponse]  # type: ignore[assignment]
+    """The tail of a managed bot's current log file."""
 
 class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -432,5 +436,13 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.ListAuditResponse, _abc.Awaitable[_admin_pb2.ListAuditResponse]]:
         """The audit trail: every call that changed something (or tried), newest first."""
+
+    @_abc_1.abstractmethod
+    def GetBotLog(
+        self,
+        request: _admin_pb2.GetBotLogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetBotLogResponse, _abc.Awaitable[_admin_pb2.GetBotLogResponse]]:
+        """The tail of a managed bot's current log file."""
 
 def add_ArenaAdminServicer_to_server(servicer: ArenaAdminServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

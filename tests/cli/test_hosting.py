@@ -91,6 +91,17 @@ def test_an_author_goes_from_login_to_the_leaderboard_and_sees_only_their_own(
         code, out, _ = run(alice, "games", "--mine", "--format", "json")
         assert code == 0 and len(json.loads(out)) == 2
         assert all("greedy@1" in game["seats"] for game in json.loads(out))
+        game = json.loads(out)[0]["id"]
+        code, out, said = run(alice, "replay", game, "--as", "greedy@1")
+        assert code == 0 and "arena bot log greedy@1" in out, said
+        code, public, said = run(alice, "replay", game)
+        assert code == 0, said
+        code, _, said = run(bob, "replay", game, "--as", "greedy@1")
+        assert code == 1 and "it is not yours" in said, said
+        code, _, said = run(alice, "bot", "log", "greedy@1")
+        assert code == 0, said
+        code, _, said = run(bob, "bot", "log", "greedy@1")
+        assert code == 1 and "it is not yours" in said, said
         code, out, _ = run(bob, "games", "--mine", "--format", "json")
         assert code == 0 and json.loads(out) == []
         code, out, _ = run(bob, "bot", "list", "--format", "json")

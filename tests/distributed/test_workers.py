@@ -63,6 +63,17 @@ def _games(db: Path, name: str) -> dict[int, tuple[str, str, str]]:
     return {row["game_index"]: (row["actions"], row["events"], row["scores"]) for row in rows}
 
 
+def _decisions(db: Path, name: str) -> dict[int, list[tuple[int, int, int, str]]]:
+    """Each recorded game's decisions by its place in the schedule, without their times:
+    (seat, index, events before, outcome)."""
+    rows = query(db, "SELECT s.game_index, g.decisions FROM scheduled_games s"
+                     " JOIN tournaments t ON t.id = s.tournament_id"
+                     " JOIN games g ON g.id = s.game_id WHERE t.name = ?", name)
+    return {row["game_index"]: [(seat, index, before, outcome) for
+                                seat, index, before, _, outcome, _, _ in
+                                json.loads(row["decisions"])] for row in rows}
+
+
 def _ratings(db: Path, name: str) -> dict[str, tuple[float, float, int]]:
     with Store.open(db, read_only=True) as store:
         return {r.bot: (r.mu, r.sigma, r.games) for r in store.ratings(name)}
@@ -100,6 +111,10 @@ def test_one_worker_two_workers_and_a_dask_cluster_record_the_same_games_and_rat
     assert _games(db, "dask") == _games(db, "one")
     assert _ratings(db, "two") == _ratings(db, "one")
     assert _ratings(db, "dask") == _ratings(db, "one")
+    decisions = _decisions(db, "one")
+    assert len(decisions) == total and all(decisions.values())
+    assert _decisions(db, "two") == decisions, "a worker's games come back with their decisions"
+    assert _decisions(db, "dask") == decisions
     logs = db.parent / "arena-logs"
     assert sorted(p.name for p in logs.iterdir() if p.name.startswith("worker-")) == \
         ["worker-0", "worker-1"], "the tournament's workers setting started two workers"
@@ -112,6 +127,10 @@ def test_a_match_on_two_workers_plays_every_game_on_their_own_bots(db: Path) -> 
     assert_recorded_once(db, match, 6)
     for worker in ("worker-0", "worker-1"):
         assert (db.parent / "arena-logs" / worker / "greedy.log").exists()
+    newest = max((db.parent / "arena-logs").glob("worker-*/greedy.log"),
+                 key=lambda path: path.stat().st_mtime)
+    assert ok(db, "bot", "log", "greedy", "--lines", "2").stdout.splitlines() == \
+        newest.read_text().splitlines()[-2:], "the log a worker's copy of the bot wrote"
 
 
 def _rules_file(folder: Path) -> Path:

@@ -105,6 +105,10 @@ def test_no_store_call_runs_on_the_event_loop_while_serving(tmp_path: Path) -> N
                 await admin.GetStats(admin_pb2.GetStatsRequest(tournament="cup"))
                 games = await admin.ListGames(admin_pb2.ListGamesRequest(tournament="cup"))
                 await admin.GetGame(admin_pb2.GetGameRequest(id=games.games[0].id))
+                await admin.GetGame(admin_pb2.GetGameRequest(id=games.games[0].id,
+                                                             as_bot="alice"))
+                with contextlib.suppress(grpc.aio.AioRpcError):  # alice is remote: no log
+                    await admin.GetBotLog(admin_pb2.GetBotLogRequest(name="alice"))
                 await admin.GetSchedule(admin_pb2.GetScheduleRequest(tournament="cup"))
                 await admin.ListTournaments(admin_pb2.ListTournamentsRequest())
                 [g async for g in admin.ExportTournament(

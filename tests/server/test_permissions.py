@@ -308,3 +308,75 @@ def test_every_change_and_every_refused_change_is_in_the_audit_trail(tmp_path: P
                     ("organizer", "AddAuthor", "cy", "ok")]
     assert others[0] is grpc.StatusCode.PERMISSION_DENIED
 
+
+
+def test_an_author_sees_a_stored_game_as_the_public_did_or_as_their_bot_did_once_its_deal_is_over(
+        tmp_path: Path) -> None:
+    from dataclasses import dataclass
+    from datetime import UTC, datetime
+
+    from arena.engine.outcome import Outcome, Termination
+
+    @dataclass(frozen=True)
+    class Slot:
+        game_index: int
+        seats: tuple[str, ...]
+        seed: int
+        round: int = 1
+        table: int = 1
+        teams: None = None
+
+    outcome = Outcome(Termination.SINGLE_HAND, (50, 0), (0, 1), hands_played=1)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    async def scenario() -> dict[str, tuple[grpc.StatusCode, Any]]:
+        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN) as served:
+            store = served.store
+            alice, alice_token = store.add_author("alice")
+            store.add_bot("alpha", BotKind.REMOTE, author_id=alice.id)
+            store.add_bot("beta", BotKind.REMOTE)
+            store.create_tournament(
+                "dup", "round_robin", {"seed": 1}, {"target_score": None},
+                games=[Slot(0, ("alpha", "beta"), seed=11),
+                       Slot(1, ("beta", "alpha"), seed=11)])
+            first, second = store.pending_games("dup")
+
+            def record(slot: Any) -> int:
+                return store.record_game(
+                    seats=slot.seats, seed=11, rules={"target_score": None},
+                    outcome=outcome, seat_terminations=["normal", "normal"], events=[],
+                    actions=[], started_at=now, finished_at=now,
+                    scheduled_game_id=slot.id).id
+
+            number = record(first)
+            answers: dict[str, tuple[grpc.StatusCode, Any]] = {}
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{served.port}") as channel:
+                stub = admin_pb2_grpc.ArenaAdminStub(channel)
+
+                async def get(key: str, token: str, as_bot: str = "") -> None:
+                    try:
+                        answers[key] = (grpc.StatusCode.OK, await stub.GetGame(
+                            admin_pb2.GetGameRequest(game_id=number, as_bot=as_bot),
+                            metadata=[("authorization", f"Bearer {token}")]))
+                    except grpc.aio.AioRpcError as exc:
+                        answers[key] = (exc.code(), exc.details())
+
+                await get("author, deal in play", alice_token)
+                await get("own bot, deal in play", alice_token, "alpha")
+                await get("organizer, deal in play", ORGANIZER_TOKEN)
+                record(second)
+                await get("author", alice_token)
+                await get("own bot", alice_token, "alpha")
+                await get("organizer", ORGANIZER_TOKEN)
+            return answers
+
+    answers = asyncio.run(scenario())
+    for key in ("author, deal in play", "own bot, deal in play"):
+        code, details = answers[key]
+        assert code is grpc.StatusCode.FAILED_PRECONDITION
+        assert "shares its deal with a seating still to be played" in details
+    assert answers["organizer, deal in play"][0] is grpc.StatusCode.OK
+    public, own, whole = (answers[k][1] for k in ("author", "own bot", "organizer"))
+    assert (public.full, public.seed, list(public.visible_seats)) == (False, 0, [])
+    assert (own.full, own.seed, list(own.visible_seats)) == (False, 0, [0])
+    assert (whole.full, whole.seed) == (True, 11)

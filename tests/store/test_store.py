@@ -21,7 +21,7 @@ from arena import rating
 from arena.engine import PARTNER_TEAMS
 from arena.engine.outcome import Outcome, Termination
 from arena.rating import pools as rating_pools
-from arena.record import SeatTermination
+from arena.record import Decision, DecisionOutcome, Penalty, SeatTermination
 from arena.store import (
     MIGRATIONS,
     AlreadyRecorded,
@@ -825,6 +825,51 @@ def test_migration_3_moves_a_stored_forfeit_marker_into_its_column(tmp_path: Pat
         forfeited, played_out = store.get_game(1), store.get_game(2)
     assert (forfeited.forfeited_seat, forfeited.actions) == (1, ({"draw": {}},))
     assert (played_out.forfeited_seat, played_out.actions) == (None, ({"draw": {}},))
+
+
+DECISIONS = (
+    Decision(0, 0, 3, 12, DecisionOutcome.ANSWERED, 0),
+    Decision(1, 1, 4, 0, DecisionOutcome.AUTO, 0),
+    Decision(0, 2, 5, 1000, DecisionOutcome.TIMEOUT, 1, Penalty.FALLBACK),
+    Decision(1, 3, 6, 7, DecisionOutcome.ILLEGAL, 1, Penalty.FORFEIT),
+)
+
+
+def test_a_game_s_decisions_are_stored_with_it_and_read_back(store: Store) -> None:
+    add_remote_bots(store, "alpha", "beta")
+    with_decisions = record(store, ("alpha", "beta"), decisions=DECISIONS)
+    without = record(store, ("alpha", "beta"))
+    assert store.get_game(with_decisions.id).decisions == DECISIONS
+    assert store.get_game(without.id).decisions is None
+
+
+def test_migration_9_keeps_older_games_without_decisions(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    with Store.open(path, migrations=tuple(m for m in MIGRATIONS if m.version < 9)) as old:
+        add_remote_bots(old, "alpha", "beta")
+        with old._transaction() as conn:
+            conn.execute(
+                "INSERT INTO games (id, rules, seed, termination, hands_played, rated, events,"
+                " actions, started_at, finished_at) VALUES (1, '{}', 7, 'single_hand', 1, 0,"
+                " '[]', '[]', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:01+00:00')")
+            conn.executemany(
+                "INSERT INTO game_seats (game_id, seat, bot_id, score, rank, termination)"
+                " VALUES (1, ?, ?, 0, ?, 'normal')", [(0, 1, 0), (1, 2, 1)])
+    with Store.open(path) as store:
+        assert store.schema_version == MIGRATIONS[-1].version >= 9
+        assert store.get_game(1).decisions is None
+        newer = record(store, ("alpha", "beta"), decisions=DECISIONS)
+        assert store.get_game(newer.id).decisions == DECISIONS
+
+
+def test_damaged_stored_decisions_are_a_damaged_database(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "arena.db") as store:
+        add_remote_bots(store, "alpha", "beta")
+        game = record(store, ("alpha", "beta"), decisions=DECISIONS)
+        with store._transaction() as conn:
+            conn.execute("UPDATE games SET decisions = '[[0, 1]]' WHERE id = ?", (game.id,))
+        with pytest.raises(DamagedDatabase, match="array of 7 values"):
+            store.get_game(game.id)
 
 
 def test_a_stored_game_reads_back_as_a_game_record_that_replays(tmp_path: Path) -> None:
