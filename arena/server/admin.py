@@ -178,7 +178,18 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
     async def WatchGame(self, request: admin_pb2.WatchGameRequest,
                         context: Any) -> AsyncIterator[admin_pb2.WatchGameUpdate]:
-        """The game's public events from its start, then live; the outcome comes last."""
+        """The game's public events from its start, then live; the outcome comes last.
+        Anyone but the organizer may not watch a seating of a duplicate deal while another
+        seating of it is still to be played: what they saw would tell its cards."""
+        if not current_caller().is_organizer and self._services is not None and \
+                await asyncio.to_thread(self._services.results.live_deal_shared,
+                                        request.game_id):
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"game {request.game_id} shares its deal with another seating still to be "
+                "played: it can be watched by the organizer only, and replayed by anyone "
+                "once the deal is played out")
+            return
         table = self._find_table(request.game_id)
         if table is None:
             await context.abort(

@@ -12,7 +12,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena import stats
-from arena.game_id import GameId, ScheduledGameId, StoredGameNumber, public_game_id
+from arena.game_id import (
+    GameId,
+    ScheduledGameId,
+    StoredGameNumber,
+    parse_game_id,
+    public_game_id,
+)
 from arena.rankings import (
     PoolFit,
     PoolRanking,
@@ -199,6 +205,25 @@ class ResultsService:
         if game.tournament_id is None:
             return False
         return self.store.unplayed_games_of_deal(game.tournament_id, game.seed) > 0
+
+    def live_deal_shared(self, game_id: str) -> bool:
+        """Whether the game being played under public id `game_id` (`TOURNAMENT:INDEX`)
+        shares its duplicate deal with another seating still to be played (or being
+        played): what is played of one seating tells the cards of the others. A game
+        outside any schedule shares nothing."""
+        try:
+            parsed = parse_game_id(game_id)
+        except ValueError:
+            return False
+        if not isinstance(parsed, ScheduledGameId):
+            return False
+        try:
+            tournament = self.store.tournament(parsed.tournament)
+            entry = self.store.scheduled_game(tournament.id, parsed.game_index)
+        except (UnknownTournament, UnknownGame):
+            return False
+        # The game itself is one of the pending games of its deal while it is played.
+        return self.store.unplayed_games_of_deal(tournament.id, entry.seed) > 1
 
     def _lines(self, games: Sequence[GameSummary]) -> list[GameLine]:
         places = self.store.schedule_places(g.id for g in games)

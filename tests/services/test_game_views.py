@@ -208,3 +208,27 @@ def test_a_seat_s_view_is_exactly_what_the_seat_was_sent_in_random_games(
         private |= {type(e) for e in game.events if e.audience is not None}
     assert private == {ev.CardsReceived, ev.HandReplaced, ev.HandRevealed}, \
         "the games move and reveal hands"
+
+
+def test_a_live_seating_of_a_duplicate_deal_is_shared_until_one_seating_is_left(
+        tmp_path: Path) -> None:
+    outcome = Outcome(Termination.SINGLE_HAND, (50, 0), (0, 1), hands_played=1)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    with Store.open(tmp_path / "arena.db") as store:
+        for name in ("alpha", "beta"):
+            store.add_bot(name, BotKind.REMOTE)
+        store.create_tournament(
+            "dup", "round_robin", {"seed": 1}, {"target_score": None},
+            games=[Slot(0, ("alpha", "beta"), seed=11), Slot(1, ("beta", "alpha"), seed=11),
+                   Slot(2, ("alpha", "beta"), seed=12)])
+        first = store.pending_games("dup")[0]
+        results = ResultsService(store)
+        assert results.live_deal_shared("dup:0") and results.live_deal_shared("dup:1")
+        assert not results.live_deal_shared("dup:2"), "a deal of one seating"
+        assert not results.live_deal_shared("0123abcd"), "a game outside any schedule"
+        assert not results.live_deal_shared("nope:3")
+        store.record_game(
+            seats=first.seats, seed=11, rules={"target_score": None}, outcome=outcome,
+            seat_terminations=["normal", "normal"], events=[], actions=[], started_at=now,
+            finished_at=now, scheduled_game_id=first.id)
+        assert not results.live_deal_shared("dup:1"), "the last seating of its deal"
