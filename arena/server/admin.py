@@ -4,8 +4,8 @@ One servicer serves every call. The live calls (connections, tables, watching
 a game) read the server's own state; the management calls (bots, tournaments,
 rankings, stored games) each go to one call of the `arena.services` over a store
 (run in a worker thread, so that the event loop never waits for the store), and
-answer UNIMPLEMENTED on a server built without them. Every message is built in
-`arena.wire_admin`.
+answer UNIMPLEMENTED on a server built without them (`admin_calls`); the calls about
+people are `admin_people`'s. Every message is built in `arena.wire_admin`.
 """
 
 from __future__ import annotations
@@ -16,42 +16,35 @@ import functools
 import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 import grpc
 
 from arena import wire_admin
-from arena.engine.rules import RuleSetError
 from arena.game_id import parse_game_id, public_game_id
 from arena.ladder.settings import DEFAULT_NAME
 from arena.policy import BotPolicy
 from arena.result import GameAbortedError
+from arena.server.admin_calls import (
+    abort_with,
+    management_call,
+    status_for,
+)
+from arena.server.admin_people import PeopleCalls
 from arena.server.connection import BotConnection
 from arena.server.permissions import Caller, current_caller
 from arena.server.table import GameTable
 from arena.services import Progress, ProgressListener, ServiceError, Services
 from arena.services.game_views import FULL, PUBLIC, GameView, bot_view
 from arena.store import (
-    DuplicateName,
     GameSummary,
-    InvalidInput,
-    InviteRefused,
-    NotOwner,
-    QuotaExceeded,
     ReconnectFailed,
     ScheduledGame,
     Store,
     StoredGame,
     StoreError,
-    UnknownAuthor,
-    UnknownBot,
-    UnknownGame,
-    UnknownPool,
-    UnknownTournament,
 )
 from arena.submissions import MANIFEST
-from arena.supervisor.fleet import FleetError
-from arena.tournament import ScheduleError
 from arena.v1 import admin_pb2, admin_pb2_grpc
 
 SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
@@ -60,44 +53,6 @@ SERVICE_NAME = admin_pb2.DESCRIPTOR.services_by_name["ArenaAdmin"].full_name
 HEARTBEAT_SECONDS = 5.0
 """How long a stream (a run's progress, a watched game) stays quiet before it sends a
 heartbeat, so that a client can tell a quiet run from a server that stopped answering."""
-
-_STATUS: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
-    (NotOwner, grpc.StatusCode.PERMISSION_DENIED),
-    (QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
-    (InviteRefused, grpc.StatusCode.PERMISSION_DENIED),
-    (UnknownAuthor, grpc.StatusCode.NOT_FOUND),
-    (DuplicateName, grpc.StatusCode.ALREADY_EXISTS),
-    (UnknownBot, grpc.StatusCode.NOT_FOUND),
-    (UnknownTournament, grpc.StatusCode.NOT_FOUND),
-    (UnknownGame, grpc.StatusCode.NOT_FOUND),
-    (UnknownPool, grpc.StatusCode.NOT_FOUND),
-    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
-    (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
-    (sqlite3.Error, grpc.StatusCode.FAILED_PRECONDITION),
-    (RuleSetError, grpc.StatusCode.INVALID_ARGUMENT),
-    (ScheduleError, grpc.StatusCode.INVALID_ARGUMENT),
-    (ServiceError, grpc.StatusCode.FAILED_PRECONDITION),
-    (FleetError, grpc.StatusCode.FAILED_PRECONDITION),
-    (wire_admin.RequestError, grpc.StatusCode.FAILED_PRECONDITION),
-    (wire_admin.UploadTooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
-    (ValueError, grpc.StatusCode.INVALID_ARGUMENT),
-)
-
-
-def status_for(exc: Exception) -> grpc.StatusCode:
-    """The gRPC status a management error is reported with."""
-    for kind, code in _STATUS:
-        if isinstance(exc, kind):
-            return code
-    return grpc.StatusCode.INTERNAL
-
-
-async def _abort(context: Any, exc: Exception) -> NoReturn:
-    """End the call with the gRPC status and message of a management error."""
-    message = f"the database cannot be used: {exc}" if isinstance(exc, sqlite3.Error) else exc
-    await context.abort(status_for(exc), str(message))
-    raise AssertionError("abort returned")  # pragma: no cover
-
 
 def _game_view(game: GameSummary, as_bot: str, caller: Caller,
                deal_in_play: Callable[[GameSummary], bool]) -> GameView:
@@ -116,26 +71,7 @@ def _game_view(game: GameSummary, as_bot: str, caller: Caller,
     return FULL if caller.is_organizer else PUBLIC
 
 
-Request = TypeVar("Request")
-Response = TypeVar("Response")
-UnaryCall = Callable[["AdminService", Request, Any], Awaitable[Response]]
-"""A unary servicer method: (self, request, context) to an awaited response."""
-
-
-def _management_call(method: UnaryCall[Request, Response]) -> UnaryCall[Request, Response]:
-    """A unary management call: UNIMPLEMENTED without a store; its errors end the call
-    with their gRPC status."""
-    @functools.wraps(method)
-    async def call(self: AdminService, request: Request, context: Any) -> Response:
-        await self._available_services(context, method.__name__)
-        try:
-            return await method(self, request, context)
-        except (StoreError, ValueError, sqlite3.Error) as exc:
-            await _abort(context, exc)
-    return call
-
-
-class AdminService(admin_pb2_grpc.ArenaAdminServicer):
+class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
     """Lists connections and tables, streams a game's public events, and (given the
     `Services`) manages bots, tournaments, rankings and stored games.
 
@@ -153,11 +89,6 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         self._find_table = find_table
         self._services = services
 
-    def services_for(self, method: str) -> Services:
-        """The services the call `method` needs; `ManagementUnavailable` without them."""
-        if self._services is None:
-            raise ManagementUnavailable(method)
-        return self._services
 
     # ------------------------------------------------------------ live calls
 
@@ -214,7 +145,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
     # ------------------------------------------------------------------ bots
 
-    @_management_call
+    @management_call
     async def AddBot(self, request: admin_pb2.AddBotRequest,
                      context: Any) -> admin_pb2.AddBotResponse:
         """Register a bot and return its token."""
@@ -227,7 +158,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             bot=wire_admin.bot_info(bot, author="" if caller.is_organizer else caller.name),
             token=token)
 
-    @_management_call
+    @management_call
     async def ListBots(self, request: admin_pb2.ListBotsRequest,
                        context: Any) -> admin_pb2.ListBotsResponse:
         """Every registered bot."""
@@ -243,14 +174,14 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
         return await asyncio.to_thread(listed)
 
-    @_management_call
+    @management_call
     async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
                         context: Any) -> admin_pb2.RemoveBotResponse:
         """Remove a bot."""
         bot = await self.services_for("RemoveBot").bots.remove(request.name)
         return admin_pb2.RemoveBotResponse(bot=wire_admin.bot_info(bot))
 
-    @_management_call
+    @management_call
     async def SubmitBot(self, request: AsyncIterator[admin_pb2.SubmitBotChunk],
                         context: Any) -> admin_pb2.SubmitBotResponse:
         """Take a bot's archive in chunks, within the size limit, and make it the bot's
@@ -269,7 +200,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             version=wire_admin.version_info((submitted.version, rating)),
             created=submitted.created)
 
-    @_management_call
+    @management_call
     async def ListBotVersions(self, request: admin_pb2.ListBotVersionsRequest,
                               context: Any) -> admin_pb2.ListBotVersionsResponse:
         """A bot's versions with their builds and ratings (and one build's whole log)."""
@@ -282,7 +213,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                                                    request.log_version)
         return response
 
-    @_management_call
+    @management_call
     async def GetBotLog(self, request: admin_pb2.GetBotLogRequest,
                         context: Any) -> admin_pb2.GetBotLogResponse:
         """The tail of a managed bot's current log."""
@@ -294,7 +225,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
     # --------------------------------------------------------- ranks and games
 
-    @_management_call
+    @management_call
     async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
                           context: Any) -> admin_pb2.GetRankingsResponse:
         """The leaderboard of one pool, with intervals and shared places."""
@@ -303,7 +234,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             request.pool, request.confidence, request.all_versions)
         return wire_admin.rankings_response(ranked.ranking, ranked.tournament, ranked.faults)
 
-    @_management_call
+    @management_call
     async def ListPools(self, request: admin_pb2.ListPoolsRequest,
                         context: Any) -> admin_pb2.ListPoolsResponse:
         """Every rating pool with a rated game."""
@@ -311,7 +242,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         return admin_pb2.ListPoolsResponse(pools=[
             wire_admin.pool_info(pool, tournament) for pool, tournament in pools])
 
-    @_management_call
+    @management_call
     async def GetCrosstable(self, request: admin_pb2.GetCrosstableRequest,
                             context: Any) -> admin_pb2.GetCrosstableResponse:
         """Head-to-head results in one pool."""
@@ -321,7 +252,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         return wire_admin.crosstable_response(table.pool, table.rows, table.confidence,
                                               table.tournament)
 
-    @_management_call
+    @management_call
     async def GetStats(self, request: admin_pb2.GetStatsRequest,
                        context: Any) -> admin_pb2.GetStatsResponse:
         """Per-seat results and the duplicate design of one pool."""
@@ -329,7 +260,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             self.services_for("GetStats").results.statistics, request.tournament, request.pool)
         return wire_admin.stats_response(statistics, tournament)
 
-    @_management_call
+    @management_call
     async def FitRatings(self, request: admin_pb2.FitRatingsRequest,
                          context: Any) -> admin_pb2.FitRatingsResponse:
         """TrueSkill's beta and draw probability fitted to one pool's games (and, asked to
@@ -343,7 +274,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
         return await asyncio.to_thread(fit)
 
-    @_management_call
+    @management_call
     async def ListGames(self, request: admin_pb2.ListGamesRequest,
                         context: Any) -> admin_pb2.ListGamesResponse:
         """Stored games, newest first."""
@@ -359,7 +290,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             wire_admin.summary_info(line.game, line.tournament, line.public_id)
             for line in lines])
 
-    @_management_call
+    @management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
                       context: Any) -> admin_pb2.GetGameResponse:
         """One stored game: all of it, or with `as_bot` what that bot saw of it."""
@@ -394,11 +325,11 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 entry, game = found
                 yield exported(entry, game, name, public_game_id(name, entry.game_index))
         except (StoreError, ValueError, sqlite3.Error) as exc:
-            await _abort(context, exc)
+            await abort_with(context, exc)
 
     # ----------------------------------------------------------- tournaments
 
-    @_management_call
+    @management_call
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,
                                context: Any) -> admin_pb2.TournamentInfo:
         """Create a tournament with its schedule (a big schedule takes a while)."""
@@ -422,7 +353,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
 
         return await asyncio.to_thread(create)
 
-    @_management_call
+    @management_call
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
         """Every tournament, and every tournament on the timetable."""
@@ -439,7 +370,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
                 wire_admin.without_seeds(scheduled)
         return response
 
-    @_management_call
+    @management_call
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
         """A tournament's schedule (unless `skip_games`) and where it stands."""
@@ -456,7 +387,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             wire_admin.without_seeds(response)
         return response
 
-    @_management_call
+    @management_call
     async def ScheduleTournament(self, request: admin_pb2.ScheduleTournamentRequest,
                                  context: Any) -> admin_pb2.ScheduledTournamentInfo:
         """Put a tournament on the timetable (its schedule checked in a worker thread)."""
@@ -467,7 +398,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
             request.per_author or None)
         return wire_admin.scheduled_tournament_info(timetable)
 
-    @_management_call
+    @management_call
     async def UnscheduleTournament(self, request: admin_pb2.UnscheduleTournamentRequest,
                                    context: Any) -> admin_pb2.ScheduledTournamentInfo:
         """Take a tournament off the timetable; its editions stay."""
@@ -483,7 +414,7 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         try:
             wait = wire_admin.wait_seconds(request)
         except ValueError as exc:
-            await _abort(context, exc)
+            await abort_with(context, exc)
 
         def start(listener: ProgressListener) -> Awaitable[int]:
             return services.runs.run_tournament(
@@ -532,120 +463,6 @@ class AdminService(admin_pb2_grpc.ArenaAdminServicer):
         async for update in _progress_stream(context, start, track=services.runs.track,
                                              store=services.store):
             yield update
-
-    # ---------------------------------------------------------------- people
-
-    @_management_call
-    async def AddAuthor(self, request: admin_pb2.AddAuthorRequest,
-                        context: Any) -> admin_pb2.AuthorTokenResponse:
-        """Add an author or a viewer; their token is shown only in this answer."""
-        author, token = await asyncio.to_thread(
-            self.services_for("AddAuthor").people.add, request.name, request.role,
-            request.may_run, wire_admin.quota_changes(request.quota))
-        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
-                                             token=token)
-
-    @_management_call
-    async def ListAuthors(self, request: admin_pb2.ListAuthorsRequest,
-                          context: Any) -> admin_pb2.ListAuthorsResponse:
-        """Every author and viewer, with their bots, and the invites."""
-        authors, invites = await asyncio.to_thread(self.services_for("ListAuthors").people.authors)
-        return admin_pb2.ListAuthorsResponse(
-            authors=[wire_admin.author_info(a, bots) for a, bots in authors],
-            invites=[wire_admin.invite_info(i) for i in invites])
-
-    @_management_call
-    async def RemoveAuthor(self, request: admin_pb2.RemoveAuthorRequest,
-                           context: Any) -> admin_pb2.RemoveAuthorResponse:
-        """Remove an author: their token stops working and their bots retire."""
-        services = self.services_for("RemoveAuthor")
-        author, retired = await asyncio.to_thread(services.people.remove, request.name)
-        for bot in retired:
-            await services.bots.forget(bot)
-        return admin_pb2.RemoveAuthorResponse(author=wire_admin.author_info(author),
-                                              retired_bots=retired)
-
-    @_management_call
-    async def RotateAuthorToken(self, request: admin_pb2.RotateAuthorTokenRequest,
-                                context: Any) -> admin_pb2.AuthorTokenResponse:
-        """A new token for an author; the old one stops working."""
-        author, token = await asyncio.to_thread(
-            self.services_for("RotateAuthorToken").people.rotate, request.name)
-        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
-                                             token=token)
-
-    @_management_call
-    async def SetAuthor(self, request: admin_pb2.SetAuthorRequest,
-                        context: Any) -> admin_pb2.AuthorInfo:
-        """Change an author's quota and whether they may run competitions."""
-        author = await asyncio.to_thread(
-            self.services_for("SetAuthor").people.change, request.name,
-            wire_admin.quota_changes(request.quota),
-            request.may_run if request.HasField("may_run") else None)
-        return wire_admin.author_info(author)
-
-    @_management_call
-    async def CreateInvite(self, request: admin_pb2.CreateInviteRequest,
-                           context: Any) -> admin_pb2.CreateInviteResponse:
-        """A new invite code; shown only in this answer."""
-        invite, code = await asyncio.to_thread(
-            self.services_for("CreateInvite").people.invite, request.cap or 1, request.role)
-        return admin_pb2.CreateInviteResponse(code=code, invite=wire_admin.invite_info(invite))
-
-    @_management_call
-    async def RegisterAuthor(self, request: admin_pb2.RegisterAuthorRequest,
-                             context: Any) -> admin_pb2.AuthorTokenResponse:
-        """Register an author on an invite code; their token is shown only here."""
-        author, token = await asyncio.to_thread(
-            self.services_for("RegisterAuthor").people.register, request.invite, request.name)
-        return admin_pb2.AuthorTokenResponse(author=wire_admin.author_info(author),
-                                             token=token)
-
-    @_management_call
-    async def WhoAmI(self, request: admin_pb2.WhoAmIRequest,
-                     context: Any) -> admin_pb2.WhoAmIResponse:
-        """Who the caller's token names, and what it may do."""
-        caller = current_caller()
-        response = admin_pb2.WhoAmIResponse(role=caller.role.value, name=caller.name,
-                                            may_run=caller.may_run)
-        if caller.quota is not None:
-            response.quota.CopyFrom(wire_admin.quota_info(caller.quota))
-        if caller.author_id is not None:
-            response.bots.extend(await asyncio.to_thread(
-                self.services_for("WhoAmI").people.bots_of, caller.author_id))
-        return response
-
-    @_management_call
-    async def ListAudit(self, request: admin_pb2.ListAuditRequest,
-                        context: Any) -> admin_pb2.ListAuditResponse:
-        """The audit trail, newest first: an author's own lines, or (the organizer's)
-        everyone's or one author's."""
-        people = self.services_for("ListAudit").people
-        caller = current_caller()
-        limit = request.limit or 100
-        if caller.author_id is not None:
-            if request.author and request.author != caller.name:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                    "an author reads only their own audit lines")
-            entries = await asyncio.to_thread(people.audit_of, caller.author_id, limit)
-        else:
-            entries = await asyncio.to_thread(people.audit, request.author or None, limit)
-        return admin_pb2.ListAuditResponse(lines=[wire_admin.audit_line(e) for e in entries])
-
-    async def _available_services(self, context: Any, method: str) -> Services:
-        try:
-            return self.services_for(method)
-        except ManagementUnavailable as exc:
-            await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(exc))
-            raise AssertionError("abort returned") from None  # pragma: no cover
-
-
-class ManagementUnavailable(Exception):
-    """A management call reached a server built without a store."""
-
-    def __init__(self, method: str) -> None:
-        super().__init__(f"{method} needs a server with a store (arena serve)")
-
 
 async def _progress_stream(context: Any, start: Callable[[ProgressListener], Awaitable[int]],
                            resume: str = "",
@@ -721,7 +538,7 @@ async def _stream_updates(context: Any, start: Callable[[ProgressListener], Awai
         hint = f"; {resume}" if resume else ""
         await context.abort(status_for(exc), f"{exc}{hint}")
     except (StoreError, ValueError, sqlite3.Error) as exc:
-        await _abort(context, exc)
+        await abort_with(context, exc)
     finally:
         if getter is not None:
             getter.cancel()
