@@ -1,0 +1,33 @@
+"""A hosted competition of many authors, as `benchmarks/hosting.py` plays it, small: a
+real `arena serve` process with its ladder and a timetabled final, each author signed in
+with their own token, submitting, reading and attempting every call that is not theirs
+— on both store backends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.hosting import Plan, measure, refused_methods, rows_of
+
+PLAN = Plan(authors=6, phase_seconds=5.0, periods=(0.0, 1.5), submitters=3)
+
+
+@pytest.mark.timeout(300)
+def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
+        store_target: Path | str) -> None:
+    outcome = measure(str(store_target), PLAN, seed=3)
+    tally = outcome.tally
+    assert tally.let_through == []
+    assert tally.attempted == set(refused_methods())
+    assert tally.refused >= PLAN.authors * len(refused_methods())
+    assert tally.read_failures == []
+    authors = {f"a{number:03d}" for number in range(PLAN.authors)}
+    assert tally.saw_leaderboard == authors
+    assert tally.saw_build_log == authors
+    assert tally.saw_private_view, "no author saw their own game's private view"
+    assert tally.failed_builds >= 1 and tally.submitted > PLAN.authors
+    assert outcome.organizer_touches == 0
+    (row,) = rows_of("backend", outcome, PLAN)
+    assert row["let through"] == 0 and row["p99 ms quiet"] > 0
