@@ -269,7 +269,10 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
 
         def fit() -> admin_pb2.FitRatingsResponse:
             fitted, tournament = services.results.fit(request.tournament, request.pool)
-            applied = services.competitions.apply_fit(fitted) if request.apply else None
+            applied = None
+            if request.apply:
+                applied = services.competitions.apply_fit(fitted)
+                services.results.recent.forget()
             return wire_admin.fit_response(fitted, tournament, applied)
 
         return await asyncio.to_thread(fit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from arena import stats
 from arena.game_id import (
@@ -32,6 +33,7 @@ from arena.rating.fit import FitError
 from arena.record import FAULTS, SeatTermination
 from arena.services.errors import ServiceError
 from arena.services.game_views import FULL, GameView, ShownGame, show
+from arena.services.recent import RecentAnswers
 from arena.store import (
     GameSummary,
     Pool,
@@ -43,6 +45,8 @@ from arena.store import (
     UnknownGame,
     UnknownTournament,
 )
+
+Answer = TypeVar("Answer")
 
 Faults = dict[str, dict[SeatTermination, int]]
 """For each bot whose seats ended by its own fault, how many games ended with each fault."""
@@ -95,10 +99,14 @@ class GameLine:
 
 
 class ResultsService:
-    """What the stored games say, over one store."""
+    """What the stored games say, over one store. A pool's leaderboard, crosstable and
+    statistics are kept while the pool is unchanged, or for up to
+    `arena.services.recent.FRESH_FOR` seconds after it changed: many readers of one
+    leaderboard cost one working out of it."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, recent: RecentAnswers[object] | None = None) -> None:
         self.store = store
+        self.recent = recent if recent is not None else RecentAnswers()
 
     def pool_key(self, tournament: str | None = None, pool: str | None = None) -> str:
         """The pool a ranking request means (see `Store.pool_key`)."""
@@ -109,10 +117,20 @@ class ResultsService:
         """The leaderboard of one pool: a tournament's own, a pool by key, or else that of
         the latest rated game; each submitted bot's latest version only, unless
         `all_versions`. A `confidence` of 0 means the default."""
-        ranking = pool_ranking(self.store, self.pool_key(tournament, pool),
-                               confidence_level(confidence), all_versions=all_versions)
-        name = self._tournament_of(ranking.pool)
-        return Ranked(ranking, name, self.tournament_faults(name) if name else None)
+        key = self.pool_key(tournament, pool)
+        level = confidence_level(confidence)
+
+        def work_out() -> Ranked:
+            ranking = pool_ranking(self.store, key, level, all_versions=all_versions)
+            name = self._tournament_of(ranking.pool)
+            return Ranked(ranking, name, self.tournament_faults(name) if name else None)
+        return self._kept(("rankings", key, level, all_versions), key, work_out)
+
+    def _kept(self, request: tuple[object, ...], key: str,
+              work_out: Callable[[], Answer]) -> Answer:
+        """`work_out()`, or the answer kept for `request` while pool `key` holds."""
+        answer = self.recent.get(request, lambda: self.store.pool(key), work_out)
+        return cast(Answer, answer)
 
     def pools(self) -> list[tuple[Pool, str]]:
         """Every rating pool with a rated game, with the tournament it is ("" for none)."""
@@ -122,8 +140,12 @@ class ResultsService:
                    confidence: float = 0.0) -> Crosstable:
         """Every pair of bots that met in one pool, head to head."""
         level = confidence_level(confidence)
-        found, rows = pool_crosstable(self.store, self.pool_key(tournament, pool), level)
-        return Crosstable(found, rows, level, self._tournament_of(found))
+        key = self.pool_key(tournament, pool)
+
+        def work_out() -> Crosstable:
+            found, rows = pool_crosstable(self.store, key, level)
+            return Crosstable(found, rows, level, self._tournament_of(found))
+        return self._kept(("crosstable", key, level), key, work_out)
 
     def fit(self, tournament: str | None = None, pool: str | None = None
             ) -> tuple[PoolFit, str]:
@@ -138,8 +160,12 @@ class ResultsService:
     def statistics(self, tournament: str | None = None, pool: str | None = None
                    ) -> tuple[PoolStatistics, str]:
         """Per-seat results and the duplicate design of one pool, and its tournament."""
-        found = pool_statistics(self.store, self.pool_key(tournament, pool))
-        return found, self._tournament_of(found.pool)
+        key = self.pool_key(tournament, pool)
+
+        def work_out() -> tuple[PoolStatistics, str]:
+            found = pool_statistics(self.store, key)
+            return found, self._tournament_of(found.pool)
+        return self._kept(("statistics", key), key, work_out)
 
     def _tournament_of(self, pool: Pool) -> str:
         if pool.tournament_id is None:
