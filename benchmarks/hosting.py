@@ -107,6 +107,7 @@ class Tally:
     submitted: int = 0
     failed_builds: int = 0
     attempted: set[str] = field(default_factory=set)
+    final_entrants: tuple[str, ...] = ()
 
     def count(self, author: Author, target: Author, method: str,
               code: grpc.StatusCode) -> None:
@@ -399,10 +400,9 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
                 ' "table_size": 2, "deals_per_table": 1, "share": 0.5}',
                 start_at=start.isoformat(), per_author=1), metadata=organizer, timeout=30)
             await _until_games(stub, organizer, 4 * 4)
-            final = (await stub.ListTournaments(admin_pb2.ListTournamentsRequest(),
-                                                metadata=organizer, timeout=30))
-            final_name = next((t.name for t in final.tournaments if t.name.startswith("final")),
-                              "final")
+            edition = await _until_started(stub, organizer, "final")
+            final_name = edition.name
+            tally.final_entrants = tuple(edition.bots)
             archive = await asyncio.to_thread(_bot_archive, folder / "intruder", "x", 0, False)
             await _sweep(stub, authors, archive, final_name, tally, plan.submitters)
             current = [0.0]
@@ -438,6 +438,20 @@ async def _until_games(stub: Stub, metadata: Any, games: int,
             return
         await asyncio.sleep(1)
     raise RuntimeError(f"the ladder recorded fewer than {games} games in {seconds:.0f} s")
+
+
+async def _until_started(stub: Stub, metadata: Any, name: str, seconds: float = 120
+                         ) -> Any:
+    """The first edition of timetabled tournament `name`, once the server started it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        listed = await stub.ListTournaments(admin_pb2.ListTournamentsRequest(),
+                                            metadata=metadata, timeout=30)
+        edition = next((t for t in listed.tournaments if t.name.startswith(f"{name}-")), None)
+        if edition is not None:
+            return edition
+        await asyncio.sleep(0.5)
+    raise RuntimeError(f"the timetable did not start {name} in {seconds:.0f} s")
 
 
 def _outcome(database: str, phases: Sequence[tuple[float, datetime, datetime]],

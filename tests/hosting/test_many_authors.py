@@ -29,5 +29,8 @@ def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
     assert tally.saw_private_view, "no author saw their own game's private view"
     assert tally.failed_builds >= 1 and tally.submitted > PLAN.authors
     assert outcome.organizer_touches == 0
+    # The final takes the house bot and each author's newest bot (a remote one, if added last).
+    entered = sorted(bot[:6] for bot in tally.final_entrants)
+    assert entered == sorted(["house@", *(f"bot{number:03d}" for number in range(PLAN.authors))])
     (row,) = rows_of("backend", outcome, PLAN)
     assert row["let through"] == 0 and row["p99 ms quiet"] > 0
