@@ -108,8 +108,10 @@ class PeopleCalls(ServicesAccess):
         limit = request.limit or 100
         if caller.author_id is not None:
             if request.author and request.author != caller.name:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                    "an author reads only their own audit lines")
+                await context.abort(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    f"ListAudit of {request.author}'s lines needs the organizer's token; you "
+                    f"are author {caller.name}, who reads only their own")
             entries = await asyncio.to_thread(people.audit_of, caller.author_id, limit)
         else:
             entries = await asyncio.to_thread(people.audit, request.author or None, limit)

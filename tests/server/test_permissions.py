@@ -252,15 +252,19 @@ def test_a_refusal_says_what_was_missing_and_who_asked(tmp_path: Path) -> None:
                 await _ask(port, "AddBot", admin_pb2.AddBotRequest(name="y"), viewer),
                 await _ask(port, "PlayMatch", admin_pb2.PlayMatchRequest(), author),
                 await _ask(port, "ListBots", admin_pb2.ListBotsRequest(), "made-up"),
+                await _ask(port, "ListAudit", admin_pb2.ListAuditRequest(author="vic"), author),
             )
 
-    add_author, add_bot, _, made_up = asyncio.run(scenario())
+    add_author, add_bot, _, made_up, others_audit = asyncio.run(scenario())
     assert add_author == (grpc.StatusCode.PERMISSION_DENIED,
                           "AddAuthor needs the organizer's token; you are author ann")
     assert add_bot == (grpc.StatusCode.PERMISSION_DENIED,
                        "AddBot needs an author's token; you are viewer vic")
     assert made_up[0] is grpc.StatusCode.UNAUTHENTICATED
     assert "not valid on this server" in made_up[1]
+    assert others_audit == (grpc.StatusCode.PERMISSION_DENIED,
+                            "ListAudit of vic's lines needs the organizer's token; you are "
+                            "author ann, who reads only their own")
 
 
 def test_an_author_may_run_competitions_once_the_organizer_allows_it(tmp_path: Path) -> None:
