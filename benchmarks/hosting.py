@@ -37,6 +37,7 @@ import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,12 +74,14 @@ REMOTE_SHARE = 0.05
 @dataclass(frozen=True, slots=True)
 class Plan:
     """How big a run is: authors, the length of each phase, the phases' read periods
-    (0 for a quiet phase), in order, and the submitting authors at once."""
+    (0 for a quiet phase), in order, and the authors submitting at once."""
 
     authors: int
     phase_seconds: float
     periods: tuple[float, ...]
     submitters: int = 8
+    warm_games: int = 16
+    """Games the ladder records before the measured phases start."""
 
 
 @dataclass(slots=True)
@@ -97,7 +100,8 @@ class Author:
 class Tally:
     """What the authors did and were answered during a run."""
 
-    reads: int = 0
+    read_ms: dict[str, list[float]] = field(default_factory=dict)
+    """How long each read took, by call, in milliseconds."""
     read_failures: list[str] = field(default_factory=list)
     refused: int = 0
     let_through: list[str] = field(default_factory=list)
@@ -290,36 +294,43 @@ async def _read_once(stub: Stub, author: Author,
                      archive: bytes, final: str) -> None:
     """One round of an author's reads, and one attempt at something not theirs."""
     metadata = _metadata(author.token)
+
+    async def read(method: str, request: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return await getattr(stub, method)(request, metadata=metadata, timeout=30)
+        finally:
+            tally.read_ms.setdefault(method, []).append((time.perf_counter() - began) * 1000)
+
     try:
-        await stub.GetRankings(admin_pb2.GetRankingsRequest(tournament="ladder"),
-                               metadata=metadata, timeout=30)
+        await read("GetRankings", admin_pb2.GetRankingsRequest(tournament="ladder"))
         tally.saw_leaderboard.add(author.name)
-        versions = await stub.ListBotVersions(admin_pb2.ListBotVersionsRequest(
-            name=author.bot), metadata=metadata, timeout=30)
+        versions = await read("ListBotVersions", admin_pb2.ListBotVersionsRequest(
+            name=author.bot))
         built = [v.name for v in versions.versions if v.build_status == "ok"]
         if len(versions.versions) == author.versions and all(
                 "this build fails" in v.log_tail for v in versions.versions
                 if v.build_status == "failed"):
             tally.saw_build_log.add(author.name)
-        mine = await stub.ListGames(admin_pb2.ListGamesRequest(mine=True, limit=8),
-                                    metadata=metadata, timeout=30)
-        playing = built[-1:]
+        mine = await read("ListGames", admin_pb2.ListGamesRequest(mine=True, limit=8))
+        own_bots = {*built, author.remote}
+        played = []
         for game in mine.games:
-            own = next(seat for seat in game.seats if seat.startswith(f"{author.bot}@"))
-            playing = [own]
+            own = next(seat for seat in game.seats if seat in own_bots)
+            played.append(own)
             try:
-                await stub.GetGame(admin_pb2.GetGameRequest(id=game.id, as_bot=own),
-                                   metadata=metadata, timeout=30)
+                await read("GetGame", admin_pb2.GetGameRequest(id=game.id, as_bot=own))
             except grpc.aio.AioRpcError as exc:
                 if exc.code() is not NOT_YET:
                     raise
                 continue
             tally.saw_private_view.add(author.name)
             break
-        if mine.games:  # a bot has a log once it has been launched to play
-            await stub.GetBotLog(admin_pb2.GetBotLogRequest(name=playing[0]),
-                                 metadata=metadata, timeout=30)
-        tally.reads += 4 + bool(mine.games) + len(mine.games)
+        # A managed bot has a log on the server once it has been launched to play (a
+        # remote one's output stays with its author).
+        managed = [bot for bot in played if bot != author.remote]
+        if managed:
+            await read("GetBotLog", admin_pb2.GetBotLogRequest(name=managed[0]))
     except grpc.aio.AioRpcError as exc:
         tally.read_failures.append(f"{author.name}: {exc.code().name} {exc.details()}")
     target = rng.choice(others)
@@ -399,7 +410,7 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
                 name="final", settings_json='{"format": "gauntlet", "challenger": "house@1",'
                 ' "table_size": 2, "deals_per_table": 1, "share": 0.5}',
                 start_at=start.isoformat(), per_author=1), metadata=organizer, timeout=30)
-            await _until_games(stub, organizer, 4 * 4)
+            await _until_games(stub, organizer, plan.warm_games)
             edition = await _until_started(stub, organizer, "final")
             final_name = edition.name
             tally.final_entrants = tuple(edition.bots)
@@ -478,6 +489,11 @@ def _outcome(database: str, phases: Sequence[tuple[float, datetime, datetime]],
 
 def percentile(values: Sequence[int], share: float) -> float:
     """The `share` quantile of `values` (nearest rank; 0 for none)."""
+    return percentile_of([float(value) for value in values], share)
+
+
+def percentile_of(values: Sequence[float], share: float) -> float:
+    """The `share` quantile of `values` (nearest rank; 0 for none)."""
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -506,7 +522,7 @@ def rows_of(backend: str, outcome: Outcome, plan: Plan) -> list[dict[str, object
             "p50 ms quiet": percentile(quiet, 0.5), "p50 ms reads": percentile(busy, 0.5),
             "p99 ms quiet": percentile(quiet, 0.99), "p99 ms reads": percentile(busy, 0.99),
             "p99 ratio": round(percentile(busy, 0.99) / max(percentile(quiet, 0.99), 1.0), 2),
-            "reads": outcome.tally.reads,
+            "reads": sum(len(times) for times in outcome.tally.read_ms.values()),
             "cross-author refused": outcome.tally.refused,
             "let through": len(outcome.tally.let_through),
             "read failures": len(outcome.tally.read_failures),
@@ -516,6 +532,14 @@ def rows_of(backend: str, outcome: Outcome, plan: Plan) -> list[dict[str, object
             "organizer touches": outcome.organizer_touches,
         })
     return rows
+
+
+def read_rows(backend: str, outcome: Outcome) -> list[dict[str, object]]:
+    """How long each kind of read took, as its author saw it."""
+    return [{"backend": backend, "read": method, "calls": len(times),
+             "p50 ms": round(statistics.median(times), 1),
+             "p99 ms": round(percentile_of(times, 0.99), 1)}
+            for method, times in sorted(outcome.tally.read_ms.items())]
 
 
 def plan_for(scale: float) -> Plan:
@@ -541,11 +565,14 @@ def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
     alternates its phases, which is what a median of runs would smooth)."""
     del repeats
     plan = plan_for(scale)
-    rows = rows_of("SQLite", measure(None, plan, seed=1), plan)
+    outcome = measure(None, plan, seed=1)
+    rows, reads = rows_of("SQLite", outcome, plan), read_rows("SQLite", outcome)
     with postgres_databases() as fresh:
         if fresh is not None:
-            rows += rows_of("PostgreSQL", measure(fresh, plan, seed=1), plan)
-    return rows
+            outcome = measure(fresh, plan, seed=1)
+            rows += rows_of("PostgreSQL", outcome, plan)
+            reads += read_rows("PostgreSQL", outcome)
+    return rows + reads
 
 
 if __name__ == "__main__":

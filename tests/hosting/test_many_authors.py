@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.hosting import Plan, measure, refused_methods, rows_of
+from benchmarks.hosting import Plan, measure, read_rows, refused_methods, rows_of
 
-PLAN = Plan(authors=6, phase_seconds=5.0, periods=(0.0, 1.5), submitters=3)
+PLAN = Plan(authors=6, phase_seconds=4.0, periods=(0.0, 1.5), submitters=3, warm_games=8)
 
 
 @pytest.mark.timeout(300)
@@ -34,3 +34,5 @@ def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
     assert entered == sorted(["house@", *(f"bot{number:03d}" for number in range(PLAN.authors))])
     (row,) = rows_of("backend", outcome, PLAN)
     assert row["let through"] == 0 and row["p99 ms quiet"] > 0
+    assert {read["read"] for read in read_rows("backend", outcome)} >= {
+        "GetRankings", "ListBotVersions", "ListGames"}
