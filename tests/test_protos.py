@@ -25,3 +25,22 @@ def test_the_check_finds_an_sdk_module_that_no_longer_matches_the_protos(
     assert protogen.main(["--check"]) == 1
     assert "_generated_enums.py" in capsys.readouterr().out
     assert "TURN_LIMIT" not in edited.read_text()  # a check writes nothing
+
+
+def test_every_proto_file_names_its_generated_code_for_java_go_and_csharp() -> None:
+    from arena.v1 import admin_pb2, bot_pb2, uno_pb2
+
+    modules = (admin_pb2, bot_pb2, uno_pb2)
+    messages = {name for module in modules for name in module.DESCRIPTOR.message_types_by_name}
+    outer_classes = set()
+    for module in modules:
+        options = module.DESCRIPTOR.GetOptions()
+        assert options.java_package == "arena.v1", module.DESCRIPTOR.name
+        assert options.java_multiple_files, module.DESCRIPTOR.name
+        assert options.go_package == "arena/v1;arenav1", module.DESCRIPTOR.name
+        assert options.csharp_namespace == "Arena.V1", module.DESCRIPTOR.name
+        outer_classes.add(options.java_outer_classname)
+    # Java's default outer class of bot.proto would be `Bot`, holding `Bot.Error`; an
+    # outer class may not share a name with a message of the package either.
+    assert outer_classes == {"AdminProto", "BotProto", "UnoProto"}
+    assert not outer_classes & messages
