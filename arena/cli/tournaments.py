@@ -252,7 +252,7 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
       arena tournament create spring greedy counter random node --table-size 3 --deals 2
       arena tournament create pairs a b c d e f g h --format partners
       arena tournament create xmas --at "2026-12-24 18:00" --table-size 3
-      arena tournament create daily greedy counter random --every 24h --share 0.25
+      arena tournament create daily greedy counter random --every 24h --table-size 3
       arena tournament create final --latest --per-author 1 --table-size 4
     """
     settings = load_table(settings_path, "--settings")
