@@ -9,7 +9,7 @@ STAMP_BENCH := $(VENV)/.stamp-bench
 NODE_BOT := sample_bots/node
 CPP_BOT := sample_bots/cpp
 
-.PHONY: demo test lint bench protos bots node-bot cpp-bot clean
+.PHONY: demo test lint bench protos docs docs-build bots node-bot cpp-bot clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ test: $(STAMP_DEV) bots
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP_DEV)
-	$(VENV)/bin/ruff check arena tests sample_bots benchmarks
+	$(VENV)/bin/ruff check arena tests sample_bots benchmarks docs/hooks
 	$(VENV)/bin/mypy
 
 bench: $(STAMP_BENCH) bots
@@ -44,6 +44,13 @@ bench: $(STAMP_BENCH) bots
 
 protos: $(STAMP_DEV)
 	$(PY) -m arena.protogen
+
+# The documentation site (mkdocs.yml, docs/): served with live reload on 127.0.0.1:8000.
+docs: $(STAMP_DEV)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
+
+docs-build: $(STAMP_DEV)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 bots: node-bot cpp-bot
 
@@ -59,4 +66,4 @@ cpp-bot:
 	else echo "cpp-bot: protoc, grpc_cpp_plugin or libgrpc++-dev missing, the C++ bot is not built"; fi
 
 clean:
-	rm -rf $(VENV) $(NODE_BOT)/node_modules $(CPP_BOT)/build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(NODE_BOT)/node_modules $(CPP_BOT)/build .pytest_cache .mypy_cache .ruff_cache site

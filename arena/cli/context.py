@@ -131,6 +131,7 @@ class Context:
             silence_seconds,
             tls_from_env,
         )
+        from arena.cli.suggest import suggestion
         from arena.store import NoDatabase, StoreError
 
         reconnect_within = self.reconnect_within
@@ -146,7 +147,14 @@ class Context:
             async with admin_session(self.server, self.db, token, tls,
                                      read_only=read_only,
                                      reconnect_within=reconnect_within) as session:
-                return await body(session)
+                try:
+                    return await body(session)
+                except grpc.aio.AioRpcError as exc:
+                    hint = await suggestion(session, exc.details() or "")
+                    if hint is None:
+                        raise
+                    raise click.ClickException(
+                        f"{rpc_message(exc, self.server, trust)}; {hint}") from None
         try:
             return asyncio.run(main())
         except grpc.aio.AioRpcError as exc:

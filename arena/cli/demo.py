@@ -79,6 +79,8 @@ def run_demo(deals: int, seed: int, db_path: Path | None) -> None:
         raise
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
+        click.echo("\n(the demo played on a temporary database, now removed: "
+                   "`arena demo --db demo.db` keeps it)", err=True)
 
 
 async def _journey(bots: list[SampleBot], notes: list[str], deals: int, seed: int,

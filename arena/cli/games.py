@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 @main.command()
 @click.option("--tournament", default=None, help="Only this tournament's games.")
 @click.option("--bot", "bot_name", default=None, help="Only games this bot played.")
-@click.option("--limit", type=POSITIVE_UINT32, default=20, show_default=True)
+@click.option("--limit", type=POSITIVE_UINT32, default=20, show_default=True,
+              help="At most this many games, the newest (a line on stderr says when more "
+                   "were left out).")
 @click.option("--mine", is_flag=True,
               help="Only games your bots played (an author's token: `arena login`).")
 @output_format
@@ -52,10 +54,16 @@ def games(context: Context, tournament: str | None, bot_name: str | None, limit:
       arena --server HOST:PORT games --mine
     """
     async def body(session: Session) -> admin_pb2.ListGamesResponse:
+        # One game more than shown tells whether the listing was cut.
         return await session.admin.ListGames(admin_pb2.ListGamesRequest(
-            tournament=tournament or "", bot=bot_name or "", limit=limit, mine=mine))
+            tournament=tournament or "", bot=bot_name or "", limit=min(limit + 1, 2**32 - 1),
+            mine=mine))
 
-    listed = context.run(body, read_only=True).games
+    listed = list(context.run(body, read_only=True).games)
+    if len(listed) > limit:
+        listed = listed[:limit]
+        click.echo(f"the newest {limit} games; more were left out (--limit N shows more)",
+                   err=True)
     if fmt != "table":
         emit([game_record(g) for g in listed], fmt, "no games yet", GAME_RECORD_KEYS)
         return

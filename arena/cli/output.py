@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -9,7 +10,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -66,58 +67,157 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, empty: str = "nothing to show
         click.echo(empty)
 
 
+ToGo = Callable[[int], Awaitable["int | None"]]
+"""Asked now and then during a sequential run, with the games done so far: how many more
+games the run needs at the current effect (None: no estimate yet)."""
+
+OUTLOOK_EVERY = 10.0
+"""Seconds between two estimates of a run that plays until separated."""
+
+
 async def follow_progress(updates: Any, label: str,
-                          on_first: Callable[[], None] | None = None) -> admin_pb2.RunProgress:
+                          on_first: Callable[[admin_pb2.RunProgress], None] | None = None,
+                          *, sequential: bool = False, to_go: ToGo | None = None,
+                          limit: int | None = None) -> admin_pb2.RunProgress:
     """Show a progress bar (games done of total, rate, time left) over a progress stream;
-    `on_first` is called when the first update arrives (the run has begun)."""
+    `on_first` is called with the first update (the run has begun).
+
+    A `sequential` run (SPRT, until separated) appends games as it plays: its bar says
+    how many more games it expects at the current effect, with the time they take (from
+    the SPRT's log-likelihood ratio, or from `to_go`), and its total stays above the
+    games done until the run ends, so that the bar never reads full while it grows.
+    `limit` is the most games the run may reach (--max-games): the bar's total stays
+    within it, and an estimate past it says so."""
     last = admin_pb2.RunProgress()
-    rate = _Rate()
+    rate = _Rate(limit)
     bar: Any = None
     first = True
+    estimating = None
+    if to_go is not None:
+        estimating = asyncio.ensure_future(_estimate(to_go, rate))
     try:
         async for update in updates:
             if first and on_first is not None:
-                on_first()
+                on_first(update)
             first = False
             if update.notice:
                 click.echo(f"\n{update.notice}" if bar is not None else update.notice, err=True)
                 continue
             last = update
             rate.seen = update
+            rate.done = update.done
+            if update.HasField("sprt"):
+                rate.to_go = sprt_games_to_go(update.sprt)
             if bar is None and update.total:
                 rate.first_done = update.done
-                bar = click.progressbar(length=update.total, label=label, show_eta=True,
+                bar = click.progressbar(length=update.total, label=label, show_eta=not sequential,
                                         show_pos=True, file=sys.stderr, item_show_func=rate.text)
                 bar.__enter__()
-                bar.update(update.done)
-            elif bar is not None:
-                rate.done = update.done
-                if update.total > bar.length:  # a sequential run appended deal blocks
-                    bar.length = update.total
+            if bar is not None:
+                length = max(update.total, bar.length if sequential else 0)
+                if sequential and update.status in ("", "running"):
+                    length = max(length, update.done + max(rate.to_go or 0, 1))
+                    if limit:
+                        length = max(min(length, limit), update.total, update.done + 1)
+                bar.length = length
                 bar.update(update.done - bar.pos)
     finally:
+        if estimating is not None:
+            estimating.cancel()
         if bar is not None:
+            if sequential and (last.conclusion or last.status == "finished"):
+                bar.length = max(bar.pos, 1)  # decided: the games played were all it took
+                bar.render_progress()
             bar.__exit__(None, None, None)
     return last
 
 
-class _Rate:
-    """Games per second since a progress bar appeared."""
+async def _estimate(to_go: ToGo, rate: _Rate) -> None:
+    """Ask `to_go` every `OUTLOOK_EVERY` seconds; a failed estimate is no estimate."""
+    while True:
+        await asyncio.sleep(OUTLOOK_EVERY)
+        try:
+            rate.to_go = await to_go(rate.done)
+        except Exception:  # an estimate is a courtesy: the run goes on without one
+            rate.to_go = None
 
-    def __init__(self) -> None:
+
+def sprt_games_to_go(state: admin_pb2.SprtState) -> int | None:
+    """The games a sequential test still needs if its log-likelihood ratio keeps the
+    slope it has had (its drift per deal block, the current effect), to the bound it
+    heads for; None before two blocks, or with no drift."""
+    if state.decision not in ("", "continue"):
+        return 0
+    if state.blocks < 2 or state.llr == 0:
+        return None
+    drift = state.llr / state.blocks
+    bound = state.upper if drift > 0 else state.lower
+    blocks_left = max(0.0, (bound - state.llr) / drift)
+    games_per_block = state.games / state.blocks if state.games else 1.0
+    return math.ceil(blocks_left * games_per_block)
+
+
+def separation_games_to_go(separations: Iterable[admin_pb2.Separation],
+                           games: int) -> int | None:
+    """The games a run until separated still needs, from the leaderboard after `games`
+    games: an interval narrows as one over the square root of the games, so a pair
+    whose difference d has a half-width h is separated after about (h/d)² times the
+    games so far. The pair that needs most decides; None when a pair shows no
+    difference at all (no estimate), 0 when every pair is separated."""
+    needed = 0.0
+    for pair in separations:
+        if pair.separated:
+            continue
+        difference = abs(pair.difference)
+        if difference < 1e-9 or games <= 0:
+            return None
+        half_width = (pair.ci_high - pair.ci_low) / 2
+        needed = max(needed, games * ((half_width / difference) ** 2 - 1))
+    return math.ceil(needed)
+
+
+def duration_text(seconds: float) -> str:
+    """A rough duration: "40 s", "12 min", "3.5 h", "2.1 days"."""
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+class _Rate:
+    """Games per second since a progress bar appeared, and what a sequential run still
+    needs."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit
         self.started = time.monotonic()
         self.first_done = 0
         self.done = 0
         self.seen = admin_pb2.RunProgress()
+        self.to_go: int | None = None
+
+    @property
+    def per_second(self) -> float:
+        """Games per second so far."""
+        played = max(self.done - self.first_done, 0)
+        return played / max(time.monotonic() - self.started, 1e-9)
 
     def text(self, _: object) -> str:
-        played = max(self.done - self.first_done, 0)
-        rate = f"{played / max(time.monotonic() - self.started, 1e-9):.1f} games/s"
+        rate = f"{self.per_second:.1f} games/s"
         if self.seen.HasField("sprt"):
             test = self.seen.sprt
-            return f"{rate}  LLR {test.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
-        if self.seen.unseparated:
-            return f"{rate}  {len(self.seen.unseparated)} pair(s) not yet separated"
+            rate = f"{rate}  LLR {test.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"
+        elif self.seen.unseparated:
+            rate = f"{rate}  {len(self.seen.unseparated)} pair(s) not yet separated"
+        if self.to_go:
+            eta = (f" (~{duration_text(self.to_go / self.per_second)})"
+                   if self.per_second > 0 else "")
+            rate = f"{rate}  ≈{self.to_go:,} games to go at the current effect{eta}"
+            if self.limit and self.done + self.to_go > self.limit:
+                rate = f"{rate}, past --max-games {self.limit:,}"
         return rate
 
 

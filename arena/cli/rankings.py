@@ -258,6 +258,16 @@ def crosstable(context: Context, tournament: str | None, ladder: str | None, poo
            "difference": f"{r['difference']:+.3f} "
                          f"[{r['difference_low']:+.3f}, {r['difference_high']:+.3f}]",
            "LOS": f"{r['los']:.1%}"} for r in records], "table", "no games yet")
+    if records:
+        click.echo(CROSSTABLE_LEGEND)
+
+
+CROSSTABLE_LEGEND = (
+    "score: the bot's result against the opponent, per game (1 placed above, 0.5 tied, 0 "
+    "below); difference: the bot's\nmean score against its whole table minus the "
+    "opponent's, over the games both played, deal by deal; LOS:\nthe likelihood that the "
+    "bot is the stronger, from its wins and losses against the opponent by deal block")
+"""What the crosstable's columns mean, printed under it."""
 
 
 @main.command()

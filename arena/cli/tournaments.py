@@ -43,6 +43,7 @@ from arena.cli.output import (
     run_faults_warning,
     scheduled_record,
     scheduled_row,
+    separation_games_to_go,
     sprt_lines,
     tournament_record,
     tournament_row,
@@ -125,15 +126,15 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
                         model=sprt_model)
         return in_process_match(context, bots, games, seed, rules_json(rules_path),
                                 settings if sprt else None, workers)
-    begun = False
+    begun: list[str] = []  # the match's name, once its first progress update names it
 
-    def on_begun() -> None:
-        nonlocal begun
-        begun = True
+    def on_begun(first: admin_pb2.RunProgress) -> None:
+        begun.append(first.tournament)
 
     async def body(session: Session
                    ) -> tuple[admin_pb2.RunProgress, list[admin_pb2.GetRankingsResponse]]:
-        last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun)
+        last = await follow_progress(session.admin.PlayMatch(request), "match", on_begun,
+                                     sequential=sprt, limit=max_games if sprt else None)
         return last, await pool_rankings(session, last.tournament, None)
 
     from arena.tournament.schedule import MAX_TABLE_SIZE
@@ -154,7 +155,7 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
     except KeyboardInterrupt:
         # The server creates the match only once its bots are connected, just before
         # its first progress update.
-        stopped(MATCH_KEPT if begun else MATCH_NOT_BEGUN)
+        stopped(match_kept(begun[0]) if begun else MATCH_NOT_BEGUN)
     if fmt == "json":
         click.echo(json.dumps(match_record(last, standings), indent=2, allow_nan=False))
         warn_at_end(last)
@@ -173,8 +174,13 @@ def match(context: Context, bots: tuple[str, ...], games: int, seed: int,
     warn_at_end(last)
 
 
-MATCH_KEPT = ("stopped; the games played so far are kept: `arena tournament list` shows "
-              "the match, `arena tournament run NAME` finishes it.")
+def match_kept(name: str) -> str:
+    """What a match stopped by Ctrl-C says: its games are kept, and how to finish it."""
+    if not name:
+        return ("stopped; the games played so far are kept: `arena tournament list` shows "
+                "the match, `arena tournament run NAME` finishes it.")
+    return (f"stopped; the games played so far are kept in tournament {name}: "
+            f"`arena tournament run {name}` finishes it.")
 MATCH_NOT_BEGUN = "stopped before the match began; no game was played."
 
 
@@ -246,7 +252,7 @@ def tournament_create(context: Context, name: str, bots: tuple[str, ...], format
       arena tournament create spring greedy counter random node --table-size 3 --deals 2
       arena tournament create pairs a b c d e f g h --format partners
       arena tournament create xmas --at "2026-12-24 18:00" --table-size 3
-      arena tournament create daily greedy counter random --every 24h --share 0.25
+      arena tournament create daily greedy counter random --every 24h --table-size 3
       arena tournament create final --latest --per-author 1 --table-size 4
     """
     settings = load_table(settings_path, "--settings")
@@ -521,7 +527,14 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
 
     async def body(session: Session
                    ) -> tuple[admin_pb2.RunProgress, list[admin_pb2.GetRankingsResponse]]:
-        last = await follow_progress(session.admin.RunTournament(request), name)
+        async def to_go(games: int) -> int | None:
+            boards = await pool_rankings(session, name, None, confidence)
+            return separation_games_to_go(boards[0].separations, games) if boards else None
+
+        last = await follow_progress(session.admin.RunTournament(request), name,
+                                     sequential=until_separated,
+                                     to_go=to_go if until_separated else None,
+                                     limit=max_games if until_separated else None)
         return last, await pool_rankings(session, name, None, confidence)
 
     last, standings = context.run(body)

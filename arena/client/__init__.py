@@ -4,20 +4,24 @@ A complete bot::
 
     from arena.client import Action, View, call_or_catch, passive, plays, run
 
+
     def decide(view: View, legal: list[Action]) -> Action:
         options = plays(legal)  # each play once, calling UNO when it leaves one card
         if options:
-            return max(options, key=lambda a: a.points)
+            return max(options, key=lambda action: action.points)
         return call_or_catch(legal) or passive(legal)  # a late UNO call or a catch; else draw
 
+
     if __name__ == "__main__":
-        run(decide, name="high-card")
+        raise SystemExit(run(decide, name="my-bot").exit_code)
 
 `decide` returns one of `legal` or its index. A play that leaves one card is
 listed with and without an UNO call: `plays` keeps the call, and a play without
 it can be caught (see protos/README.md). `run` reads ARENA_SERVER and
 ARENA_TOKEN, says Hello, answers every decision by its request id, keeps one
-`Table` per game, reconnects with backoff and stops cleanly on a bad token.
+`Table` per game, reconnects with backoff and stops cleanly on a bad token; it
+returns why it stopped, whose `exit_code` is the process's status (0 stopped, 1
+gave up reconnecting, 2 token or stream refused).
 Subclass `Bot` instead for per-game hooks (`on_game_start`, `on_events`,
 `on_game_end`). The SDK speaks only the wire protocol (`arena.v1`).
 """

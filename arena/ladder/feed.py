@@ -71,7 +71,8 @@ def open_ladder(store: Store, name: str, settings: LadderSettings) -> Tournament
     if changed:
         raise LadderError(f"ladder {name} was started with other settings ({'; '.join(changed)}); "
                           "a ladder keeps its table size, deals and rules — start a ladder "
-                          "under another name for new ones")
+                          "under another name for new ones (`arena serve --ladder FILE "
+                          "--ladder-name NAME`, `arena ladder run --name NAME`)")
     return ladder
 
 

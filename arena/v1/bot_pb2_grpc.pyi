@@ -28,8 +28,25 @@ GRPC_VERSION: str
 
 class BotServiceStub:
     """One bidirectional stream per bot connection. The bot authenticates with its
-    token in the call metadata key "authorization" ("Bearer <token>"). The first
-    message the bot sends must be a Hello.
+    token in the call metadata key "authorization", written "Bearer <token>"
+    (the word Bearer, one space, the token; without the word the token counts as
+    missing). The first message the bot sends must be a Hello.
+
+    Transport: plaintext gRPC unless the server was started with a certificate
+    (arena serve --tls-cert/--tls-key); then TLS, server-authenticated only (no
+    client certificate is asked for): trust the CA in the PEM file ARENA_TLS_CA
+    names, or the system's roots when ARENA_TLS=1, and check the host name of
+    ARENA_SERVER against the certificate. A managed bot is always given a
+    plaintext address (a Unix socket, unix:PATH, under the sandbox).
+
+    The call ends with a status only for problems with the connection itself:
+    UNAUTHENTICATED (missing or unknown token), INVALID_ARGUMENT (first message
+    not a Hello, or bytes that are not a BotMessage), DEADLINE_EXCEEDED (no Hello
+    within 10 s), RESOURCE_EXHAUSTED (a message over the size limit, 64 KiB by
+    default; a 33rd connection of one bot; a bot that stopped reading). It ends
+    with OK when the bot half-closes its side and when the server shuts down: in
+    both cases the seats of the connection play on as disconnected (the bot
+    policy's fallback) without a GameEnd, until the bot connects again.
     """
 
     @_typing.overload
@@ -41,8 +58,25 @@ class BotServiceStub:
 @_typing.type_check_only
 class BotServiceAsyncStub(BotServiceStub):
     """One bidirectional stream per bot connection. The bot authenticates with its
-    token in the call metadata key "authorization" ("Bearer <token>"). The first
-    message the bot sends must be a Hello.
+    token in the call metadata key "authorization", written "Bearer <token>"
+    (the word Bearer, one space, the token; without the word the token counts as
+    missing). The first message the bot sends must be a Hello.
+
+    Transport: plaintext gRPC unless the server was started with a certificate
+    (arena serve --tls-cert/--tls-key); then TLS, server-authenticated only (no
+    client certificate is asked for): trust the CA in the PEM file ARENA_TLS_CA
+    names, or the system's roots when ARENA_TLS=1, and check the host name of
+    ARENA_SERVER against the certificate. A managed bot is always given a
+    plaintext address (a Unix socket, unix:PATH, under the sandbox).
+
+    The call ends with a status only for problems with the connection itself:
+    UNAUTHENTICATED (missing or unknown token), INVALID_ARGUMENT (first message
+    not a Hello, or bytes that are not a BotMessage), DEADLINE_EXCEEDED (no Hello
+    within 10 s), RESOURCE_EXHAUSTED (a message over the size limit, 64 KiB by
+    default; a 33rd connection of one bot; a bot that stopped reading). It ends
+    with OK when the bot half-closes its side and when the server shuts down: in
+    both cases the seats of the connection play on as disconnected (the bot
+    policy's fallback) without a GameEnd, until the bot connects again.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -50,8 +84,25 @@ class BotServiceAsyncStub(BotServiceStub):
 
 class BotServiceServicer(metaclass=_abc_1.ABCMeta):
     """One bidirectional stream per bot connection. The bot authenticates with its
-    token in the call metadata key "authorization" ("Bearer <token>"). The first
-    message the bot sends must be a Hello.
+    token in the call metadata key "authorization", written "Bearer <token>"
+    (the word Bearer, one space, the token; without the word the token counts as
+    missing). The first message the bot sends must be a Hello.
+
+    Transport: plaintext gRPC unless the server was started with a certificate
+    (arena serve --tls-cert/--tls-key); then TLS, server-authenticated only (no
+    client certificate is asked for): trust the CA in the PEM file ARENA_TLS_CA
+    names, or the system's roots when ARENA_TLS=1, and check the host name of
+    ARENA_SERVER against the certificate. A managed bot is always given a
+    plaintext address (a Unix socket, unix:PATH, under the sandbox).
+
+    The call ends with a status only for problems with the connection itself:
+    UNAUTHENTICATED (missing or unknown token), INVALID_ARGUMENT (first message
+    not a Hello, or bytes that are not a BotMessage), DEADLINE_EXCEEDED (no Hello
+    within 10 s), RESOURCE_EXHAUSTED (a message over the size limit, 64 KiB by
+    default; a 33rd connection of one bot; a bot that stopped reading). It ends
+    with OK when the bot half-closes its side and when the server shuts down: in
+    both cases the seats of the connection play on as disconnected (the bot
+    policy's fallback) without a GameEnd, until the bot connects again.
     """
 
     @_abc_1.abstractmethod

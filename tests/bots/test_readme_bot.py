@@ -1,4 +1,4 @@
-"""The README's example bot, taken from the README itself, beats the random sample bot.
+"""The tutorial's example bot, taken from the tutorial itself, beats the random sample bot.
 
 Both run as real processes over real gRPC on loopback. The games are single
 hands, heads-up, each from its own deal with the seats alternating; the claim
@@ -24,7 +24,7 @@ from tests.bots.bot_harness import ROOT, BotProcess, LiveArena, python_command
 
 pytestmark = pytest.mark.timeout(120)
 
-README = ROOT / "README.md"
+TUTORIAL = ROOT / "docs" / "tutorial" / "first-bot-python.md"
 GAMES = 40
 ALPHA = 0.01
 ONE_HAND = RuleSet(target_score=None)
@@ -32,12 +32,12 @@ TOKENS = {"readme": "token-readme", "random": "token-random"}
 
 
 def readme_bot_code() -> str:
-    """The first Python block of the README's "Writing a bot" section."""
-    text = README.read_text(encoding="utf-8")
-    section = re.search(r"^## Writing a bot\n(.*?)(?=^## )", text, re.M | re.S)
-    assert section is not None, "README.md has no '## Writing a bot' section"
+    """The first Python block of the tutorial's "Write the bot" section."""
+    text = TUTORIAL.read_text(encoding="utf-8")
+    section = re.search(r"^## 2\. Write the bot\n(.*?)(?=^## )", text, re.M | re.S)
+    assert section is not None, f"{TUTORIAL} has no '## 2. Write the bot' section"
     block = re.search(r"^```python\n(.*?)^```", section.group(1), re.M | re.S)
-    assert block is not None, "the README's 'Writing a bot' section has no ```python block"
+    assert block is not None, "the tutorial's 'Write the bot' section has no ```python block"
     return block.group(1)
 
 

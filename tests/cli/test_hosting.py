@@ -1,5 +1,6 @@
-"""Hosting a competition from the command line, as the README walks it: the organizer
-adds authors and an invite, each author signs in with their own token, submits, sees
+"""Hosting a competition from the command line, as docs/how-to/host-a-competition.md
+walks it: the organizer adds authors and an invite, each author signs in with their own
+token, submits, sees
 their bot on the leaderboard, and is refused everything that is someone else's — against
 a real `arena serve`."""
 

@@ -1,5 +1,6 @@
-"""A tournament on a Dask cluster over TLS, started as the README says: ``dask scheduler`` and
-``dask worker`` with ``--tls-*`` options, the driver given its certificate in Dask's
+"""A tournament on a Dask cluster over TLS, started as docs/how-to/scale-out.md says:
+``dask scheduler`` and ``dask worker`` with ``--tls-*`` options, the driver given its
+certificate in Dask's
 ``DASK_DISTRIBUTED__COMM__TLS__*`` environment variables and ``--cluster tls://…``.
 
 The certificates come from a throwaway CA (`trustme`). The scheduler, its worker
@@ -31,7 +32,7 @@ LOOPBACK_HTTP = ["--no-dashboard", "--dashboard-address", "127.0.0.1:0"]
 @pytest.fixture(scope="module")
 def certificates(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A CA (``ca.pem``) and a certificate and key for the scheduler, the worker and the
-    driver (``NAME.pem``, ``NAME-key.pem``), as the README names them."""
+    driver (``NAME.pem``, ``NAME-key.pem``), as docs/how-to/scale-out.md names them."""
     import trustme
 
     folder = tmp_path_factory.mktemp("tls")
@@ -52,8 +53,8 @@ def _tls(certificates: Path, name: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def tls_cluster(certificates: Path) -> Iterator[str]:
-    """A scheduler and one single-threaded worker started with the README's TLS options,
-    on 127.0.0.1: the scheduler's ``tls://`` address."""
+    """A scheduler and one single-threaded worker started with the TLS options of
+    docs/how-to/scale-out.md, on 127.0.0.1: the scheduler's ``tls://`` address."""
     port = free_port()
     address = f"tls://127.0.0.1:{port}"
     ready = certificates / "scheduler.json"
@@ -81,7 +82,8 @@ def tls_cluster(certificates: Path) -> Iterator[str]:
 
 
 def _driver_env(certificates: Path, **extra: str) -> dict[str, str]:
-    """The driver's environment: the README's Dask settings for its certificate."""
+    """The driver's environment: the Dask settings of docs/how-to/scale-out.md for its
+    certificate."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("DASK_")}
     env.pop("ARENA_DB", None)
     return {**env, **extra}
