@@ -159,17 +159,17 @@ def game_link(summary: admin_pb2.GameSummaryInfo) -> str:
 
 
 def result_text(summary: admin_pb2.GameSummaryInfo) -> str:
-    """Who placed where in a game: "a 1st (120), b 2nd (0)"."""
+    """Who placed where in a game: "a: 1st (120), b: 2nd (0)" (ranks count from 0)."""
     parts = []
     for seat, name in enumerate(summary.seats):
-        rank = summary.ranks[seat] if seat < len(summary.ranks) else 0
+        place = summary.ranks[seat] + 1 if seat < len(summary.ranks) else 0
         score = summary.scores[seat] if seat < len(summary.scores) else 0
-        parts.append(f"{name}: {_ordinal(rank)} ({score})")
+        parts.append(f"{name}: {_ordinal(place)} ({score})")
     return ", ".join(parts)
 
 
-def _ordinal(rank: int) -> str:
-    if rank <= 0:
+def _ordinal(place: int) -> str:
+    if place <= 0:
         return "-"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
-    return f"{rank}{suffix}"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+    return f"{place}{suffix}"
