@@ -12,7 +12,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.web import authors, pages
+from arena.web import authors, pages, watch
 from arena.web.client import Answer
 from arena.web.front import HERE, SECURITY_HEADERS, Front, WebSettings
 
@@ -49,6 +49,8 @@ ROUTES = [
     Route("/games", pages.games),
     Route("/games/{id}", pages.game),
     Route("/tables", pages.tables),
+    Route("/tables/{id}", watch.watch_page),
+    Route("/tables/{id}/events", watch.watch_events),
     Route("/bots", pages.bots),
     Route("/bots/{name}", authors.bot_versions),
     Route("/bots/{name}/log", authors.bot_log),

@@ -17,7 +17,7 @@ from starlette.templating import Jinja2Templates
 
 from arena.web import views
 from arena.web.client import AdminClient, Answer
-from arena.web.live import POLL_SECONDS, GameFeed
+from arena.web.live import POLL_SECONDS, GameFeed, SharedAnswers
 from arena.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -91,6 +91,7 @@ class Front:
     client: AdminClient
     feed: GameFeed
     templates: Jinja2Templates
+    shared: SharedAnswers
     sessions: Sessions = field(default_factory=Sessions)
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
 
@@ -107,7 +108,7 @@ class Front:
         environment.globals["result_text"] = views.result_text
         templates = Jinja2Templates(env=environment)
         feed = GameFeed(client, settings.anonymous_token, settings.poll_seconds)
-        return cls(settings, client, feed, templates)
+        return cls(settings, client, feed, templates, SharedAnswers(feed))
 
     def visitor(self, request: Request) -> Visitor:
         """Who is asking, and the token their calls carry."""

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from arena.v1 import admin_pb2
@@ -64,6 +64,14 @@ class GameFeed:
     def listeners(self) -> int:
         """How many listen now."""
         return len(self._listeners)
+
+    @property
+    def newest_game(self) -> int | None:
+        """The newest stored game the poller has seen, while it polls (None when no one
+        listens, or before its first answer): what a shared answer is current with."""
+        if not self._listeners or self._newest < 0:
+            return None
+        return self._newest
 
     @contextlib.asynccontextmanager
     async def listen(self) -> AsyncIterator[asyncio.Queue[Update]]:
@@ -135,3 +143,38 @@ async def event_stream(feed: GameFeed, keepalive: float = KEEPALIVE_SECONDS
                 yield ": still here\n\n"
                 continue
             yield update.as_event()
+
+
+class SharedAnswers:
+    """What the live pages fetch when a game ends, made once for everyone not signed in:
+    a fragment is kept with the newest game it is current with, and the requests that
+    come while it is being made wait for it (so 200 viewers cost the server one call)."""
+
+    def __init__(self, feed: GameFeed, capacity: int = 256) -> None:
+        self._feed = feed
+        self._capacity = capacity
+        self._kept: dict[str, tuple[int, bytes]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.made = 0
+        """Answers made so far (the tests count them)."""
+
+    async def get(self, key: str, make: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The answer for `key`, current with the newest game; made by `make` if needed."""
+        current = self._feed.newest_game
+        if current is None:
+            return await make()
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == current:
+            return kept[1]
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == current:
+                return kept[1]
+            body = await make()
+            self.made += 1
+            if len(self._kept) >= self._capacity and key not in self._kept:
+                self._kept.pop(next(iter(self._kept)))
+                self._locks = {k: v for k, v in self._locks.items() if k in self._kept}
+            self._kept[key] = (current, body)
+            return body

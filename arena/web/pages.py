@@ -8,17 +8,20 @@ import asyncio
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from arena.v1 import admin_pb2
 from arena.web import views
 from arena.web.client import Answer
-from arena.web.front import Front
+from arena.web.front import Front, Visitor
 from arena.web.live import event_stream
 from arena.web.security import SESSION_COOKIE
 
 GAMES_SHOWN = 100
 """Games a listing shows."""
+
+MAX_LISTENERS = 10_000
+"""Pages that may follow the live updates at once (each holds a connection open)."""
 
 
 def front_of(request: Request) -> Front:
@@ -60,11 +63,25 @@ async def leaderboard(request: Request) -> Response:
     front = front_of(request)
     visitor = front.visitor(request)
     tournament, key = _pool_of(request)
-    ranking: admin_pb2.GetRankingsResponse = await front.call(
-        visitor, "GetRankings", admin_pb2.GetRankingsRequest(tournament=tournament, pool=key))
-    template = "_leaderboard.html" if request.query_params.get("fragment") else "pool.html"
-    return front.render(request, visitor, template, ranking=ranking,
-                        query=_pool_query(request))
+
+    async def render(template: str) -> Response:
+        ranking: admin_pb2.GetRankingsResponse = await front.call(
+            visitor, "GetRankings",
+            admin_pb2.GetRankingsRequest(tournament=tournament, pool=key))
+        return front.render(request, visitor, template, ranking=ranking,
+                            query=_pool_query(request))
+
+    if not request.query_params.get("fragment"):
+        return await render("pool.html")
+    if visitor.signed is not None:
+        return await render("_leaderboard.html")
+
+    async def made() -> bytes:
+        return bytes((await render("_leaderboard.html")).body)
+
+    # Everyone not signed in calls with the same token: one answer serves them all.
+    body = await front.shared.get(f"leaderboard?{tournament}&{key}", made)
+    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 
 async def crosstable(request: Request) -> Response:
@@ -134,11 +151,25 @@ async def game(request: Request) -> Response:
         visitor, "GetGame", admin_pb2.GetGameRequest(id=request.path_params["id"],
                                                      as_bot=as_bot))
     names = list(shown.summary.seats)
+    own = await _own_seats(front, visitor, names)
     steps = views.replay_steps(shown)
     decisions = [views.decision_line(d, names) for d in
                  sorted(shown.decisions, key=lambda d: (d.events_before, d.index))]
     return front.render(request, visitor, "game.html", game=shown, as_bot=as_bot,
-                        steps=steps, decisions=decisions, names=names)
+                        steps=steps, decisions=decisions, names=names, own=own)
+
+
+async def _own_seats(front: Front, visitor: Visitor, names: list[str]) -> list[str]:
+    """The bots of a game whose own view the visitor may open: all of them for the
+    organizer, an author's own (as the server says), none for anyone else."""
+    if visitor.role == "organizer":
+        return list(dict.fromkeys(names))
+    if visitor.role != "author":
+        return []
+    who: admin_pb2.WhoAmIResponse = await front.call(visitor, "WhoAmI",
+                                                     admin_pb2.WhoAmIRequest())
+    mine = set(who.bots)
+    return [name for name in dict.fromkeys(names) if name in mine]
 
 
 async def tables(request: Request) -> Response:
@@ -164,6 +195,8 @@ async def events(request: Request) -> Response:
     """Server-sent events: "game" when a game was stored, "tables" when the tables in
     play changed. Every listener shares one poller of the server."""
     front = front_of(request)
+    if front.feed.listeners >= MAX_LISTENERS:
+        raise Answer(503, "too many pages are following the games right now; reload later")
     return StreamingResponse(event_stream(front.feed), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store",
                                       "X-Accel-Buffering": "no"})

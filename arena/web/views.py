@@ -173,3 +173,15 @@ def _ordinal(place: int) -> str:
         return "-"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
     return f"{place}{suffix}"
+
+
+def public_lines(events: Sequence[uno_pb2.Event], names: Sequence[str]) -> list[str]:
+    """The words of the public events among `events` (a live game's, as watched)."""
+    lines = []
+    for message in events:
+        event = wire.event_from_proto(message)
+        if event.audience is None:
+            text = narration.describe(event, names)
+            if text is not None:
+                lines.append(text)
+    return lines

@@ -134,6 +134,9 @@ def test_an_author_sees_their_bots_game_as_their_bot_saw_it(served: Served) -> N
         assert page.status_code == 200
         assert "greedy@1&#39;s hand:" in page.text, "its own cards"
         assert "decision 0:" in page.text, "its decisions, with their times"
+        public = web.get(f"/games/{served.seeded.alice_game}").text
+        assert "?as=greedy%401" in public and "?as=rnd" not in public, \
+            "links to the views of her own bots only"
         mine = web.get("/me")
         assert mine.status_code == 200 and "alice (author)" in mine.text
         assert served.seeded.alice_game in mine.text
@@ -279,3 +282,53 @@ class contextlib_all:  # noqa: N801 - reads as a context manager
     async def __aexit__(self, *exc: object) -> None:
         for manager in reversed(self._stack):
             await manager.__aexit__(None, None, None)  # type: ignore[attr-defined]
+
+
+def test_watching_a_game_not_in_play_says_so_with_its_status(web: TestClient) -> None:
+    page = web.get("/tables/cup:99")
+    assert page.status_code == 200 and 'data-watch="/tables/cup%3A99/events"' in page.text
+    answer = web.get("/tables/cup:99/events")
+    assert answer.status_code in (404, 409), answer.text
+
+
+def test_arena_web_needs_a_server_and_refuses_the_organizers_token(served: Served) -> None:
+    from tests.cli.cli_support import invoke
+
+    alone = invoke("web")
+    assert alone.exit_code == 2 and "give --server HOST:PORT" in alone.output
+    organizer = invoke("--server", served.address, "--token", served.token("organizer") or "",
+                       "web")
+    assert organizer.exit_code == 2 and "is the organizer's" in organizer.output
+    unknown = invoke("--server", served.address, "--token", "no-such-token", "web")
+    assert unknown.exit_code == 1 and "Traceback" not in unknown.output
+    listen = invoke("--server", served.address, "web", "--listen", "nowhere")
+    assert listen.exit_code == 2 and "is not HOST:PORT" in listen.output
+
+
+def test_a_fragment_is_made_once_for_every_anonymous_viewer_of_a_game_end() -> None:
+    from arena.web.live import SharedAnswers
+
+    class Feed:
+        newest_game: int | None = 7
+
+    feed = Feed()
+    shared = SharedAnswers(feed)  # type: ignore[arg-type]
+    calls: list[int] = []
+
+    async def make() -> bytes:
+        calls.append(1)
+        await asyncio.sleep(0.01)
+        return f"table after {feed.newest_game}".encode()
+
+    async def viewers() -> set[bytes]:
+        return set(await asyncio.gather(*(shared.get("k", make) for _ in range(200))))
+
+    async def rounds() -> None:
+        assert await viewers() == {b"table after 7"} and len(calls) == 1
+        feed.newest_game = 8
+        assert await viewers() == {b"table after 8"} and len(calls) == 2
+        feed.newest_game = None  # no one listens: nothing is kept current, each is made
+        await viewers()
+        assert len(calls) == 202
+
+    asyncio.run(rounds())

@@ -171,11 +171,13 @@ class Served:
 
 
 @contextmanager
-def served_for_the_web(folder: Path) -> Iterator[Served]:
-    """Seed a server's database in `folder`, then serve it for the tests."""
+def served_for_the_web(folder: Path, *, hostile: bool = True) -> Iterator[Served]:
+    """Seed a server's database in `folder`, then serve it for the tests (with `hostile`,
+    the counter bot renamed to a script tag)."""
     seeded = asyncio.run(_seed(folder))
-    with closing(sqlite3.connect(folder / "arena.db")) as connection, connection:
-        connection.execute("UPDATE bots SET name = ? WHERE name = 'counter'", (HOSTILE,))
+    if hostile:
+        with closing(sqlite3.connect(folder / "arena.db")) as connection, connection:
+            connection.execute("UPDATE bots SET name = ? WHERE name = 'counter'", (HOSTILE,))
     thread = ServerThread(folder)
     thread.start()
     try:

@@ -2,7 +2,7 @@
 // - Parts marked data-live="URL" are fetched again from URL (an HTML fragment of this
 //   site) when the server says that something they show changed (data-on: "game",
 //   "tables"), or every second while a build goes on (data-on: "poll").
-// - A game's replay gets a stepper.
+// - A game's replay gets a stepper; a game in play is followed as it is played.
 "use strict";
 
 (function () {
@@ -77,10 +77,27 @@
     go(0);
   }
 
+  function watch() {
+    var list = document.querySelector("[data-watch]");
+    if (!list || !window.EventSource) { return; }
+    var source = new EventSource(list.dataset.watch);
+    source.addEventListener("line", function (message) {
+      var item = document.createElement("li");
+      item.textContent = JSON.parse(message.data);
+      list.appendChild(item);
+    });
+    source.addEventListener("end", function () {
+      source.close();
+      document.getElementById("watch-status").textContent = "The game has ended.";
+    });
+    source.onerror = function () { source.close(); };
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var parts = Array.prototype.slice.call(document.querySelectorAll("[data-live]"));
     listen(parts.filter(function (part) { return part.dataset.on !== "poll"; }));
     parts.filter(function (part) { return part.dataset.on === "poll"; }).forEach(poll);
     stepper();
+    watch();
   });
 })();
