@@ -23,6 +23,11 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
 """How often the poller asks the server what changed."""
 
+GAME_GAP_SECONDS = 1.0
+"""The least time between two "game" updates: games that end closer together are told
+as one (at most a gap later), so that the tables the pages fetch again are made at most
+once a second however fast games end."""
+
 KEEPALIVE_SECONDS = 15.0
 """How often a quiet event stream sends a comment, so that proxies keep it open."""
 
@@ -49,10 +54,13 @@ class GameFeed:
     """Polls the server while anyone listens and hands each change to every listener."""
 
     def __init__(self, client: AdminClient, token: str | None,
-                 interval: float = POLL_SECONDS) -> None:
+                 interval: float = POLL_SECONDS, game_gap: float = GAME_GAP_SECONDS) -> None:
         self._client = client
         self._token = token
         self._interval = interval
+        self._game_gap = game_gap
+        self._told_game = -1
+        self._told_at = -float("inf")
         self._listeners: set[asyncio.Queue[Update]] = set()
         self._task: asyncio.Task[None] | None = None
         self._newest = -1
@@ -67,11 +75,12 @@ class GameFeed:
 
     @property
     def newest_game(self) -> int | None:
-        """The newest stored game the poller has seen, while it polls (None when no one
-        listens, or before its first answer): what a shared answer is current with."""
-        if not self._listeners or self._newest < 0:
+        """The newest stored game the listeners were told of, while the poller runs (None
+        when no one listens, or before its first answer): what a shared answer is
+        current with."""
+        if not self._listeners or self._told_game < 0:
             return None
-        return self._newest
+        return self._told_game
 
     @contextlib.asynccontextmanager
     async def listen(self) -> AsyncIterator[asyncio.Queue[Update]]:
@@ -113,11 +122,15 @@ class GameFeed:
             "ListTables", admin_pb2.ListTablesRequest(), self._token)
         newest = games.games[0].game_id if games.games else 0
         count = len(tables.tables)
-        first = self._newest < 0
+        now = asyncio.get_running_loop().time()
+        if self._newest < 0:
+            self._told_game = newest
+            self._tables = count
         kinds = []
-        if newest != self._newest and not first:
+        if newest != self._told_game and now - self._told_at >= self._game_gap:
             kinds.append("game")
-        if count != self._tables and not first:
+            self._told_game, self._told_at = newest, now
+        if count != self._tables:
             kinds.append("tables")
         self._newest, self._tables = newest, count
         for kind in kinds:

@@ -21,7 +21,7 @@ import pytest
 from arena.v1 import admin_pb2
 from arena.web import WebSettings, create_app
 from tests.support import ROOT, free_port
-from tests.web.web_support import HOSTILE, TOURNAMENT, Served
+from tests.web.web_support import HOSTILE, TOURNAMENT, Served, bot_archive
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -239,5 +239,29 @@ def test_a_second_author_cannot_open_the_firsts_private_pages(
                 "Not yours to see" in visit.page.locator("h1").inner_text()
         visit.open("/bots")
         assert HOSTILE in visit.page.locator("main").inner_text(), "shown as text"
+    finally:
+        visit.close()
+
+
+def test_an_author_uploads_a_bot_follows_its_build_and_finds_it_on_the_leaderboard(
+        browser: Any, front: Uvicorn, served: Served, tmp_path: Path) -> None:
+    archive = tmp_path / "browserbot.tar.gz"
+    archive.write_bytes(bot_archive("browserbot"))
+    visit = Visit(browser, front)
+    try:
+        visit.sign_in(served.token("alice"))
+        visit.page.set_input_files("#archive", str(archive))
+        visit.page.click("form[action='/me/submit'] button")
+        visit.page.wait_for_url("**/bots/browserbot?version=1")
+        visit.page.wait_for_function(  # the page follows the build without a reload
+            "() => document.querySelector('[data-status]').dataset.status !== 'building'",
+            timeout=60_000)
+        assert visit.page.locator("[data-status]").inner_text() == "ok", \
+            visit.page.locator("pre.log").inner_text()
+        progress = served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+            bots=["browserbot@1", "rnd"], games=1, seed=5, rules_json=ONE_HAND))
+        assert visit.open(f"/pool?tournament={progress[-1].tournament}") == 200
+        assert "browserbot@1" in visit.page.locator("#leaderboard").inner_text()
+        assert visit.errors == [] and visit.left_the_origin() == []
     finally:
         visit.close()

@@ -5,9 +5,7 @@ names, CSRF refusals, the sign-in limit, cookies, uploads and the live feed."""
 from __future__ import annotations
 
 import asyncio
-import io
 import re
-import tarfile
 from collections.abc import Iterator
 
 import grpc
@@ -21,7 +19,7 @@ from arena.web.client import AdminClient, answer_for
 from arena.web.front import MAX_UPLOAD_BYTES
 from arena.web.live import GameFeed
 from tests.server.test_permissions import expected_refused
-from tests.web.web_support import HOSTILE, PYTHON_BOTS, TOURNAMENT, Served
+from tests.web.web_support import HOSTILE, TOURNAMENT, Served, bot_archive
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -180,23 +178,12 @@ def test_the_session_cookie_is_httponly_strict_and_secure_over_https(served: Ser
             assert flag.lower() in cookie.lower()
 
 
-def _archive(name: str) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as packed:
-        packed.add(PYTHON_BOTS / "random_bot.py", "random_bot.py")
-        manifest = f'name = "{name}"\nrun = "python random_bot.py"\nruntime = "python"\n'
-        info = tarfile.TarInfo("arena-bot.toml")
-        info.size = len(manifest)
-        packed.addfile(info, io.BytesIO(manifest.encode()))
-    return buffer.getvalue()
-
-
 def test_an_author_uploads_an_archive_and_follows_its_build(served: Served) -> None:
     with client_for(served) as web:
         sign_in(web, served.token("alice"))
         csrf = csrf_of(web.get("/me").text)
         answer = web.post("/me/submit", data={"csrf": csrf, "name": ""},
-                          files={"archive": ("bot.tar.gz", _archive("webbot"))},
+                          files={"archive": ("bot.tar.gz", bot_archive("webbot"))},
                           follow_redirects=False)
         assert answer.status_code == 303, answer.text
         assert answer.headers["location"] == "/bots/webbot?version=1"

@@ -15,10 +15,12 @@ the server is started again on the same file for the tests.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import shlex
 import sqlite3
 import sys
+import tarfile
 import threading
 from collections.abc import Awaitable, Iterator
 from concurrent.futures import Future
@@ -49,6 +51,18 @@ def bot_command(script: str) -> str:
 def metadata(token: str | None) -> list[tuple[str, str]]:
     """gRPC call metadata carrying `token`."""
     return [] if token is None else [("authorization", f"Bearer {token}")]
+
+
+def bot_archive(name: str) -> bytes:
+    """A .tar.gz of a submitted bot called `name`: the random sample bot."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as packed:
+        packed.add(PYTHON_BOTS / "random_bot.py", "random_bot.py")
+        manifest = f'name = "{name}"\nrun = "python random_bot.py"\nruntime = "python"\n'
+        info = tarfile.TarInfo("arena-bot.toml")
+        info.size = len(manifest)
+        packed.addfile(info, io.BytesIO(manifest.encode()))
+    return buffer.getvalue()
 
 
 @dataclass
