@@ -211,9 +211,10 @@ def test_no_class_of_the_server_is_over_400_lines(module: str) -> None:
 WEB_MAY_IMPORT = ("arena.web", "arena.v1", "arena.wire_admin", "arena.wire", "arena.narration")
 """What the web front may use of arena: its own modules, the admin service's generated
 stubs and their conversions (`wire_admin`, `wire` for a game's events, `narration` for
-their words). DESIGN.md puts the web over the services: it reaches them only through
-the admin RPCs, as the CLI does, so that the server's permission table decides what each visitor sees: it
-never opens the store, never imports the engine's internals, the server or the CLI."""
+their words). DESIGN.md puts the web over the services: it reaches them only through the
+admin RPCs, as the CLI does, so that the server's permission table decides what each
+visitor sees: it never opens the store, never imports the engine's internals, the server
+or the CLI."""
 
 
 @pytest.mark.parametrize("module", _modules_of("arena.web"))
