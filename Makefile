@@ -8,8 +8,9 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 NODE_BOT := sample_bots/node
 CPP_BOT := sample_bots/cpp
+WEB_AXE := tests/web/axe
 
-.PHONY: demo test lint bench protos docs docs-build bots node-bot cpp-bot clean
+.PHONY: demo test lint bench protos docs docs-build bots node-bot cpp-bot web-axe clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +33,7 @@ demo: $(STAMP_BASE)
 	$(VENV)/bin/arena demo
 
 # The suite waits on sockets and bot processes more than it computes: two workers.
-test: $(STAMP_DEV) bots
+test: $(STAMP_DEV) bots web-axe
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP_DEV)
@@ -59,6 +60,12 @@ node-bot:
 		cd $(NODE_BOT) && npm ci --silent --no-audit --no-fund; \
 	else echo "node-bot: npm not found, the Node bot is not built"; fi
 
+# axe-core, which the web front's browser test injects into every page it opens.
+web-axe:
+	@if command -v npm >/dev/null 2>&1 && [ -f $(WEB_AXE)/package.json ]; then \
+		cd $(WEB_AXE) && npm ci --silent --no-audit --no-fund; \
+	else echo "web-axe: npm not found, the web front's accessibility test cannot run"; fi
+
 cpp-bot:
 	@if [ -f $(CPP_BOT)/Makefile ] && command -v protoc >/dev/null 2>&1 && command -v grpc_cpp_plugin >/dev/null 2>&1 \
 		&& pkg-config --exists grpc++ 2>/dev/null; then \
@@ -66,4 +73,4 @@ cpp-bot:
 	else echo "cpp-bot: protoc, grpc_cpp_plugin or libgrpc++-dev missing, the C++ bot is not built"; fi
 
 clean:
-	rm -rf $(VENV) $(NODE_BOT)/node_modules $(CPP_BOT)/build .pytest_cache .mypy_cache .ruff_cache site
+	rm -rf $(VENV) $(NODE_BOT)/node_modules $(WEB_AXE)/node_modules $(CPP_BOT)/build .pytest_cache .mypy_cache .ruff_cache site

@@ -9,7 +9,7 @@ import sys
 from tabulate import tabulate
 
 PARTS = ("engine", "env", "inprocess", "protocol", "tournament", "schedule", "chaos",
-         "recording", "sandbox", "scale", "decision_cost", "ladder", "sprt", "hosting")
+         "recording", "sandbox", "scale", "decision_cost", "ladder", "sprt", "hosting", "web")
 
 
 def main(argv: list[str] | None = None) -> int:

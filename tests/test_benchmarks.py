@@ -173,3 +173,15 @@ def test_decision_cost_benchmark_measures_the_server_the_sdk_and_a_bare_bot() ->
     rows = decision_cost.run(repeats=1, scale=0.05)
     assert [row["part"] for row in rows] == ["server", "SDK", "bare bot"]
     _assert_positive(rows, "CPU µs/decision")
+
+
+def test_web_benchmark() -> None:
+    pytest.importorskip("starlette")
+    from benchmarks import web
+
+    pages = asyncio.run(web.leaderboard_times(bots=30, games_per_bot=2, requests=3, seed=1))
+    assert pages["page p95 ms"] > 0 and pages["GetRankings p95 ms"] > 0
+    assert pages["page / RPC"] > 0
+    live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1))
+    assert live["decision p99 ms, no viewers"] >= 0
+    assert live["with / without"] > 0

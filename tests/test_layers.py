@@ -206,3 +206,26 @@ def test_no_class_of_the_server_is_over_400_lines(module: str) -> None:
             for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     over = {name: lines for name, lines in long.items() if lines > MAX_SERVER_CLASS_LINES}
     assert not over, f"{module}: classes over {MAX_SERVER_CLASS_LINES} lines: {over}"
+
+
+WEB_MAY_IMPORT = ("arena.web", "arena.v1", "arena.wire_admin", "arena.wire", "arena.narration")
+"""What the web front may use of arena: its own modules, the admin service's generated
+stubs and their conversions (`wire_admin`, `wire` for a game's events, `narration` for
+their words). DESIGN.md puts the web over the services: it reaches them only through the
+admin RPCs, as the CLI does, so that the server's permission table decides what each
+visitor sees: it never opens the store, never imports the engine's internals, the server
+or the CLI."""
+
+
+@pytest.mark.parametrize("module", _modules_of("arena.web"))
+def test_the_web_front_reaches_the_server_only_through_the_admin_rpcs(module: str) -> None:
+    imported = imports_of(module, anywhere=True)
+    outside = {name for name in imported if name.split(".")[0] == "arena"
+               and name != "arena" and not _in(name, *WEB_MAY_IMPORT)}
+    assert not outside, f"{module} imports {sorted(outside)}"
+    assert not {name for name in imported if name.split(".")[0] in {"click", "sqlite3",
+                                                                    "psycopg"}}
+
+
+def test_the_layer_rules_know_the_web_front() -> None:
+    assert _modules_of("arena.web"), "no module in arena.web"

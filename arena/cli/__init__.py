@@ -5,7 +5,7 @@ one named by `--server HOST:PORT`, or the same server started in-process on
 the local database (`./arena.db`, or `ARENA_DB`). `app` holds the command
 group; each module beside it adds the commands of one kind (`serve`, `bots`,
 `tournaments`, `ladder`, `rankings`, `games`, `export`, `report`, `demo`, `db`, `doctor`,
-`people`, `new`), over
+`people`, `new`, `web`), over
 `context` (reaching the server, errors, Ctrl-C), `inputs` (what a command
 takes) and `output` (what it prints).
 """
@@ -24,8 +24,9 @@ from arena.cli import (
     report,
     serve,
     tournaments,
+    web,
 )
 from arena.cli.app import main
 
 __all__ = ["bots", "db", "demo", "doctor", "export", "games", "ladder", "main", "new", "people",
-           "rankings", "report", "serve", "tournaments"]
+           "rankings", "report", "serve", "tournaments", "web"]

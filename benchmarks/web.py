@@ -1,0 +1,301 @@
+"""Web front benchmark: a 1,000-bot pool's leaderboard page, and live viewers' cost to
+the games in play.
+
+- "leaderboard page p95": the server time of `/pool?key=K` (the ASGI app called in
+  process, from request to last byte: its GetRankings call to a real match server over
+  loopback gRPC, and rendering 1,000 rows) for a pool of `BOTS` remote bots and their
+  rated games in SQLite. The anchor is the GetRankings RPC alone, timed the same way in
+  the same run, interleaved with the pages. Goal: < 200 ms.
+- "decision p99 with viewers": four managed random bots play a tournament of single
+  hands, four tables at once, on a match server in this process, while `arena web`
+  runs as its own process beside it, first with no one listening to its live updates,
+  then with `VIEWERS` clients holding its event stream open (a third process), each
+  fetching the leaderboard's table again whenever a game ends, as the page does. The
+  figure is the 99th percentile of the decisions' times as the server stored them
+  (ms, whole); the ratio with viewers over without is the goal's (≤ 1.1).
+
+``python -m benchmarks web``; the ``subscribe`` entry point below is the viewers' process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from arena.server.assembly import build_server
+from arena.services import Services
+from arena.store import BotKind, Store
+from benchmarks.stats import median
+
+BOTS = 1000
+GAMES_PER_BOT = 3
+REQUESTS = 40
+VIEWERS = 200
+RULES = {"target_score": None}
+RANDOM_BOT = Path(__file__).resolve().parent.parent / "sample_bots" / "python" / "random_bot.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The `share` percentile of `values` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(share * len(ordered))) - 1))]
+
+
+def _random_game(seats: Sequence[str], seed: int) -> dict[str, Any]:
+    from arena import wire
+    from arena.engine.game import Game
+    from arena.engine.rules import RuleSet
+
+    game = Game.new(RuleSet.from_dict(RULES), len(seats), seed)
+    pick = random.Random(seed)
+    actions = []
+    while not game.is_over:
+        action = pick.choice(game.legal_actions())
+        actions.append(wire.action_to_dict(action))
+        game.apply(action)
+    assert game.outcome is not None
+    return {"outcome": game.outcome, "events": [wire.event_to_dict(e) for e in game.events],
+            "actions": actions}
+
+
+def fill_pool(store: Store, bots: int, games_per_bot: int, seed: int) -> None:
+    """`bots` remote bots and `games_per_bot` rated two-seat games each, in one pool: each
+    round pairs every bot with another at random."""
+    from arena.record import SeatTermination
+
+    names = [f"bot{index:04d}" for index in range(bots)]
+    for name in names:
+        store.add_bot(name, BotKind.REMOTE)
+    pick = random.Random(seed)
+    now = datetime.now(UTC)
+    templates = [_random_game(("a", "b"), seed * 1000 + n) for n in range(8)]
+    pairs = []
+    for _ in range(games_per_bot):
+        order = pick.sample(names, len(names))
+        pairs += [order[i:i + 2] for i in range(0, len(order) - 1, 2)]
+    for number, seats in enumerate(pairs):
+        game = templates[number % len(templates)]
+        store.record_game(seats=seats, seed=number, rules=RULES, outcome=game["outcome"],
+                          seat_terminations=[SeatTermination.NORMAL] * 2,
+                          events=game["events"], actions=game["actions"],
+                          started_at=now, finished_at=now)
+
+
+async def _asgi_get(app: Any, path: str) -> tuple[int, bytes]:
+    """GET `path` from the ASGI `app` in process: its status and body."""
+    route, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": route, "raw_path": route.encode(),
+             "query_string": query.encode(), "headers": [(b"host", b"bench")],
+             "client": ("127.0.0.1", 1), "server": ("bench", 80), "root_path": ""}
+    status = 0
+    body: list[bytes] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            body.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(body)
+
+
+@contextlib.asynccontextmanager
+async def _serving(folder: Path, store: Store) -> AsyncIterator[tuple[int, Services]]:
+    holder: list[Services] = []
+    server = build_server(store, folder / "logs", holder.append)
+    port = await server.start("127.0.0.1", 0)
+    try:
+        yield port, holder[0]
+    finally:
+        await server.stop(0.5)
+
+
+async def leaderboard_times(bots: int, games_per_bot: int, requests: int, seed: int
+                            ) -> dict[str, float]:
+    """p95 ms of the leaderboard page and of the GetRankings RPC on one pool."""
+    import grpc
+
+    from arena.v1 import admin_pb2, admin_pb2_grpc
+    from arena.web import WebSettings, create_app
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as tmp:
+        store = Store.open(Path(tmp) / "bench.db")
+        try:
+            fill_pool(store, bots, games_per_bot, seed)
+            async with _serving(Path(tmp), store) as (port, _):
+                address = f"127.0.0.1:{port}"
+                app = create_app(WebSettings(address))
+                await app.state.front.client.open()
+                channel = grpc.aio.insecure_channel(address)
+                stub = admin_pb2_grpc.ArenaAdminStub(channel)
+                pools = await stub.ListPools(admin_pb2.ListPoolsRequest())
+                key = max(pools.pools, key=lambda p: p.games).key
+                pages, calls = [], []
+                status, page = await _asgi_get(app, f"/pool?key={key}")  # warm both
+                assert status == 200 and page.count(b"<tr") > bots, status
+                for _ in range(requests):
+                    start = time.perf_counter()
+                    await stub.GetRankings(admin_pb2.GetRankingsRequest(pool=key))
+                    calls.append(time.perf_counter() - start)
+                    start = time.perf_counter()
+                    status, _ = await _asgi_get(app, f"/pool?key={key}")
+                    pages.append(time.perf_counter() - start)
+                    assert status == 200
+                await channel.close(None)
+                await app.state.front.client.close()
+        finally:
+            store.close()
+    page_p95, call_p95 = percentile(pages, 0.95) * 1000, percentile(calls, 0.95) * 1000
+    return {"page p95 ms": page_p95, "GetRankings p95 ms": call_p95,
+            "page / RPC": page_p95 / call_p95,
+            "page − RPC, median ms": (median(pages) - median(calls)) * 1000}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _process(argv: Sequence[str], ready: str | None = None) -> Iterator[subprocess.Popen[str]]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),
+                                                                    os.environ.get("PYTHONPATH")])))
+    process = subprocess.Popen(list(argv), env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        if ready is not None:
+            assert process.stdout is not None
+            seen = ""
+            deadline = time.monotonic() + 60
+            while ready not in seen:
+                line = process.stdout.readline()
+                if not line or time.monotonic() > deadline:
+                    raise RuntimeError(f"{argv[:4]} did not start: {seen}")
+                seen += line
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+async def _decision_p99(services: Services, games: int, seed: int) -> float:
+    bots = ["random-a", "random-b", "random-c", "random-d"]
+    name = f"bench-web-{seed}-{time.monotonic_ns()}"
+    services.competitions.create_tournament(name, bots, {
+        "format": "round_robin", "table_size": 4, "deals_per_table": max(1, games // 4),
+        "seed": seed, "concurrency": 4, "rules": RULES,
+        "policy": {"decision_timeout": 5.0}})
+    await services.runs.run_tournament(name, 4, wait_seconds=60)
+    times = [d.elapsed_ms for g in services.store.games(tournament=name)
+             for d in services.store.get_game(g.id).decisions if not d.auto]
+    return percentile(times, 0.99)
+
+
+async def viewers_cost(games: int, viewers: int, seed: int) -> dict[str, float]:
+    """Decision p99 (ms) of a tournament with `viewers` live viewers and with none."""
+    with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as tmp:
+        store = Store.open(Path(tmp) / "bench.db")
+        try:
+            async with _serving(Path(tmp), store) as (port, services):
+                for name in ("random-a", "random-b", "random-c", "random-d"):
+                    services.bots.add(name, "managed", f"{sys.executable} {RANDOM_BOT}")
+                await services.runs.ensure_bots(["random-a", "random-b", "random-c",
+                                                 "random-d"], wait_seconds=60)
+                web_port = _free_port()
+                arena = [sys.executable, "-c", "from arena.cli import main; main()",
+                         "--server", f"127.0.0.1:{port}", "web", "--listen",
+                         f"127.0.0.1:{web_port}"]
+                with _process(arena, ready="Ctrl-C stops"):
+                    await asyncio.sleep(0.5)
+                    quiet = await _decision_p99(services, games, seed)
+                    listen = [sys.executable, "-m", "benchmarks.web", "subscribe",
+                              f"127.0.0.1:{web_port}", str(viewers)]
+                    with _process(listen, ready="listening"):
+                        watched = await _decision_p99(services, games, seed + 1)
+        finally:
+            store.close()
+    return {"decision p99 ms, no viewers": float(quiet),
+            f"decision p99 ms, {viewers} viewers": float(watched),
+            "with / without": watched / quiet if quiet else 1.0}
+
+
+async def _subscribe(address: str, count: int) -> None:
+    """Hold `count` event streams of the web front at `address` open, reading them."""
+    host, _, port = address.rpartition(":")
+    streams, writers = [], []  # a writer dropped would close its connection
+    for _ in range(count):
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(f"GET /events HTTP/1.1\r\nHost: {address}\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        streams.append(reader)
+        writers.append(writer)
+    for reader in streams:
+        await reader.readuntil(b"\r\n\r\n")
+    print("listening", flush=True)
+
+    async def fetch(path: str) -> None:
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {address}\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        await writer.drain()
+        while await reader.read(65536):
+            pass
+        writer.close()
+
+    async def follow(reader: asyncio.StreamReader) -> None:
+        # As a browser's leaderboard page does: fetch the table again when a game ends.
+        while chunk := await reader.read(4096):
+            if b"event: game" in chunk:
+                await fetch("/pool?fragment=1")
+
+    await asyncio.gather(*(follow(reader) for reader in streams))
+
+
+def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
+    """Both figures, each the median of `repeats` runs."""
+    bots = max(20, int(BOTS * scale))
+    requests = max(5, int(REQUESTS * scale))
+    pages = [asyncio.run(leaderboard_times(bots, GAMES_PER_BOT, requests, seed))
+             for seed in range(repeats)]
+    games = max(8, int(48 * scale))
+    viewers = max(10, int(VIEWERS * scale))
+    live = [asyncio.run(viewers_cost(games, viewers, seed)) for seed in range(repeats)]
+    rows: list[dict[str, object]] = []
+    rows.append({"figure": f"leaderboard of {bots} bots",
+                 **{key: round(median([r[key] for r in pages]), 2) for key in pages[0]}})
+    rows.append({"figure": f"{games} games, 4 tables",
+                 **{key: round(median([r[key] for r in live]), 3) for key in live[0]}})
+    return rows
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "subscribe":
+        asyncio.run(_subscribe(sys.argv[2], int(sys.argv[3])))
+    else:
+        from benchmarks.__main__ import main
+
+        sys.exit(main(["web", *sys.argv[1:]]))
