@@ -25,6 +25,7 @@ from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
+from arena.services import Services
 from arena.store import RECONNECT_WITHIN, Store
 from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
@@ -57,8 +58,8 @@ async def admin_session(server_address: str | None, db_path: Path | str,
         return
     store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within)
     own_token = secrets.token_urlsafe(24)
-    server = build_server(store, log_dir_for(side_path(db_path)), admin_token=own_token,
-                          worker_pools=worker_pools)
+    server = build_server(store, log_dir_for(side_path(db_path)), _for_one_command,
+                          admin_token=own_token, worker_pools=worker_pools)
     stopping = _CtrlCHeldOff()
     # A start cut short by Ctrl-C would leave a server running that `stop` does not know
     # of yet: it goes on, shielded, until it can be stopped.
@@ -313,3 +314,8 @@ class _SilenceOnStreams(_UnaryStream):
                     yield message
         finally:
             call.cancel()
+
+
+def _for_one_command(services: Services) -> None:
+    """Mark the services of a server a command starts for itself (see `Fleet`)."""
+    services.fleet.for_one_command = True

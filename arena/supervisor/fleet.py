@@ -81,6 +81,9 @@ class Fleet:
         self.directory = directory
         self.presence = presence
         self.log_dir = log_dir
+        self.for_one_command = False
+        """Whether the server is one a command started for itself (on a port that is gone
+        with it), which no remote bot can be pointed at."""
         self.isolation = isolation
         self._mint_token = mint_token
         self._server_address = server_address
@@ -123,7 +126,11 @@ class Fleet:
         if self._supervisor is not None and any(launches[n].managed for n in missing):
             hints.append(f"see the logs in {self.log_dir}")
         remote = [name for name in missing if not launches[name].managed]
-        if remote:
+        if remote and self.for_one_command:
+            hints.append(f"remote bots ({', '.join(remote)}) connect to a running `arena serve`, "
+                         "and this command started a server of its own for this run only: "
+                         "start `arena serve` and run the command with --server HOST:PORT")
+        elif remote:
             port = self.presence.port
             address = "HOST:PORT" if port is None else f"HOST:{port}"
             hints.append(f"remote bots ({', '.join(remote)}) are started by their owners and "

@@ -270,3 +270,14 @@ def test_help_loads_neither_grpc_nor_the_server_store_engine_or_tabulate() -> No
     loaded = result.stdout.rsplit("LOADED", 1)[1]
     for name in HEAVY_MODULES:
         assert f"'{name}'" not in loaded, f"--help loads {name}"
+
+
+def test_a_match_without_a_server_tells_a_remote_bot_it_needs_arena_serve(db: Path) -> None:
+    ok(db, "bot", "add", "far")
+    add_bots(db, {"near": "random_bot.py"})
+    result = arena(db, "match", "far", "near", "--games", "1", "--wait", "0.5")
+    assert result.exit_code == 1
+    said = " ".join(result.stderr.split())
+    assert "started a server of its own for this run only" in said, said
+    assert "start `arena serve` and run the command with --server HOST:PORT" in said
+    assert "HOST:" not in said.split("--server")[0], "no port that is gone with the run"
