@@ -226,7 +226,8 @@ class Gatekeeper(_ServerInterceptor):
         if handler is None or not details.method.startswith(self._prefix):
             return handler
         method = details.method.removeprefix(self._prefix)
-        token = bearer_token(details.invocation_metadata)
+        token = bearer_token(details.invocation_metadata) or _unschemed(
+            details.invocation_metadata)
         return _wrapped(handler, self, method, token)
 
     async def admit(self, method: str, token: str | None, request: Any, context: Any,
@@ -260,6 +261,10 @@ class Gatekeeper(_ServerInterceptor):
         """Who holds `token` (None for no token); `Refused` for a token nobody holds."""
         if token is None:
             return None
+        if isinstance(token, _Unschemed):
+            raise Refused(grpc.StatusCode.UNAUTHENTICATED,
+                          "the authorization metadata must read `Bearer TOKEN`: this call "
+                          "sent a token without the `Bearer ` before it")
         if hmac.compare_digest(hash_token(token), self._digest):
             return ORGANIZER
         author = None if self._store is None else await asyncio.to_thread(
@@ -305,6 +310,18 @@ class Gatekeeper(_ServerInterceptor):
         task = asyncio.ensure_future(self.audit(method, caller, request, result, detail))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+
+
+class _Unschemed(str):
+    """An authorization metadata value without the `Bearer ` scheme."""
+
+
+def _unschemed(metadata: Any) -> _Unschemed | None:
+    """The value of an authorization entry of `metadata` that lacks its `Bearer ` scheme."""
+    for key, value in metadata or ():
+        if key.lower() == "authorization" and isinstance(value, str) and value.strip():
+            return _Unschemed(value.strip())
+    return None
 
 
 def _who(caller: Caller) -> str:

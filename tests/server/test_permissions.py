@@ -110,9 +110,10 @@ def expected_refused(method: str, caller: str, *, public: bool = False) -> bool:
 
 
 async def _answer(stub: admin_pb2_grpc.ArenaAdminStub, method: str, request: Any,
-                  token: str | None) -> tuple[grpc.StatusCode, str]:
-    """How `method` answered `request` sent with `token`: its status and its words."""
-    metadata = [] if token is None else [("authorization", f"Bearer {token}")]
+                  token: str | None, scheme: str = "Bearer ") -> tuple[grpc.StatusCode, str]:
+    """How `method` answered `request` sent with `token` (after `scheme`): its status and
+    its words."""
+    metadata = [] if token is None else [("authorization", f"{scheme}{token}")]
     function = getattr(stub, method)
     try:
         if SERVICE.methods_by_name[method].server_streaming:
@@ -210,9 +211,10 @@ def test_an_rpc_without_a_rule_is_refused_to_everyone(
 
 
 async def _ask(port: int, method: str, request: Any, token: str | None,
-               ) -> tuple[grpc.StatusCode, str]:
+               scheme: str = "Bearer ") -> tuple[grpc.StatusCode, str]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        return await _answer(admin_pb2_grpc.ArenaAdminStub(channel), method, request, token)
+        return await _answer(admin_pb2_grpc.ArenaAdminStub(channel), method, request, token,
+                             scheme)
 
 
 def test_a_public_server_lets_anyone_read_the_leaderboard_but_nothing_else(
@@ -253,15 +255,19 @@ def test_a_refusal_says_what_was_missing_and_who_asked(tmp_path: Path) -> None:
                 await _ask(port, "PlayMatch", admin_pb2.PlayMatchRequest(), author),
                 await _ask(port, "ListBots", admin_pb2.ListBotsRequest(), "made-up"),
                 await _ask(port, "ListAudit", admin_pb2.ListAuditRequest(author="vic"), author),
+                await _ask(port, "ListBots", admin_pb2.ListBotsRequest(), ORGANIZER_TOKEN,
+                           scheme=""),
             )
 
-    add_author, add_bot, _, made_up, others_audit = asyncio.run(scenario())
+    add_author, add_bot, _, made_up, others_audit, without_bearer = asyncio.run(scenario())
     assert add_author == (grpc.StatusCode.PERMISSION_DENIED,
                           "AddAuthor needs the organizer's token; you are author ann")
     assert add_bot == (grpc.StatusCode.PERMISSION_DENIED,
                        "AddBot needs an author's token; you are viewer vic")
     assert made_up[0] is grpc.StatusCode.UNAUTHENTICATED
     assert "not valid on this server" in made_up[1]
+    assert without_bearer[0] is grpc.StatusCode.UNAUTHENTICATED
+    assert "must read `Bearer TOKEN`" in without_bearer[1]
     assert others_audit == (grpc.StatusCode.PERMISSION_DENIED,
                             "ListAudit of vic's lines needs the organizer's token; you are "
                             "author ann, who reads only their own")
