@@ -16,8 +16,6 @@ import click
 
 from arena.cli.app import main
 from arena.cli.demo import SAMPLE_BOTS
-from arena.store import NAME
-from arena.submissions.manifest import MANIFEST, parse_manifest
 
 LANGUAGES = ("python", "node", "cpp")
 """The languages `arena new bot` writes a project in."""
@@ -147,6 +145,10 @@ check: $(BUILD)/arena_bot
 def write_project(name: str, language: str, folder: Path) -> list[Path]:
     """Write a bot project for `name` in `language` into `folder` (which must not exist);
     return the files written. `click.ClickException` says what stands in the way."""
+    # Not at import: `arena --help` loads no store.
+    from arena.store import NAME
+    from arena.submissions.manifest import MANIFEST, parse_manifest
+
     if not NAME.fullmatch(name):
         raise click.ClickException(
             f"bot name {name!r} must start with a letter or digit and use only letters, "

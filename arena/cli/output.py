@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
@@ -94,6 +93,8 @@ async def follow_progress(updates: Any, label: str,
     first = True
     estimating = None
     if to_go is not None:
+        import asyncio  # not at import: `arena --help` loads no event loop
+
         estimating = asyncio.ensure_future(_estimate(to_go, rate))
     try:
         async for update in updates:
@@ -134,6 +135,8 @@ async def follow_progress(updates: Any, label: str,
 
 async def _estimate(to_go: ToGo, rate: _Rate) -> None:
     """Ask `to_go` every `OUTLOOK_EVERY` seconds; a failed estimate is no estimate."""
+    import asyncio
+
     while True:
         await asyncio.sleep(OUTLOOK_EVERY)
         try:

@@ -25,10 +25,12 @@ from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
-from arena.services import Services
 from arena.store import RECONNECT_WITHIN, Store
 from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
+
+if TYPE_CHECKING:
+    from arena.services import Services
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -65,6 +64,8 @@ def web(context: Context, listen: str, certfile: Path | None, keyfile: Path | No
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     settings = WebSettings(context.server, token, tls)
+    import asyncio  # not at import: `arena --help` loads no event loop
+
     role = asyncio.run(_role_of(settings))
     if role == "organizer":
         raise click.UsageError("--token is the organizer's: every visitor would see what "
