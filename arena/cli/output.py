@@ -9,7 +9,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -77,7 +77,8 @@ OUTLOOK_EVERY = 10.0
 async def follow_progress(updates: Any, label: str,
                           on_first: Callable[[admin_pb2.RunProgress], None] | None = None,
                           *, sequential: bool = False, to_go: ToGo | None = None,
-                          limit: int | None = None) -> admin_pb2.RunProgress:
+                          limit: int | None = None, resume: str | None = None
+                          ) -> admin_pb2.RunProgress:
     """Show a progress bar (games done of total, rate, time left) over a progress stream;
     `on_first` is called with the first update (the run has begun).
 
@@ -86,7 +87,9 @@ async def follow_progress(updates: Any, label: str,
     the SPRT's log-likelihood ratio, or from `to_go`), and its total stays above the
     games done until the run ends, so that the bar never reads full while it grows.
     `limit` is the most games the run may reach (--max-games): the bar's total stays
-    within it, and an estimate past it says so."""
+    within it, and an estimate past it says so. A run whose server went away before it
+    could say so (the connection dropped while the run was under way) ends in a
+    `click.ClickException` naming the games done and `resume`, the command that goes on."""
     last = admin_pb2.RunProgress()
     rate = _Rate(limit)
     bar: Any = None
@@ -97,7 +100,7 @@ async def follow_progress(updates: Any, label: str,
 
         estimating = asyncio.ensure_future(_estimate(to_go, rate))
     try:
-        async for update in updates:
+        async for update in _until_server_gone(updates, rate, resume):
             if first and on_first is not None:
                 on_first(update)
             first = False
@@ -131,6 +134,23 @@ async def follow_progress(updates: Any, label: str,
                 bar.render_progress()
             bar.__exit__(None, None, None)
     return last
+
+
+async def _until_server_gone(updates: Any, rate: _Rate, resume: str | None
+                             ) -> AsyncIterator[admin_pb2.RunProgress]:
+    """`updates`, until a dropped connection ends a run that was under way: then what
+    a server that stops says of it (`the server stopped: ...`)."""
+    import grpc
+
+    try:
+        async for update in updates:
+            yield update
+    except grpc.aio.AioRpcError as exc:
+        seen = rate.seen
+        if exc.code() is not grpc.StatusCode.UNAVAILABLE or resume is None or not seen.total:
+            raise
+        raise click.ClickException(f"the server stopped: {seen.done} of {seen.total} games "
+                                   f"done; {resume}") from None
 
 
 async def _estimate(to_go: ToGo, rate: _Rate) -> None:

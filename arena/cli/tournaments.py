@@ -534,7 +534,8 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
         last = await follow_progress(session.admin.RunTournament(request), name,
                                      sequential=until_separated,
                                      to_go=to_go if until_separated else None,
-                                     limit=max_games if until_separated else None)
+                                     limit=max_games if until_separated else None,
+                                     resume=f"run `arena tournament run {name}` again to resume")
         return last, await pool_rankings(session, name, None, confidence)
 
     last, standings = context.run(body)
