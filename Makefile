@@ -10,7 +10,7 @@ NODE_BOT := sample_bots/node
 CPP_BOT := sample_bots/cpp
 WEB_AXE := tests/web/axe
 
-.PHONY: demo test lint bench protos docs docs-build bots node-bot cpp-bot web-axe clean
+.PHONY: demo test lint bench protos docs docs-build rules-page bots node-bot cpp-bot web-axe clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ protos: $(STAMP_DEV)
 # The documentation site (mkdocs.yml, docs/): served with live reload on 127.0.0.1:8000.
 docs: $(STAMP_DEV)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
+
+# The rules page is a copy of the rules specification kept beside the repository.
+rules-page:
+	cp ../shared/RULES.md docs/reference/rules.md
 
 docs-build: $(STAMP_DEV)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict

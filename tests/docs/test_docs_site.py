@@ -15,7 +15,6 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_RULES = ROOT.parent / "shared" / "RULES.md"
 
 
 class _Page(HTMLParser):
@@ -120,9 +119,3 @@ def test_every_relative_link_of_the_readme_names_an_existing_file() -> None:
             missing.append(link)
     assert not missing, f"README links to missing files: {missing}"
 
-
-def test_the_rules_page_is_the_shared_rules_md() -> None:
-    if not SHARED_RULES.is_file():
-        pytest.skip(f"{SHARED_RULES} is not beside the repository")
-    assert (ROOT / "docs" / "reference" / "rules.md").read_text() == SHARED_RULES.read_text(), (
-        "docs/reference/rules.md differs from shared/RULES.md: copy it again")
