@@ -107,3 +107,15 @@ def describe(event: ev.Event, names: Sequence[str], *,
             return (f"game over ({termination.replace('_', ' ')}): "
                     + ", ".join(who(s) for s in winners) + " wins")
     return None
+
+
+OUTCOME_WORDS = {
+    "answered": "answered",
+    "auto": "played for it (its only legal action)",
+    "timeout": "no answer before the deadline",
+    "illegal": "answered with an action that was not legal",
+    "malformed": "answered with a message that could not be understood",
+    "disconnect": "its connection was closed",
+    "crash": "its process had died",
+}
+"""What each decision outcome (`arena.record.DecisionOutcome`) means, in words."""

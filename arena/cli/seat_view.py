@@ -14,27 +14,16 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from arena import wire
+from arena import narration, wire
 from arena.cli import render
 from arena.engine import events as ev
 from arena.engine.cards import Card
 from arena.v1 import admin_pb2
 
-OUTCOME_WORDS = {
-    "answered": "answered",
-    "auto": "played for it (its only legal action)",
-    "timeout": "no answer before the deadline",
-    "illegal": "answered with an action that was not legal",
-    "malformed": "answered with a message that could not be understood",
-    "disconnect": "its connection was closed",
-    "crash": "its process had died",
-}
-"""What each decision outcome (`arena.record.DecisionOutcome`) means, in words."""
-
 
 def decision_line(decision: admin_pb2.DecisionInfo, name: str) -> str:
     """One line for a decision: whose, which, how long, what came of it and its cost."""
-    words = OUTCOME_WORDS.get(decision.outcome, decision.outcome)
+    words = narration.OUTCOME_WORDS.get(decision.outcome, decision.outcome)
     timing = "" if decision.auto else f" in {decision.elapsed_ms} ms"
     line = f"  > {name} decision {decision.index}: {words}{timing}"
     if decision.penalty == "fallback":

@@ -16,17 +16,6 @@ from urllib.parse import quote
 from arena import narration, wire
 from arena.v1 import admin_pb2, uno_pb2
 
-OUTCOME_WORDS = {
-    "answered": "answered",
-    "auto": "played for it (its only legal action)",
-    "timeout": "no answer before the deadline",
-    "illegal": "answered with an action that was not legal",
-    "malformed": "answered with a message that could not be understood",
-    "disconnect": "its connection was closed",
-    "crash": "its process had died",
-}
-"""What each decision outcome means, in words."""
-
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -133,7 +122,7 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def decision_line(decision: admin_pb2.DecisionInfo, names: Sequence[str]) -> str:
     """One line for a decision a seat owed: which, how long, what came of it."""
-    words = OUTCOME_WORDS.get(decision.outcome, decision.outcome)
+    words = narration.OUTCOME_WORDS.get(decision.outcome, decision.outcome)
     timing = "" if decision.auto else f" in {decision.elapsed_ms} ms"
     line = f"{_name(names, decision.seat)} decision {decision.index}: {words}{timing}"
     if decision.penalty == "fallback":
