@@ -11,7 +11,9 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import pytest
 
 from arena.server import ArenaServer
 from arena.server.assembly import build_server
@@ -144,3 +146,24 @@ def store_with_remote_bots(path: Path, bots: Sequence[str]) -> Iterator[Store]:
         for bot in bots:
             opened.add_bot(bot, BotKind.REMOTE)
         yield opened
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive with Playwright."""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium launched through Playwright, closed on the way out; the test
+    skips (saying what is missing) without either."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"no {CHROMIUM} (Debian's chromium package)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()

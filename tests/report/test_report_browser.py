@@ -18,13 +18,10 @@ from arena.report.replay import frames
 from arena.store import Store
 from tests.cli.cli_support import ok
 from tests.report.report_support import TOURNAMENT, Played, copy_database
-from tests.support import ROOT
+from tests.support import ROOT, chromium
 
 pytestmark = pytest.mark.timeout(120)
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 HOSTILE = "<script>alert(1)</script>"
 SCREENSHOT = ROOT / "test-artifacts" / "report.png"
 
@@ -33,15 +30,8 @@ SCREENSHOT = ROOT / "test-artifacts" / "report.png"
 def browser(played: Played) -> Iterator[Any]:
     """Chromium, started once the tournament is played: Playwright's driver keeps an
     event loop running in this thread, where the CLI's own could not start."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"no {CHROMIUM} (Debian's chromium package)")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 class Opened:

@@ -20,14 +20,11 @@ import pytest
 
 from arena.v1 import admin_pb2
 from arena.web import WebSettings, create_app
-from tests.support import ROOT, free_port
+from tests.support import ROOT, chromium, free_port
 from tests.web.web_support import HOSTILE, TOURNAMENT, Served, bot_archive
 
 pytestmark = pytest.mark.timeout(180)
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 AXE = ROOT / "tests" / "web" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 ONE_HAND = '{"target_score": null}'
@@ -75,17 +72,10 @@ def front(served: Served) -> Iterator[Uvicorn]:
 
 @pytest.fixture(scope="module")
 def browser(front: Uvicorn) -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"no {CHROMIUM} (Debian's chromium package)")
     if not AXE.exists():
         pytest.skip(f"no {AXE} (make web-axe installs it with npm)")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 class Visit:
