@@ -207,9 +207,9 @@ def game_response(game: ShownGame, tournament: str = "",
         rules_json=json.dumps(summary.rules), seed=game.seed or 0, full=game.full,
         visible_seats=game.visible_seats)
     for event in game.events:
-        wire.dict_into(event, response.events.add())
+        wire.stored_event_into(event, response.events.add())
     for action in game.actions:
-        wire.dict_into(action, response.actions.add())
+        wire.stored_action_into(action, response.actions.add())
     if summary.forfeited_seat is not None:
         response.forfeited_seat = summary.forfeited_seat
     response.decisions.extend(decision_info(d) for d in game.decisions or ())
@@ -247,9 +247,8 @@ def public_exported_game(entry: ScheduledGame, game: StoredGame, tournament: str
 
 def public_events(game: StoredGame) -> list[uno_pb2.Event]:
     """The events of a stored game every participant may see."""
-    messages = [wire.dict_into(event, uno_pb2.Event()) for event in game.events]
-    return [message for message in messages
-            if wire.event_from_proto(message).audience is None]
+    return [wire.stored_event_into(event, uno_pb2.Event()) for event in game.events
+            if wire.stored_event_audience(event) is None]
 
 
 def bot_terminations(bot: str, faults: Mapping[SeatTermination, int]
