@@ -60,9 +60,13 @@ def ladder() -> None:
 @click.option("--cluster", default="", metavar="ADDRESS",
               help="Play on the workers of the Dask distributed cluster whose scheduler is at "
                    "ADDRESS (every worker needs the bots' files).")
+@click.option("--wait", type=click.FloatRange(0, 3600, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Seconds a new version is given to connect, and a --cluster to have a "
+                   "first worker [default: the settings' wait, 30].")
 @pass_context
 def ladder_run(context: Context, name: str, settings_path: str | None, tables: int | None,
-               max_games: int | None, workers: int, cluster: str) -> None:
+               max_games: int | None, workers: int, cluster: str, wait: float | None) -> None:
     """Play the ladder until Ctrl-C or SIGTERM (or --games); run it again to go on.
 
     Stopping abandons the games in play (they are played first next time) and
@@ -76,6 +80,8 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
       arena ladder run --workers 4
     """
     settings = load_table(settings_path, "--settings")
+    if wait is not None:
+        settings["wait"] = wait
     request = admin_pb2.RunLadderRequest(name=name, settings_json=json.dumps(settings)
                                          if settings else "", tables=tables or 0,
                                          max_games=max_games or 0, workers=workers,
@@ -84,7 +90,8 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
         # A background job (`nohup arena ladder run &`) starts with SIGINT ignored; SIGTERM
         # stops the ladder as a SIGINT, so that must reach the ladder.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _as_ctrl_c)
+    terminated: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: _as_ctrl_c(terminated))
     follower = _LadderLine(name)
 
     async def body(session: Session) -> tuple[admin_pb2.RunProgress,
@@ -99,10 +106,13 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
     except KeyboardInterrupt:
         ignore_ctrl_c()
         follower.end()
-        click.echo(f"stopped after {follower.played} games this run; the games in play were "
+        played = _played_this_run(context, name, follower)
+        click.echo(f"stopped after {played} games this run; the games in play were "
                    f"abandoned and go first next time. `arena ladder run --name {name}` goes "
                    f"on, `arena rankings --ladder {name}` shows its leaderboard.", err=True)
-        raise SystemExit(130) from None
+        # Stopped by SIGTERM (a supervisor, `systemctl stop`) is a clean end; by Ctrl-C, an
+        # interrupted command.
+        raise SystemExit(0 if terminated else 130) from None
     follower.end()
     emit_rankings(standings, "table")
     faults = run_faults_warning(last)
@@ -110,9 +120,28 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
         click.echo(faults, err=True)
 
 
-def _as_ctrl_c(signum: int, frame: Any) -> None:
-    """SIGTERM stops the ladder as Ctrl-C does."""
+def _as_ctrl_c(terminated: list[int]) -> None:
+    """SIGTERM stops the ladder as Ctrl-C does (noted in `terminated`)."""
+    terminated.append(signal.SIGTERM)
     os.kill(os.getpid(), signal.SIGINT)
+
+
+def _played_this_run(context: Context, name: str, follower: _LadderLine) -> int:
+    """The games the ladder recorded this run, as the database has them once the run has
+    stopped: games being recorded when it was stopped are kept, though their progress
+    never reached this command. What the progress said, if the database cannot say."""
+    if follower.first_done is None:
+        return follower.played
+
+    async def body(session: Session) -> int:
+        response = await session.admin.GetSchedule(
+            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
+        return response.tournament.games_done
+
+    try:
+        return max(context.run(body, read_only=True) - follower.first_done, follower.played)
+    except (click.ClickException, KeyboardInterrupt):
+        return follower.played
 
 
 class _LadderLine:
@@ -133,9 +162,17 @@ class _LadderLine:
         """Show every update of the stream; return the last."""
         last = admin_pb2.RunProgress()
         async for update in updates:
+            if update.notice:
+                self.end()
+                click.echo(update.notice, err=True)
+                continue
             last = update
             if self.first_done is None:
+                if update.message:  # a line about the field, sent before the run began
+                    click.echo(update.message, err=True)
+                    continue
                 self.first_done = update.done
+                self.started = time.monotonic()
                 click.echo(f"ladder {self.name}: {update.done} games so far; Ctrl-C stops",
                            err=True)
             self.played = update.done - self.first_done
