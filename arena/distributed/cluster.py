@@ -208,19 +208,19 @@ WAITING_EVERY = 30.0
 """Seconds between two lines saying the run still waits for a first worker."""
 
 
-def _cluster_state(keys: list[str]) -> Callable[..., tuple[dict[str, str], dict[str, str]]]:
-    """A function for the scheduler: its running workers (address: name) and the worker
-    each of `keys` is being played on. Made here to travel by value (see
-    `_claim_on_scheduler`)."""
-    def look(dask_scheduler: Any) -> tuple[dict[str, str], dict[str, str]]:
+def _cluster_state(keys: list[str]) -> Callable[..., tuple[dict[str, str], dict[str, int]]]:
+    """A function for the scheduler: its running workers (address: name) and, for each of
+    `keys`, how many of the workers that played it died (Dask then plays it again). Made
+    here to travel by value (see `_claim_on_scheduler`)."""
+    def look(dask_scheduler: Any) -> tuple[dict[str, str], dict[str, int]]:
         workers = {address: str(state.name) for address, state in dask_scheduler.workers.items()
                    if getattr(state.status, "name", "running") == "running"}
-        playing = {}
+        lost = {}
         for key in keys:
             task = dask_scheduler.tasks.get(key)
-            if task is not None and task.processing_on is not None:
-                playing[key] = task.processing_on.address
-        return workers, playing
+            if task is not None:
+                lost[key] = int(getattr(task, "suspicious", 0))
+        return workers, lost
 
     return look
 
@@ -352,9 +352,9 @@ class DaskWorkers:
                                 f"{_first_line(exc)}") from None
         self._log.__enter__()
         try:
-            await self._wait_for_a_worker(client)
             with contextlib.suppress(Exception):  # a courtesy: the run goes on without it
                 self.say(dashboard_line(await client.run_on_scheduler(_dashboard_on_scheduler())))
+            await self._wait_for_a_worker(client)
             await self._take_plugin_name(client)
             try:
                 await client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin)
@@ -398,7 +398,7 @@ class DaskWorkers:
         """Say when a worker leaves or joins, when a chunk is played again because its
         worker left, and when the connection to the scheduler is lost and back."""
         known: dict[str, str] = {}
-        placed: dict[str, str] = {}
+        retried: dict[str, int] = {}
         lost = False
         first = True
         while True:
@@ -413,29 +413,28 @@ class DaskWorkers:
                 lost = False
                 self.say(f"reconnected to the scheduler at {self.address}")
             try:
-                workers, playing = await client.run_on_scheduler(
+                workers, deaths = await client.run_on_scheduler(
                     _cluster_state(list(self._playing)))
             except Exception:  # the next look will tell
                 await asyncio.sleep(WATCH_EVERY)
                 continue
             if not first:
-                self._say_changes(known, workers, placed)
+                self._say_changes(known, workers)
             first = False
             known = workers
-            placed = {key: where for key, where in {**placed, **playing}.items()
-                      if key in self._playing}
+            for key, count in sorted(deaths.items()):
+                chunk = self._playing.get(key)
+                if chunk is not None and count > retried.get(key, 0):
+                    self.say(f"{_games_text(chunk)} are played again: the worker playing them "
+                             f"died ({count} time(s))")
+            retried = {key: count for key, count in {**retried, **deaths}.items()
+                       if key in self._playing}
             await asyncio.sleep(WATCH_EVERY)
 
-    def _say_changes(self, known: dict[str, str], workers: dict[str, str],
-                     placed: dict[str, str]) -> None:
+    def _say_changes(self, known: dict[str, str], workers: dict[str, str]) -> None:
         for address in sorted(set(known) - set(workers)):
             self.say(f"worker {known[address]} ({address}) left the cluster; "
                      f"{len(workers)} worker(s) left")
-            for key, where in sorted(placed.items()):
-                chunk = self._playing.get(key)
-                if where == address and chunk is not None:
-                    self.say(f"{_games_text(chunk)} are played again on another worker: "
-                             f"worker {known[address]} left while playing them")
         for address in sorted(set(workers) - set(known)):
             self.say(f"worker {workers[address]} ({address}) joined the cluster; "
                      f"{len(workers)} worker(s) now")
