@@ -204,6 +204,10 @@ def _release_on_scheduler(name: str, client: str) -> Callable[..., None]:
 WATCH_EVERY = 1.0
 """Seconds between two looks at the cluster's workers and at the chunks they play."""
 
+RECONNECT_WAIT = 120.0
+"""Seconds a run waits for a scheduler it lost to be back (Dask's client tries for
+``distributed.comm.timeouts.connect`` at a time; this bounds the whole wait)."""
+
 WAITING_EVERY = 30.0
 """Seconds between two lines saying the run still waits for a first worker."""
 
@@ -325,6 +329,13 @@ class DaskWorkers:
         """The chunks out, by task key."""
         self._watcher: asyncio.Task[None] | None = None
         self._log = _SchedulerLog(self.say)
+        self.reconnect = RECONNECT_WAIT
+        """Seconds a run waits for a lost scheduler to be back before it gives up."""
+        self._lost_at: float | None = None
+        """When the connection to the scheduler was lost (None: it is not)."""
+        self._recovering = asyncio.Lock()
+        self._generation = 0
+        """How many times the run has come back after a lost connection."""
 
     @property
     def log_dir(self) -> Path:
@@ -399,19 +410,12 @@ class DaskWorkers:
         worker left, and when the connection to the scheduler is lost and back."""
         known: dict[str, str] = {}
         retried: dict[str, int] = {}
-        lost = False
         first = True
         while True:
-            if client.status != "running":
-                if not lost and client.status == "connecting":
-                    lost = True
-                    self.say(f"lost the connection to the scheduler at {self.address}; "
-                             "reconnecting")
+            if not self._connected(client):
                 await asyncio.sleep(WATCH_EVERY / 4)
+                first = True  # a new scheduler: its workers are not news
                 continue
-            if lost:
-                lost = False
-                self.say(f"reconnected to the scheduler at {self.address}")
             try:
                 workers, deaths = await client.run_on_scheduler(
                     _cluster_state(list(self._playing)))
@@ -431,12 +435,54 @@ class DaskWorkers:
                        if key in self._playing}
             await asyncio.sleep(WATCH_EVERY)
 
+    def _connected(self, client: Any) -> bool:
+        """Whether `client` is connected to the scheduler; say when the connection is lost
+        and when it is back (once each, whoever notices first)."""
+        if client.status == "running":
+            if self._lost_at is not None:
+                self._lost_at = None
+                self.say(f"reconnected to the scheduler at {self.address}")
+            return True
+        if self._lost_at is None:
+            self._lost_at = time.monotonic()
+            self.say(f"lost the connection to the scheduler at {self.address}; reconnecting")
+        return False
+
+    async def _recover(self, client: Any, generation: int) -> None:
+        """After the connection to the scheduler was lost while a chunk played: wait for it
+        to come back (up to `reconnect` seconds), then for a worker, and register the run's
+        plugin again on what may be a new scheduler (once for every chunk that was out);
+        `WorkersFailed` if the scheduler does not come back."""
+        async with self._recovering:
+            if generation != self._generation:
+                return  # another chunk's wait brought the run back
+            while not self._connected(client):
+                lost_at = self._lost_at if self._lost_at is not None else time.monotonic()
+                if client.status in ("closing", "closed") or \
+                        time.monotonic() - lost_at > self.reconnect:
+                    raise WorkersFailed(
+                        f"lost the connection to the scheduler at {self.address}, and it did "
+                        "not come back in time (Dask's distributed.comm.timeouts.connect, "
+                        f"at most {self.reconnect:g} s)")
+                await asyncio.sleep(0.1)
+            await self._wait_for_a_worker(client)
+            await self._take_plugin_name(client)
+            try:
+                await client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin)
+            except Exception as exc:
+                raise WorkersFailed(
+                    f"the workers could not start the run's bots again after the reconnect: "
+                    f"{_first_line(exc)} (bot logs in {self.log_dir}/worker-*)") from None
+            self._generation += 1
+
     def _say_changes(self, known: dict[str, str], workers: dict[str, str]) -> None:
         for address in sorted(set(known) - set(workers)):
-            self.say(f"worker {known[address]} ({address}) left the cluster; "
+            self.say(f"worker {_worker_text(known[address], address)} left the cluster; "
                      f"{len(workers)} worker(s) left")
+        if not known:
+            return  # the first worker: said by the wait for it
         for address in sorted(set(workers) - set(known)):
-            self.say(f"worker {workers[address]} ({address}) joined the cluster; "
+            self.say(f"worker {_worker_text(workers[address], address)} joined the cluster; "
                      f"{len(workers)} worker(s) now")
 
     async def _take_plugin_name(self, client: Any) -> None:
@@ -485,14 +531,36 @@ class DaskWorkers:
     async def play(self, chunk: Chunk) -> ChunkResult:
         """Play `chunk` as a task on some worker of the cluster; `WorkersFailed`, saying
         why, when it cannot be played."""
-        if self._client is None:
+        client = self._client
+        if client is None:
             raise RuntimeError("the cluster is not connected")
+        while True:
+            generation = self._generation
+            played = await self._play_once(client, chunk)
+            if played is not None:
+                break
+            await self._recover(client, generation)
+            self.say(f"{_games_text(chunk)} are played again after the reconnect")
+        # Off the event loop, as a local pool's results are: on a driver beside its
+        # scheduler, the loop serves the scheduler too.
+        result, folder, logs = await asyncio.to_thread(pickle.loads, played)
+        if logs:
+            await asyncio.to_thread(keep_logs, self.log_dir, folder, logs)
+        assert isinstance(result, ChunkResult)
+        return result
+
+    async def _play_once(self, client: Any, chunk: Chunk) -> bytes | None:
+        """Play `chunk` as one task: what it sent back, or None when the connection to
+        the scheduler was lost meanwhile (Dask then cancels every task of the client)."""
         key = chunk_key(self.plan.run, chunk)
-        future = self._client.submit(play_chunk, chunk, self._plugin, pure=False, key=key)
+        future = client.submit(play_chunk, chunk, self._plugin, pure=False, key=key)
         self._playing[key] = chunk
         try:
             played: bytes = await future
+            return played
         except FutureCancelledError:
+            if client.status in ("connecting", "running"):
+                return None
             raise WorkersFailed(
                 f"lost the connection to the scheduler at {self.address} while "
                 f"{_games_text(chunk)} were played") from None
@@ -502,24 +570,24 @@ class DaskWorkers:
                 f"up after that many); see the workers' logs, and the bot logs in "
                 f"{self.log_dir}/worker-*") from None
         except Exception as exc:
-            await self._bring_logs(self._client)
+            await self._bring_logs(client)
             raise WorkersFailed(
                 f"a worker could not play {_games_text(chunk)}: {_first_line(exc)} "
                 f"(bot logs in {self.log_dir}/worker-*)") from None
         finally:
             self._playing.pop(key, None)
-            future.release()
-        # Off the event loop, as a local pool's results are: on a driver beside its
-        # scheduler, the loop serves the scheduler too.
-        result, folder, logs = await asyncio.to_thread(pickle.loads, played)
-        if logs:
-            await asyncio.to_thread(keep_logs, self.log_dir, folder, logs)
-        assert isinstance(result, ChunkResult)
-        return result
+            with contextlib.suppress(Exception):  # a client reconnecting forgot it already
+                future.release()
 
 
 FutureCancelledError: Any = distributed.client.FutureCancelledError
 KilledWorker: Any = distributed.KilledWorker
+
+
+def _worker_text(name: str, address: str) -> str:
+    """A worker by name and address ("0 (tcp://10.0.0.6:40123)"), or by address alone
+    when that is its name."""
+    return address if name == address else f"{name} ({address})"
 
 
 def _games_text(chunk: Chunk) -> str:

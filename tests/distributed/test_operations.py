@@ -218,3 +218,47 @@ def test_a_dashboard_on_every_interface_or_missing_says_what_to_do() -> None:
     assert "pip install 'arena[cluster]'" in dashboard_line({"dashboard": False,
                                                              "bokeh": False})
 
+
+
+def _dask(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "dask", *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_scheduler_killed_and_restarted_mid_run_is_said_and_the_run_goes_on(
+        db: Path, tmp_path: Path) -> None:
+    total = _create(db, "restarted", deals=40)
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler_args = ["scheduler", "--host", "127.0.0.1", "--port", str(port),
+                      "--dashboard-address", "127.0.0.1:0"]
+    worker_args = ["worker", address, "--nthreads", "1", "--host", "127.0.0.1",
+                   "--dashboard-address", "127.0.0.1:0"]
+    processes: list[subprocess.Popen[bytes]] = []
+    with marked_env(f"restart-{os.getpid()}-{db.parent.name}") as env:
+        try:
+            processes.append(_dask(env, *scheduler_args))
+            processes.append(_dask(env, *worker_args))
+            run = _start(db, env, "tournament", "run", "restarted", "--cluster", address)
+            processes.append(run)  # type: ignore[arg-type]
+            wait_until(lambda: _done(db, "restarted") >= 4 or run.poll() is not None,
+                       timeout=90, what="games recorded by the cluster", interval=0.005)
+            processes[0].kill()  # the scheduler, as SIGKILL; its workers go with it
+            processes[0].wait()
+            assert _done(db, "restarted") < total, "the scheduler died before the run's end"
+            time.sleep(1)
+            processes.append(_dask(env, *scheduler_args))  # a supervisor starts both again
+            processes.append(_dask(env, *worker_args))
+            _, err = run.communicate(timeout=120)
+        finally:
+            for process in reversed(processes):
+                if process.poll() is None:
+                    process.terminate()
+                    process.wait(timeout=30)
+    assert run.returncode == 0, err
+    assert_recorded_once(db, "restarted", total)
+    lines = err.splitlines()
+    assert f"lost the connection to the scheduler at {address}; reconnecting" in lines, err
+    assert f"reconnected to the scheduler at {address}" in lines, err
+    assert any(line.endswith("are played again after the reconnect") for line in lines), err
+    assert "Traceback" not in err
