@@ -70,6 +70,22 @@ def test_the_bot_logs_of_a_dask_run_come_back_to_the_driver_s_log_folder(
         newest.read_text().splitlines()[-1:], "`arena bot log` finds a Dask worker's log"
 
 
+def test_the_bot_logs_of_a_run_on_workers_go_where_arena_worker_logs_names(
+        db: Path, tmp_path: Path) -> None:
+    total = _create(db, "named", deals=2)
+    named = tmp_path / "shared" / "bot-logs"
+    with _local_cluster(1) as cluster, \
+            marked_env(f"named-{os.getpid()}-{db.parent.name}") as env:
+        run = subprocess.run([*ARENA, "--db", str(db), "tournament", "run", "named",
+                              "--cluster", cluster.scheduler_address],
+                             env={**env, "ARENA_WORKER_LOGS": str(named)},
+                             capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stderr
+    assert_recorded_once(db, "named", total)
+    assert "game named:" in (named / "worker-0" / "greedy.log").read_text()
+    assert not (db.parent / "arena-logs" / "worker-0").exists()
+
+
 def test_a_run_says_at_once_that_it_waits_for_a_worker_and_plays_once_one_joins(
         db: Path) -> None:
     total = _create(db, "waiting", deals=2)
@@ -262,3 +278,33 @@ def test_a_scheduler_killed_and_restarted_mid_run_is_said_and_the_run_goes_on(
     assert f"reconnected to the scheduler at {address}" in lines, err
     assert any(line.endswith("are played again after the reconnect") for line in lines), err
     assert "Traceback" not in err
+
+
+def test_on_a_terminal_each_line_about_the_workers_stands_above_the_progress_bar(
+        db: Path) -> None:
+    from tests.cli.terminal_support import run_on_terminal
+
+    total = _create(db, "shown", deals=40)
+    import distributed
+
+    client_class: Any = distributed.Client
+    killed: list[int] = []
+    with _local_cluster(2) as cluster, client_class(cluster.scheduler_address) as client, \
+            marked_env(f"shown-{os.getpid()}-{db.parent.name}") as env:
+        pids = list(client.run(os.getpid).values())
+
+        def kill_a_worker(_: bytes) -> None:
+            if not killed and _done(db, "shown") >= 4:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+        shown = run_on_terminal([*ARENA, "--db", str(db), "tournament", "run", "shown",
+                                 "--cluster", cluster.scheduler_address],
+                                {**env, "NO_COLOR": "1"}, timeout=100, on_output=kill_a_worker)
+    assert shown.exit_code == 0, shown.text
+    assert killed and _done(db, "shown") == total
+    said = [line.rstrip() for line in shown.screen if "left the cluster" in line]
+    assert said and said[0].startswith("worker "), shown.text
+    assert not any("games/s" in line and "cluster" in line for line in shown.screen), \
+        "no line about the workers inside the bar"
+    assert "Traceback" not in shown.output.decode(errors="replace")
