@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +43,15 @@ class LogShipper:
         self.folder = folder
         self._read: dict[tuple[int, int], int] = {}
         """How far each file, by (device, inode), has been read."""
+        self._lock = threading.Lock()
 
     def new_text(self) -> tuple[LogText, ...]:
-        """What every bot wrote since the last call, oldest file first."""
+        """What every bot wrote since the last call, oldest file first (from any thread:
+        a chunk's task, or the driver asking)."""
+        with self._lock:
+            return self._new_text()
+
+    def _new_text(self) -> tuple[LogText, ...]:
         by_bot: dict[str, list[Path]] = {}
         with contextlib.suppress(OSError):
             for path in self.folder.iterdir():
