@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -95,14 +96,27 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
     follower = _LadderLine(name)
 
     async def body(session: Session) -> tuple[admin_pb2.RunProgress,
-                                               list[admin_pb2.GetRankingsResponse]]:
+                                               list[admin_pb2.GetRankingsResponse]] | None:
+        import asyncio
+
         from arena.cli.rankings_fetch import pool_rankings
 
-        last = await follower.follow(session.admin.RunLadder(request))
+        try:
+            last = await follower.follow(session.admin.RunLadder(request))
+        except asyncio.CancelledError:
+            # Ctrl-C or SIGTERM: the call is cancelled, and the ladder with it. A server of
+            # this command's own has recorded its last games once it has stopped; a
+            # running one is asked now.
+            if context.server:
+                follower.recorded = await _games_done(session, name)
+            return None
         return last, await pool_rankings(session, name, None)
 
     try:
-        last, standings = context.run(body)
+        outcome = context.run(body)
+        if outcome is None:
+            raise KeyboardInterrupt
+        last, standings = outcome
     except KeyboardInterrupt:
         ignore_ctrl_c()
         follower.end()
@@ -126,22 +140,36 @@ def _as_ctrl_c(terminated: list[int]) -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
+async def _games_done(session: Session, name: str) -> int | None:
+    """The games ladder `name` holds, as the server says (None if it cannot say)."""
+    import grpc
+
+    try:
+        response = await session.admin.GetSchedule(
+            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
+    except grpc.aio.AioRpcError:
+        return None
+    return response.tournament.games_done
+
+
 def _played_this_run(context: Context, name: str, follower: _LadderLine) -> int:
     """The games the ladder recorded this run, as the database has them once the run has
     stopped: games being recorded when it was stopped are kept, though their progress
     never reached this command. What the progress said, if the database cannot say."""
     if follower.first_done is None:
         return follower.played
+    recorded = follower.recorded
+    if not context.server:
+        from arena.store import Store, StoreError
 
-    async def body(session: Session) -> int:
-        response = await session.admin.GetSchedule(
-            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
-        return response.tournament.games_done
-
-    try:
-        return max(context.run(body, read_only=True) - follower.first_done, follower.played)
-    except (click.ClickException, KeyboardInterrupt):
+        try:
+            with Store.open(context.db, read_only=True) as store:
+                recorded = store.schedule_progress(name)[0]
+        except (StoreError, OSError, sqlite3.Error):
+            recorded = None
+    if recorded is None:
         return follower.played
+    return max(recorded - follower.first_done, follower.played)
 
 
 class _LadderLine:
@@ -154,6 +182,8 @@ class _LadderLine:
         self.name = name
         self.first_done: int | None = None
         self.played = 0
+        self.recorded: int | None = None
+        """The games in the ladder once it stopped, as its server said (None: unknown)."""
         self.started = time.monotonic()
         self.tty = sys.stderr.isatty()
         self._shown = 0
