@@ -51,9 +51,16 @@ from typing import Any
 import distributed
 from distributed import Client, WorkerPlugin
 
-from arena.distributed.host import WorkerHost, isolation_of
+from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
 from arena.distributed.logs import LogShipper, LogText, keep_logs, worker_folder
-from arena.tournament.chunked import WORKER_WAIT, Chunk, ChunkResult, WorkerPlan, WorkersFailed
+from arena.tournament.chunked import (
+    WORKER_WAIT,
+    Chunk,
+    ChunkResult,
+    WorkerPlan,
+    WorkersFailed,
+    said_if_slow,
+)
 
 _Client: Any = Client  # distributed's client is not typed
 _Security: Any = distributed.Security
@@ -368,7 +375,10 @@ class DaskWorkers:
             await self._wait_for_a_worker(client)
             await self._take_plugin_name(client)
             try:
-                await client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin)
+                await said_if_slow(
+                    client.register_plugin(ArenaWorkerPlugin(self.plan), name=self._plugin),
+                    f"starting the run's match server and bots on every worker (a bot has up "
+                    f"to {BOT_WAIT:g} s to connect)", self.say)
             except Exception as exc:
                 await self._bring_logs(client)
                 raise WorkersFailed(

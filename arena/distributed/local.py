@@ -28,8 +28,14 @@ from multiprocessing.util import Finalize
 from pathlib import Path
 from types import TracebackType
 
-from arena.distributed.host import WorkerHost, isolation_of
-from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan, WorkersFailed
+from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
+from arena.tournament.chunked import (
+    Chunk,
+    ChunkResult,
+    WorkerPlan,
+    WorkersFailed,
+    said_if_slow,
+)
 
 PR_SET_PDEATHSIG = 1
 
@@ -74,7 +80,10 @@ class LocalWorkers:
         try:
             # One call per worker spawns them all, and a worker that cannot start its
             # bots fails the run here, before the first chunk.
-            await asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers)))
+            await said_if_slow(
+                asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers))),
+                f"starting {self._workers} worker processes, each with its own match server "
+                f"and bots (a bot has up to {BOT_WAIT:g} s to connect)", self.say)
         except BaseException:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

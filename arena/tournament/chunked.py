@@ -28,11 +28,11 @@ import asyncio
 import contextlib
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arena.store import (
     GameSummary,
@@ -59,6 +59,8 @@ from arena.tournament.runner import (
     schedule_standing,
     tournament_settings,
 )
+
+_T = TypeVar("_T")
 
 CHUNK_SECONDS = 0.25
 """The play a chunk is sized to take, once the first chunks have shown how long a game takes."""
@@ -150,6 +152,20 @@ class WorkersFailed(RuntimeError):
     """The workers could not play: a worker died, none joined, a chunk failed. Its
     message is written for the person running the tournament, and says where the bot
     logs are."""
+
+
+SLOW_START = 5.0
+"""Seconds a pool may take to start before it says what it waits for."""
+
+
+async def said_if_slow(work: Awaitable[_T], line: str, say: Callable[[str], None] | None,
+                       after: float = SLOW_START) -> _T:
+    """The result of `work`; `line` is said if it takes more than `after` seconds."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=after)
+    if not done and say is not None:
+        say(line)
+    return await task
 
 
 def failure_text(exc: BaseException, log_dir: Path | str) -> str:

@@ -24,7 +24,7 @@ import pytest
 from arena.distributed.cluster import chunk_key, dashboard_line
 from arena.distributed.logs import LogShipper, keep_logs, worker_folder
 from arena.store import GameStatus, ScheduledGame
-from arena.tournament.chunked import Chunk
+from arena.tournament.chunked import Chunk, said_if_slow
 from tests.cli.cli_support import ARENA, add_bots, assert_recorded_once, marked_env, ok
 from tests.distributed.test_workers import BOTS, _create, _done
 from tests.support import free_port, wait_until
@@ -212,6 +212,17 @@ def test_a_shipper_sends_each_byte_once_across_a_rotation_and_the_newest_past_it
         log.write(b"0123456789")
     [text] = shipper.new_text()
     assert (text.data, text.left_out) == (b"6789", 6)
+
+
+def test_a_slow_start_is_said_and_a_quick_one_is_not() -> None:
+    import asyncio
+
+    said: list[str] = []
+    assert asyncio.run(said_if_slow(asyncio.sleep(0.3, "slow"), "waiting", said.append,
+                                    after=0.05)) == "slow"
+    assert asyncio.run(said_if_slow(asyncio.sleep(0, "quick"), "not said", said.append,
+                                    after=5)) == "quick"
+    assert said == ["waiting"]
 
 
 def test_a_dask_worker_s_folder_on_the_driver_is_its_name_fit_for_a_file() -> None:
