@@ -27,6 +27,7 @@ from multiprocessing.queues import Queue
 from multiprocessing.util import Finalize
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
 from arena.tournament.chunked import (
@@ -63,6 +64,7 @@ class LocalWorkers:
         self._executor: ProcessPoolExecutor | None = None
         self.say: Callable[[str], None] = say or (lambda line: None)
         self._said_lost = False
+        self._processes: dict[int, Any] = {}
 
     @property
     def size(self) -> int:
@@ -84,6 +86,8 @@ class LocalWorkers:
                 asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers))),
                 f"starting {self._workers} worker processes, each with its own match server "
                 f"and bots (a bot has up to {BOT_WAIT:g} s to connect)", self.say)
+            # The pool forgets its processes once one died: kept to say how each ended.
+            self._processes = dict(getattr(self._executor, "_processes", None) or {})
         except BaseException:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
@@ -113,9 +117,12 @@ class LocalWorkers:
 
     def _lost(self, executor: ProcessPoolExecutor) -> str:
         """Say (once) which worker processes died and how; what the run's error says."""
-        processes = dict(getattr(executor, "_processes", None) or {})
+        processes = {**self._processes, **(getattr(executor, "_processes", None) or {})}
         dead = sorted((process.pid, process.exitcode) for process in processes.values()
                       if process.exitcode not in (None, 0))
+        # The pool terminates the others once one died: name the one that did first.
+        first = [(pid, code) for pid, code in dead if code != -signal.SIGTERM]
+        dead = first or dead
         which = ", ".join(f"pid {pid} ({_exit_text(code)})" for pid, code in dead)
         what = f"a worker process died: {which}" if dead else "a worker process died"
         if not self._said_lost:
