@@ -471,7 +471,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 @click.option("--concurrency", type=UINT32, default=0,
               help="Tables at once [default: the tournament's setting].")
 @click.option("--wait", type=Seconds(), default=30.0, show_default=True,
-              help="Seconds to wait for the bots to connect (0: do not wait).")
+              help="Seconds to wait for the bots to connect, and for a --cluster to have a "
+                   "first worker (0: do not wait).")
 @click.option("--until-separated", is_flag=True,
               help="After the schedule, append whole deal blocks until every adjacent pair "
                    "on the leaderboard is separated, or --max-games is reached.")

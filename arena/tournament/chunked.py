@@ -28,10 +28,11 @@ import asyncio
 import contextlib
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from arena.store import (
     GameSummary,
@@ -58,6 +59,8 @@ from arena.tournament.runner import (
     schedule_standing,
     tournament_settings,
 )
+
+_T = TypeVar("_T")
 
 CHUNK_SECONDS = 0.25
 """The play a chunk is sized to take, once the first chunks have shown how long a game takes."""
@@ -128,10 +131,51 @@ class WorkerPool(Protocol):
         """Play every game of `chunk` on some worker; raise if it cannot be played."""
 
 
-WorkerPools = Callable[[WorkerPlan, int, str],
-                       contextlib.AbstractAsyncContextManager[WorkerPool]]
-"""``pools(plan, workers, cluster)``: a pool of `workers` local processes, or of the
-workers of the Dask cluster at address `cluster` when it is not empty."""
+WORKER_WAIT = 30.0
+"""Seconds a run waits by default for a cluster to have a worker."""
+
+
+class WorkerPools(Protocol):
+    """``pools(plan, workers, cluster, wait=, say=)``: a pool of `workers` local
+    processes, or of the workers of the Dask cluster at address `cluster` when it is not
+    empty, which waits up to `wait` seconds for a first worker; what the pool has to tell
+    while it plays (a worker waited for, lost or back, a chunk played again) goes to `say`
+    as one line each."""
+
+    def __call__(self, plan: WorkerPlan, workers: int, cluster: str, *,
+                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None
+                 ) -> contextlib.AbstractAsyncContextManager[WorkerPool]:
+        """The pool, as an async context manager."""
+
+
+class WorkersFailed(RuntimeError):
+    """The workers could not play: a worker died, none joined, a chunk failed. Its
+    message is written for the person running the tournament, and says where the bot
+    logs are."""
+
+
+SLOW_START = 5.0
+"""Seconds a pool may take to start before it says what it waits for."""
+
+
+async def said_if_slow(work: Awaitable[_T], line: str, say: Callable[[str], None] | None,
+                       after: float = SLOW_START) -> _T:
+    """The result of `work`; `line` is said if it takes more than `after` seconds."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=after)
+    if not done and say is not None:
+        say(line)
+    return await task
+
+
+def failure_text(exc: BaseException, log_dir: Path | str) -> str:
+    """Why workers could not play, for the person running the run: a pool's own words
+    (`WorkersFailed`, which say where the bot logs are), else the error's first line and
+    the log folder `log_dir` — never an exception's name or traceback."""
+    if isinstance(exc, WorkersFailed):
+        return str(exc)
+    lines = str(exc).strip().splitlines()
+    return f"{lines[0] if lines else 'the workers failed'} (bot logs in {log_dir})"
 
 
 @dataclass
