@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from arena import stats, wire
+from arena.chart import BotHistory, RatingPoint
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
@@ -372,6 +373,23 @@ def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence
             draws=r.draws, score=r.score, score_low=r.score_low, score_high=r.score_high,
             difference=r.difference, difference_low=r.difference_low,
             difference_high=r.difference_high, los=r.los) for r in rows])
+
+
+def rating_history_response(pool: Pool, histories: Sequence[BotHistory],
+                            tournament: str = "") -> admin_pb2.GetRatingHistoryResponse:
+    """Bots' ratings over a pool's games, as `GetRatingHistory` answers them."""
+    return admin_pb2.GetRatingHistoryResponse(
+        pool=pool_info(pool, tournament),
+        bots=[admin_pb2.BotRatingHistory(bot=history.bot, points=[
+            admin_pb2.RatingHistoryPoint(game=point.game, mu=point.mu, sigma=point.sigma)
+            for point in history.points]) for history in histories])
+
+
+def rating_histories(response: admin_pb2.GetRatingHistoryResponse) -> tuple[BotHistory, ...]:
+    """The histories a `GetRatingHistory` answer carries, as `arena.chart` draws them."""
+    return tuple(BotHistory(line.bot, tuple(RatingPoint(p.game, p.mu, p.sigma)
+                                            for p in line.points))
+                 for line in response.bots)
 
 
 def stats_response(statistics: PoolStatistics, tournament: str = "") -> admin_pb2.GetStatsResponse:
