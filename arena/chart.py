@@ -167,7 +167,8 @@ def _legend(histories: Sequence[BotHistory]) -> list[str]:
         last = history.points[-1]
         parts.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" rx="2" '
                      f'fill="{colour(index)}"/>')
-        shown = history.bot if len(history.bot) <= 14 else history.bot[:13] + "…"
+        # Room for about 18 characters of 12px text: the name's first 12, then μ.
+        shown = history.bot if len(history.bot) <= 12 else history.bot[:11] + "…"
         parts.append(f'<text class="legend" x="{x + 20}" y="{y}"><title>{escape(history.bot)}'
                      f'</title>{escape(shown)} <tspan class="muted">{last.mu:.1f}</tspan></text>')
     return parts

@@ -4,7 +4,8 @@ against uvicorn serving the front of a real match server.
 Every page loads with no script error and no request leaving the site; axe-core (npm,
 `make web-axe`) finds no serious or critical violation on any of them; a leaderboard
 follows a game's end within 2 s without a reload; the replay steps; a second author is
-refused the first's private pages. Screenshots go to test-artifacts/web/.
+refused the first's private pages; a leaderboard's rating chart is drawn, passes axe, and
+follows a game's end. Screenshots go to test-artifacts/web/.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ ONE_HAND = '{"target_score": null}'
 SERIOUS = ("serious", "critical")
 AXE_PATH = "/axe-core-under-test.js"
 SCREENSHOTS = ("leaderboard", "game", "me", "private-game")
+"""The pages whose whole-page screenshots are kept (the rating chart's is its own test's)."""
 
 
 class Uvicorn:
@@ -189,6 +191,47 @@ def test_the_leaderboard_follows_a_games_end_without_a_reload(
         assert time.monotonic() - ended < 2.0
         assert visit.page.url.endswith(f"/pool?key={pool.key}"), "no reload, no navigation"
         visit.page.screenshot(path=str(ARTIFACTS / "leaderboard-live.png"), full_page=True)
+        assert visit.errors == [] and visit.left_the_origin() == []
+    finally:
+        visit.close()
+
+
+def test_the_leaderboards_rating_chart_is_drawn_accessible_and_follows_the_games(
+        browser: Any, front: Uvicorn, served: Served) -> None:
+    served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+        bots=["greedy@1", "rnd", HOSTILE], games=1, seed=21, rules_json=ONE_HAND))
+    pool = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
+                if p.key.startswith("rules:") and p.key.endswith(":3"))
+    rows = served.call("GetRankings", admin_pb2.GetRankingsRequest(pool=pool.key)).rows
+    visit = Visit(browser, front)
+    try:
+        assert visit.open(f"/pool?key={pool.key}") == 200
+        chart = visit.page.locator("#chart svg.chart")
+        box = chart.bounding_box()
+        assert box is not None and box["width"] > 400 and box["height"] > 150, box
+        series = visit.page.locator("#chart g.series")
+        assert [series.nth(i).get_attribute("data-bot") for i in range(series.count())] == [
+            row.bot for row in rows], "one line per bot, in the leaderboard's order"
+        assert chart.get_attribute("aria-label") == (
+            f"rating of each bot over the {pool.games} games of {pool.description}")
+        # The page's style sheet reached the SVG: lines are stroked, bands are faint.
+        assert visit.page.eval_on_selector(
+            "#chart polyline.mu", "line => getComputedStyle(line).fill") == "none"
+        assert visit.page.eval_on_selector(
+            "#chart polygon.band", "band => getComputedStyle(band).fillOpacity") == "0.13"
+        assert visit.serious_violations() == []
+        chart.screenshot(path=str(ARTIFACTS / "rating-chart.png"))
+        visit.page.wait_for_timeout(600)  # the page's event stream is open
+        served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+            bots=["greedy@1", "rnd", HOSTILE], games=1, seed=22, rules_json=ONE_HAND))
+        ended = time.monotonic()
+        now = served.call("GetRankings", admin_pb2.GetRankingsRequest(pool=pool.key)).pool
+        assert now.games > pool.games
+        visit.page.wait_for_function(
+            "text => document.querySelector('#chart svg').getAttribute('aria-label')"
+            ".includes(text)", arg=f"over the {now.games} games", timeout=2000)
+        assert time.monotonic() - ended < 2.0
+        assert visit.page.url.endswith(f"/pool?key={pool.key}"), "no reload, no navigation"
         assert visit.errors == [] and visit.left_the_origin() == []
     finally:
         visit.close()
