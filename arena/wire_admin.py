@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
@@ -324,11 +326,42 @@ def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
         shared_firsts=line.shared_firsts)
 
 
+KEPT_RANKINGS = 16
+"""Leaderboard messages kept for the leaderboards they were made from (`rankings_response`)."""
+
+_kept_rankings: OrderedDict[int, tuple[PoolRanking, str, object, admin_pb2.GetRankingsResponse]]
+_kept_rankings = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def rankings_response(ranking: PoolRanking, tournament: str = "",
                       faults: Mapping[str, Mapping[SeatTermination, int]] | None = None
                       ) -> admin_pb2.GetRankingsResponse:
     """A pool's leaderboard and the tests between its neighbours, as `GetRankings` answers;
-    with `faults` (a tournament's pool), each row counts its bot's faulty games."""
+    with `faults` (a tournament's pool), each row counts its bot's faulty games.
+
+    A leaderboard the results service keeps (`arena.services.recent`) comes back as the
+    same object until its pool changes, and a large one costs more to turn into a
+    message than to keep: the message made for the same objects is given again. It is
+    shared, so nobody may change it."""
+    with _kept_lock:
+        kept = _kept_rankings.get(id(ranking))
+        if kept is not None and kept[0] is ranking and kept[1] == tournament \
+                and kept[2] is faults:
+            _kept_rankings.move_to_end(id(ranking))
+            return kept[3]
+    response = _rankings_message(ranking, tournament, faults)
+    with _kept_lock:
+        # Keeping `ranking` itself keeps its id from naming another object meanwhile.
+        _kept_rankings[id(ranking)] = (ranking, tournament, faults, response)
+        while len(_kept_rankings) > KEPT_RANKINGS:
+            _kept_rankings.popitem(last=False)
+    return response
+
+
+def _rankings_message(ranking: PoolRanking, tournament: str,
+                      faults: Mapping[str, Mapping[SeatTermination, int]] | None
+                      ) -> admin_pb2.GetRankingsResponse:
     response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
@@ -77,12 +78,14 @@ async def leaderboard(request: Request) -> Response:
 
     if request.query_params.get("fragment"):
         async def table() -> Response:
-            return front.render(request, visitor, "_leaderboard.html", ranking=await ranked())
+            return HTMLResponse(front.part("_leaderboard.html", "ranking", await ranked()),
+                                headers={"Cache-Control": "no-store"})
         return await _live_fragment(request, f"leaderboard?{tournament}&{key}", table)
     ranking, history = await asyncio.gather(ranked(), _rating_history(front, visitor,
                                                                       tournament, key))
     return front.render(request, visitor, "pool.html", ranking=ranking,
-                        chart=views.rating_chart(history), query=_pool_query(request))
+                        table=front.part("_leaderboard.html", "ranking", ranking),
+                        chart=_chart(front, history), query=_pool_query(request))
 
 
 async def rating_chart(request: Request) -> Response:
@@ -94,8 +97,13 @@ async def rating_chart(request: Request) -> Response:
 
     async def chart() -> Response:
         history = await _rating_history(front, visitor, tournament, key)
-        return front.render(request, visitor, "_chart.html", chart=views.rating_chart(history))
+        return HTMLResponse(_chart(front, history), headers={"Cache-Control": "no-store"})
     return await _live_fragment(request, f"chart?{tournament}&{key}", chart)
+
+
+def _chart(front: Front, history: admin_pb2.GetRatingHistoryResponse) -> Markup:
+    """The rating chart of `history`, drawn once for each answer."""
+    return front.parts.get("chart", history, lambda: views.rating_chart(history))
 
 
 async def _rating_history(front: Front, visitor: Visitor, tournament: str, key: str

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import time
 from collections.abc import Iterator
 
 import grpc
@@ -20,7 +21,7 @@ from arena.web.client import AdminClient, answer_for
 from arena.web.front import MAX_UPLOAD_BYTES
 from arena.web.live import GameFeed
 from tests.server.test_permissions import expected_refused
-from tests.web.web_support import HOSTILE, TOURNAMENT, Served, bot_archive
+from tests.web.web_support import HOSTILE, ONE_HAND, TOURNAMENT, Served, bot_archive
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -124,6 +125,37 @@ def test_the_leaderboard_page_draws_each_bots_rating_after_each_of_its_games(
         assert corners[-1][0] == max(x for x, _ in corners), "held to the pool's last game"
         assert title.endswith(f"μ {row.mu:.2f}, σ {row.sigma:.2f} after {row.games} games")
     assert f"{len(rows)} bots, after {served.seeded.games} games" in page
+
+
+def test_a_leaderboards_table_is_rendered_once_for_each_answer_whoever_asks(
+        served: Served) -> None:
+    served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+        bots=["greedy@1", "rnd"], games=1, seed=31, rules_json=ONE_HAND))
+    pool = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
+                if p.key.startswith("rules:") and p.key.endswith(":2"))
+    path = f"/pool?key={pool.key}"
+    with client_for(served) as web, client_for(served) as signed:
+        sign_in(signed, served.token("alice"))
+        parts = web.app.state.front.parts  # type: ignore[attr-defined]
+        first = web.get(path).text
+        made = parts.rendered
+        assert web.get(path).text.count("<tr") == first.count("<tr")
+        assert web.get(path + "&fragment=1").status_code == 200
+        assert parts.rendered == made, "the same answer is not rendered again"
+        signed_page = signed.get(path).text
+        assert table_of(signed_page) == table_of(first)
+        served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+            bots=["greedy@1", "rnd"], games=1, seed=32, rules_json=ONE_HAND))
+        deadline = time.monotonic() + 10
+        while f"after {pool.games + 2} games" not in (page := web.get(path).text):
+            assert time.monotonic() < deadline, "the new games reach the table"
+            time.sleep(0.2)
+        assert parts.rendered > made and table_of(page) != table_of(first)
+
+
+def table_of(page: str) -> str:
+    """The leaderboard table of a page."""
+    return page[page.index('<table class="leaderboard">'):page.index("</table>")]
 
 
 def chart_left(chart: str) -> float:
