@@ -9,10 +9,12 @@ the games in play.
   pages. Goal: < 200 ms. Beside it, the CPU time the process spent on each page (server
   and front are one process here: both sides), which the machine's load does not stretch
   as it stretches the wall-clock time; the machine's one-minute load average when the
-  pages were timed (on 2 cores a load of 10 makes every page wait for a core); and the
-  page just after a game changed the pool (`CHANGES` times: a game recorded, the results
-  service's freshness window let pass), when the leaderboard is worked out again and its
-  table rendered again.
+  pages were timed (on 2 cores a load of 10 makes every page wait for a core), and how
+  long the process's threads waited for a core during a page (Linux's scheduler
+  statistics: what the machine's other work cost it); and the page just after a game
+  changed the pool (`CHANGES` times: a game recorded, the results service's freshness
+  window let pass), when the leaderboard is worked out again and its table rendered
+  again, with its CPU time and its wait for a core.
 - "decision p99 with viewers": four managed random bots play a tournament of single
   hands, four tables at once, on a match server in this process, while `arena web`
   runs as its own process beside it, first with no one listening to its live updates,
@@ -59,6 +61,17 @@ def percentile(values: Sequence[float], share: float) -> float:
     """The `share` percentile of `values` (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, int(round(share * len(ordered))) - 1))]
+
+
+def core_wait_ms() -> float:
+    """Milliseconds this process's threads have spent so far ready to run but waiting for a
+    core (Linux's scheduler statistics; 0 where there are none)."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        for task in Path("/proc/self/task").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int((task / "schedstat").read_text().split()[1]) / 1e6
+    return total
 
 
 def _random_game(seats: Sequence[str], seed: int) -> dict[str, Any]:
@@ -167,36 +180,44 @@ async def leaderboard_times(bots: int, games_per_bot: int, requests: int, seed: 
                 status, page = await _asgi_get(app, page_path)  # warm both
                 assert status == 200 and page.count(b"<tr") > bots, status
                 load = os.getloadavg()[0]
-                pages, cpu, calls = [], [], []
+                pages, cpu, waits, calls = [], [], [], []
                 for _ in range(requests):
                     start = time.perf_counter()
                     await stub.GetRankings(admin_pb2.GetRankingsRequest(pool=key))
                     calls.append(time.perf_counter() - start)
-                    started_cpu, start = time.process_time(), time.perf_counter()
+                    waited, started_cpu = core_wait_ms(), time.process_time()
+                    start = time.perf_counter()
                     status, _ = await _asgi_get(app, page_path)
                     pages.append(time.perf_counter() - start)
                     cpu.append(time.process_time() - started_cpu)
+                    waits.append(core_wait_ms() - waited)
                     assert status == 200
                 load = max(load, os.getloadavg()[0])
-                changed = []
+                changed, changed_cpu, changed_waits = [], [], []
                 game = _random_game(("a", "b"), seed)
                 for change in range(changes):
                     record_game(store, ["bot0000", "bot0001"], 10**6 + change, game)
                     await asyncio.sleep(FRESH_FOR + 0.1)
+                    waited, started_cpu = core_wait_ms(), time.process_time()
                     start = time.perf_counter()
                     status, _ = await _asgi_get(app, page_path)
                     changed.append(time.perf_counter() - start)
+                    changed_cpu.append(time.process_time() - started_cpu)
+                    changed_waits.append(core_wait_ms() - waited)
                     assert status == 200
                 await channel.close(None)
                 await app.state.front.client.close()
         finally:
             store.close()
     page_p95, call_p95 = percentile(pages, 0.95) * 1000, percentile(calls, 0.95) * 1000
+    after = {"page after a game, median ms": median(changed) * 1000,
+             "its CPU, median ms": median(changed_cpu) * 1000,
+             "its wait for a core, median ms": median(changed_waits)} if changes else {}
     return {"page p95 ms": page_p95, "page CPU p95 ms": percentile(cpu, 0.95) * 1000,
+            "page wait for a core, median ms": median(waits),
             "GetRankings p95 ms": call_p95, "page / RPC": page_p95 / call_p95,
             "page − RPC, median ms": (median(pages) - median(calls)) * 1000,
-            "page after a game, median ms": median(changed) * 1000 if changed else 0.0,
-            "load average": load}
+            **after, "load average": load}
 
 
 def _free_port() -> int:
