@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from arena import wire_admin
-from arena.server.admin_calls import ServicesAccess, management_call
+from arena.server.admin_calls import ServicesAccess, management_call, off_loop
 from arena.v1 import admin_pb2
 
 
@@ -19,8 +18,12 @@ class ResultsCalls(ServicesAccess):
                                context: Any) -> admin_pb2.GetRatingHistoryResponse:
         """Bots' ratings after each of their games in one pool (by default the
         leaderboard's first eight), for a chart."""
-        found = await asyncio.to_thread(
-            self.services_for("GetRatingHistory").results.rating_history,
-            request.tournament, request.pool, list(request.bots), request.top)
-        return wire_admin.rating_history_response(found.pool, found.histories,
-                                                  found.tournament)
+        results = self.services_for("GetRatingHistory").results
+
+        def history() -> admin_pb2.GetRatingHistoryResponse:
+            found = results.rating_history(request.tournament, request.pool,
+                                           list(request.bots), request.top)
+            return wire_admin.rating_history_response(found.pool, found.histories,
+                                                      found.tournament)
+
+        return await off_loop(history)
