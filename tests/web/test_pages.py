@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.server.permissions import RULES
+from arena.services.recent import FRESH_FOR
 from arena.v1 import admin_pb2
 from arena.web import WebSettings, create_app
 from arena.web.client import AdminClient, answer_for
@@ -131,6 +132,7 @@ def test_a_leaderboards_table_is_rendered_once_for_each_answer_whoever_asks(
         served: Served) -> None:
     served.call("PlayMatch", admin_pb2.PlayMatchRequest(
         bots=["greedy@1", "rnd"], games=1, seed=31, rules_json=ONE_HAND))
+    time.sleep(FRESH_FOR + 0.2)  # the server's kept answers now say the match was played
     pool = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
                 if p.key.startswith("rules:") and p.key.endswith(":2"))
     path = f"/pool?key={pool.key}"
