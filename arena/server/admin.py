@@ -33,6 +33,7 @@ from arena.server.admin_calls import (
     status_for,
 )
 from arena.server.admin_people import PeopleCalls
+from arena.server.admin_results import ResultsCalls
 from arena.server.connection import BotConnection
 from arena.server.permissions import Caller, current_caller
 from arena.server.table import GameTable
@@ -73,7 +74,7 @@ def _game_view(game: GameSummary, as_bot: str, caller: Caller,
     return FULL if caller.is_organizer else PUBLIC
 
 
-class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
+class AdminService(PeopleCalls, ResultsCalls, admin_pb2_grpc.ArenaAdminServicer):
     """Lists connections and tables, streams a game's public events, and (given the
     `Services`) manages bots, tournaments, rankings and stored games.
 

@@ -137,6 +137,7 @@ RULES: Mapping[str, Rule] = {
     "ListPools": Rule(Need.PUBLIC),
     "GetCrosstable": Rule(Need.PUBLIC),
     "GetStats": Rule(Need.PUBLIC),
+    "GetRatingHistory": Rule(Need.PUBLIC),
     "FitRatings": Rule(Need.PUBLIC, organizer_field="apply", audited=True),
     "ListGames": Rule(Need.PUBLIC),
     "GetGame": Rule(Need.PUBLIC, owned="as_bot"),

@@ -90,6 +90,16 @@ class RatingRecords(Database):
         return [RatingPoint(bot=bot, game_id=r["game_id"], pool=key, mu=r["mu"],
                             sigma=r["sigma"]) for r in rows]
 
+    def pool_game_ids(self, key: str) -> list[int]:
+        """The stored ids of the games pool `key` has rated, in the order it rated them
+        (`UnknownPool` for a pool there is not)."""
+        with self._lock:
+            pool_id = self._pool_id(self._conn, key)
+            rows = self._conn.execute(
+                "SELECT game_id FROM pool_games WHERE pool_id = ? ORDER BY game_id",
+                (pool_id,)).fetchall()
+        return [int(row[0]) for row in rows]
+
     def pool_games(self, key: str, *, after: int = 0) -> list[PoolGame]:
         """Every game a pool has rated (those after game id `after`, if given), in the
         order it rated them, with its deal block."""

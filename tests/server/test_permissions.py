@@ -62,6 +62,7 @@ def requests(caller: str, archive: bytes, invite: str) -> dict[str, Any]:
         "ListPools": admin_pb2.ListPoolsRequest(),
         "GetCrosstable": admin_pb2.GetCrosstableRequest(),
         "GetStats": admin_pb2.GetStatsRequest(),
+        "GetRatingHistory": admin_pb2.GetRatingHistoryRequest(),
         "FitRatings": admin_pb2.FitRatingsRequest(apply=True),
         "ListGames": admin_pb2.ListGamesRequest(),
         "GetGame": admin_pb2.GetGameRequest(game_id=999, as_bot="alice-bot"),
