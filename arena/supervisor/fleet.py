@@ -90,6 +90,9 @@ class Fleet:
         self._supervisor: BotSupervisor | None = None
         self._exits: dict[str, int] = {}
         """The last exit code of each managed bot launched here, once it has exited."""
+        self.exit_listeners: list[Callable[[str, int], None]] = []
+        """Told of each managed bot's process that exited on its own: its name and exit
+        code (negative: the signal that killed it)."""
 
     async def ensure(self, names: Sequence[str], wait_seconds: float,
                      launches: dict[str, Launch] | None = None) -> None:
@@ -198,6 +201,8 @@ class Fleet:
 
     def _bot_exited(self, name: str, code: int) -> None:
         self._exits[name] = code
+        for listener in list(self.exit_listeners):
+            listener(name, code)
         if code != 0:
             self.presence.bot_crashed(name)
 

@@ -42,6 +42,7 @@ from arena.store import (
     TournamentStatus,
 )
 from arena.tournament.runner import (
+    LiveRun,
     PlayedGame,
     Progress,
     RunHold,
@@ -52,6 +53,7 @@ from arena.tournament.runner import (
     Withdrawn,
     apply_change,
     check_entrants,
+    counted_live,
     finish_in_thread,
     holding,
     record_played,
@@ -239,6 +241,16 @@ class _ChunkedRun:
         self.feed_finished = self.feed is None
 
     async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
+        with counted_live(self.live):
+            return await self._play_all(in_flight, chunk_seconds)
+
+    def live(self) -> LiveRun:
+        """How the run stands now: games in chunks out, or back and not yet recorded,
+        are in play."""
+        queued = len(self.queue)
+        return LiveRun(self.tournament.name, max(0, self.total - self.done - queued), queued)
+
+    async def _play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
         self.hold.check(self.tournament.name)
         self._report()
         if self.queue or self.feed is not None:

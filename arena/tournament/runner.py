@@ -36,7 +36,15 @@ import inspect
 import logging
 import sqlite3
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -145,6 +153,35 @@ Tables = int | Callable[[], int]
 
 
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRun:
+    """How a run going on in this process stands now: games started and not yet recorded
+    (`in_play`), and games yet to start (`queued`)."""
+
+    run: str
+    in_play: int
+    queued: int
+
+
+_live_runs: dict[int, Callable[[], LiveRun]] = {}
+"""The runs going on in this process, each by how to look at it."""
+
+
+def live_runs() -> list[LiveRun]:
+    """The runs going on in this process now (for metrics; it changes nothing)."""
+    return [look() for look in list(_live_runs.values())]
+
+
+@contextlib.contextmanager
+def counted_live(look: Callable[[], LiveRun]) -> Iterator[None]:
+    """Count, while the block runs, a run among `live_runs`, looked at with `look`."""
+    _live_runs[id(look)] = look
+    try:
+        yield
+    finally:
+        _live_runs.pop(id(look), None)
 
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
 """Seconds between a run's heartbeats on its claim."""
@@ -478,6 +515,15 @@ class _Run:
         self.capacity = presence if isinstance(presence, BotCapacity) else None
 
     async def play_all(self, tables: Callable[[], int]) -> RunSummary:
+        with counted_live(self.live):
+            return await self._play_all(tables)
+
+    def live(self) -> LiveRun:
+        """How the run stands now."""
+        queued = len(self.queue)
+        return LiveRun(self.tournament.name, max(0, self.total - self.done - queued), queued)
+
+    async def _play_all(self, tables: Callable[[], int]) -> RunSummary:
         self.tables = lambda: max(1, tables())
         hold = self.hold
         hold.check(self.tournament.name)
