@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import pickle
 import re
 from collections.abc import Callable
@@ -42,6 +43,7 @@ import distributed
 from distributed import Client, WorkerPlugin
 
 from arena.distributed.host import WorkerHost, isolation_of
+from arena.logs import configure_from_env
 from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan
 
 _Client: Any = Client  # distributed's client is not typed
@@ -65,12 +67,17 @@ class ArenaWorkerPlugin(WorkerPlugin):
     async def setup(self, worker: distributed.Worker) -> None:
         """Start the worker's match server and bots (logs in a folder of the run's own,
         under the worker's)."""
+        configure_from_env()
         log_dir = Path(worker.local_directory) / "arena-logs" / plugin_name(self.plan)
         host = WorkerHost(self.plan.bots, log_dir, folders=self.plan.folders,
                           isolation=isolation_of(self.plan.isolation),
                           read_only=self.plan.read_only)
         await asyncio.to_thread(host.start)
         self.host = host
+        logging.getLogger("arena.worker").info(
+            "worker %s started for %s", worker.address, self.plan.run,
+            extra={"run": self.plan.run, "worker": worker.address,
+                   "bots": [name for name, _ in self.plan.bots]})
 
     async def teardown(self, worker: distributed.Worker) -> None:
         """Stop the worker's bots and match server."""

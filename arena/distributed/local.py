@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
@@ -27,9 +28,12 @@ from pathlib import Path
 from types import TracebackType
 
 from arena.distributed.host import WorkerHost, isolation_of
+from arena.logs import configure_from_env
 from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan
 
 PR_SET_PDEATHSIG = 1
+
+_log = logging.getLogger("arena.worker")
 
 _host: WorkerHost | None = None
 """The worker process's host, started by `_start_host`."""
@@ -100,6 +104,7 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     start the host."""
     global _host
     _die_with_parent(driver)
+    configure_from_env()
     index, cpus = slots.get()
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
@@ -108,6 +113,9 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     host.start()
     _host = host
     Finalize(host, host.stop, exitpriority=10)
+    _log.info("worker %d started for %s", index, plan.run,
+              extra={"run": plan.run, "worker": index, "pid": os.getpid(),
+                     "bots": [name for name, _ in plan.bots]})
 
 
 def _die_with_parent(parent: int) -> None:
@@ -128,4 +136,8 @@ def _play(chunk: Chunk) -> ChunkResult:
     """In a worker process: play `chunk` on its host."""
     if _host is None:
         raise RuntimeError("this worker process has no host")
-    return _host.play(chunk)
+    result = _host.play(chunk)
+    _log.info("chunk of %d games played", len(result.games), extra={
+        "run": chunk.tournament, "pid": os.getpid(), "games": len(result.games),
+        "seconds": round(result.seconds, 3)})
+    return result

@@ -430,6 +430,8 @@ class Database:
         """Tell the listeners `line`; log it when none listens."""
         if not self._listeners:
             _log.warning("%s", line)
+        else:  # the listeners show it; a configured log (JSON) keeps it too
+            _log.info("%s", line, extra={"database": self.target})
         for listener in list(self._listeners):
             listener(line)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ EXIT_POLL = 0.1
 CRASH_GRACE = 0.5
 """Seconds a managed bot whose connection dropped is given to finish exiting, so that
 its seats' violations are recorded as a crash rather than a disconnect."""
+
+_log = logging.getLogger("arena.bots")
 
 
 class FleetError(ValueError):
@@ -201,6 +204,8 @@ class Fleet:
 
     def _bot_exited(self, name: str, code: int) -> None:
         self._exits[name] = code
+        _log.info("managed bot %s exited with code %d", name, code,
+                     extra={"bot": name, "exit_code": code})
         for listener in list(self.exit_listeners):
             listener(name, code)
         if code != 0:

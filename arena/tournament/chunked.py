@@ -56,6 +56,7 @@ from arena.tournament.runner import (
     counted_live,
     finish_in_thread,
     holding,
+    logged_run,
     record_played,
     schedule_standing,
     tournament_settings,
@@ -241,8 +242,10 @@ class _ChunkedRun:
         self.feed_finished = self.feed is None
 
     async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
-        with counted_live(self.live):
-            return await self._play_all(in_flight, chunk_seconds)
+        with counted_live(self.live), logged_run(self.tournament.name, self.live) as ended:
+            summary = await self._play_all(in_flight, chunk_seconds)
+            ended(summary)
+            return summary
 
     def live(self) -> LiveRun:
         """How the run stands now: games in chunks out, or back and not yet recorded,

@@ -1,0 +1,29 @@
+"""A managed bot for the metrics tests: `watched_bot.py steady SECONDS` plays a random
+legal action after sleeping SECONDS per decision (a run that lasts a few scrapes);
+`watched_bot.py sloppy` answers every fifth decision with an index no action has (an
+illegal answer: a fault)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from arena.client import Action, View, run
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "steady"
+DELAY = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+_asked = 0
+
+
+def decide(view: View, legal: list[Action]) -> int:
+    """A random legal action, late by DELAY; for a sloppy bot, now and then none."""
+    global _asked
+    _asked += 1
+    if MODE == "sloppy" and _asked % 5 == 0:
+        return len(legal) + 7
+    time.sleep(DELAY)
+    return view.table.rng.randrange(len(legal))
+
+
+if __name__ == "__main__":
+    raise SystemExit(run(decide, name=f"watched-{MODE}", max_tables=1).exit_code)
