@@ -7,22 +7,32 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
+import arena.client.connection as connection
 from arena.client import Action, View, run
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "steady"
 DELAY = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 _asked = 0
+_resolve = connection.resolve_choice
+
+
+def _sloppy(choice: Any, legal: Any) -> Any:
+    """Every fifth answer an index past the legal actions; the others as the SDK sends them."""
+    global _asked
+    _asked += 1
+    return len(legal) + 7 if _asked % 5 == 0 else _resolve(choice, legal)
 
 
 def decide(view: View, legal: list[Action]) -> int:
-    """A random legal action, late by DELAY; for a sloppy bot, now and then none."""
-    global _asked
-    _asked += 1
-    if MODE == "sloppy" and _asked % 5 == 0:
-        return len(legal) + 7
+    """A random legal action, late by DELAY."""
     time.sleep(DELAY)
     return view.table.rng.randrange(len(legal))
+
+
+if MODE == "sloppy":
+    connection.resolve_choice = _sloppy
 
 
 if __name__ == "__main__":
