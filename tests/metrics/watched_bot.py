@@ -11,11 +11,12 @@ from typing import Any
 
 import arena.client.connection as connection
 from arena.client import Action, View, run
+from arena.client.choice import resolve_choice
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "steady"
 DELAY = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 _asked = 0
-_resolve = connection.resolve_choice
+_resolve = resolve_choice
 
 
 def _sloppy(choice: Any, legal: Any) -> Any:
@@ -32,7 +33,7 @@ def decide(view: View, legal: list[Action]) -> int:
 
 
 if MODE == "sloppy":
-    connection.resolve_choice = _sloppy
+    vars(connection)["resolve_choice"] = _sloppy  # what the connection sends, not the SDK
 
 
 if __name__ == "__main__":
