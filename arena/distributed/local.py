@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 
 from arena.distributed.host import WorkerHost, isolation_of
-from arena.logs import configure_from_env
+from arena.logs import LogSettings, follow, settings
 from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan
 
 PR_SET_PDEATHSIG = 1
@@ -69,7 +69,7 @@ class LocalWorkers:
             slots.put((index, None if self._cpus is None else self._cpus[index]))
         self._executor = ProcessPoolExecutor(
             self._workers, mp_context=context, initializer=_start_host,
-            initargs=(self.plan, slots, os.getpid()))
+            initargs=(self.plan, slots, os.getpid(), settings()))
         try:
             # One call per worker spawns them all, and a worker that cannot start its
             # bots fails the run here, before the first chunk.
@@ -99,12 +99,12 @@ class LocalWorkers:
 
 
 def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]],
-                driver: int) -> None:
-    """In a worker process: die with the `driver` process, take a slot, pin to its cores,
-    start the host."""
+                driver: int, logs: LogSettings | None = None) -> None:
+    """In a worker process: die with the `driver` process, log as it does (`logs`), take
+    a slot, pin to its cores, start the host."""
     global _host
     _die_with_parent(driver)
-    configure_from_env()
+    follow(logs)
     index, cpus = slots.get()
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
