@@ -267,26 +267,28 @@ class Database:
 
     def cannot_write(self, within: float = 5.0) -> str | None:
         """Why a write could not be made now (None: it could): the store takes the write
-        lock a recording takes, within `within` s, and lets go of it without writing.
-        For a readiness check; it never reconnects (the next call does)."""
+        lock a recording takes, within `within` s, and lets go of it without writing. A
+        connection found broken is restored as for any call (`reconnect_within`). For
+        a readiness check."""
         if self._closed:
             return "the store is closed"
         if self._read_only:
             return f"the database {self.target} is open read-only"
-        if self._lost_at is not None:
-            return f"lost the connection to the database {self.target}; reconnecting"
         if not self._lock.acquire(timeout=within):
             return f"the store has been busy for over {within:g} s"
         try:
-            self._backend.begin(self._conn)
-            self._conn.execute("ROLLBACK")
+            self._run_unit(self._take_write_lock, again_after_commit=True)
         except Exception as exc:  # whatever stops the write lock is the answer
-            with suppress(Exception):
-                self._conn.execute("ROLLBACK")
             return f"cannot write to the database {self.target}: {exc}"
         finally:
             self._lock.release()
         return None
+
+    def _take_write_lock(self) -> None:
+        """Begin a write transaction and roll it back."""
+        self._backend.begin(self._conn)
+        with suppress(Exception):
+            self._conn.execute("ROLLBACK")
 
     @contextmanager
     def reporting_connection(self, listener: ConnectionListener) -> Iterator[None]:

@@ -18,6 +18,7 @@ from arena.engine.outcome import Outcome, Termination
 from arena.metrics import Metrics, MetricsServer
 from arena.record import Decision, DecisionOutcome, Penalty, SeatTermination
 from arena.store import BotKind, Store
+from tests.postgres_support import PostgresCluster
 
 
 def get(url: str) -> tuple[int, str]:
@@ -204,3 +205,24 @@ def test_a_taken_port_is_an_os_error_to_report(store: Store) -> None:
     with MetricsServer(Metrics(), "127.0.0.1", 0) as first, \
             pytest.raises(OSError):
         MetricsServer(Metrics(), "127.0.0.1", first.port).start()
+
+
+def test_a_postgresql_store_that_cannot_reconnect_is_not_ready_until_it_can(
+        postgres_cluster: PostgresCluster) -> None:
+    user = "arena_readiness"
+    postgres_cluster.add_user(user)
+    url = PostgresCluster.as_user(postgres_cluster.migrated_database(), user)
+    with Store.open(url, reconnect_within=0.5) as store, \
+            MetricsServer(Metrics(), "127.0.0.1", 0, ready=store.cannot_write) as server:
+        readiness = f"http://127.0.0.1:{server.port}/readyz"
+        assert get(readiness)[0] == 200
+        postgres_cluster.allow_login(user, False)
+        postgres_cluster.end_sessions(user)
+        status, body = get(readiness)
+        assert status == 503
+        reason = json.loads(body)["reason"]
+        assert reason.startswith(f"cannot write to the database {store.target}: lost the "
+                                 "connection to the database"), reason
+        assert "could not reconnect within 0.5 s" in reason
+        postgres_cluster.allow_login(user, True)
+        assert get(readiness) == (200, json.dumps({"status": "ready"}))
