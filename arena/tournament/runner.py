@@ -205,6 +205,7 @@ def counted_live(look: Callable[[], LiveRun]) -> Iterator[None]:
     finally:
         _live_runs.pop(id(look), None)
 
+
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
 """Seconds between a run's heartbeats on its claim."""
 
@@ -780,8 +781,9 @@ def record_played(
 
 
 def log_recorded(run: str, game: ScheduledGame, played: PlayedGame) -> None:
-    """Log a game recorded for `run` (info), and each seat that ended it by a fault
-    (warning), each event with the run, the game's public id and the bots."""
+    """Log a game recorded for `run`, and each seat that ended it by a fault (the event's
+    `fault`), each event with the run, the game's public id and the bots (info events:
+    the default, human log prints none of them)."""
     game_id = public_game_id(run, game.game_index)
     _log.info("game recorded", extra={
         "run": run, "game": game_id, "bots": list(game.seats),
