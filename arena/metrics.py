@@ -108,10 +108,12 @@ class Metrics:
         self.builds.labels(outcome).inc()
 
     def bot_exited(self, bot: str, code: int) -> None:
-        """Hear that managed bot `bot`'s process exited on its own with `code` (a
-        negative code: killed by that signal, which arena's own stop never causes)."""
-        if code < 0:
-            self.sandbox_kills.labels(bot, _signal_name(-code)).inc()
+        """Hear that managed bot `bot`'s process exited on its own with `code`: killed by
+        a signal (arena's own stop never calls this) when the code is negative, or, as a
+        sandbox reports its command's death, 128 plus the signal's number."""
+        killed_by = -code if code < 0 else code - 128 if code > 128 else 0
+        if killed_by > 0:
+            self.sandbox_kills.labels(bot, _signal_name(killed_by)).inc()
 
     # ------------------------------------------------------------- watching
 

@@ -202,6 +202,15 @@ class Fleet:
             await self._supervisor.stop()
             self._supervisor = None
 
+    def worker_bot_exited(self, name: str, code: int) -> None:
+        """A copy of managed bot `name` that a worker of a run of this server launched
+        exited on its own with `code`: the exit listeners hear of it (this server's own
+        bot, if it runs one, is untouched)."""
+        _log.info("managed bot %s exited on a worker with code %d", name, code,
+                  extra={"bot": name, "exit_code": code, "on_worker": True})
+        for listener in list(self.exit_listeners):
+            listener(name, code)
+
     def _bot_exited(self, name: str, code: int) -> None:
         self._exits[name] = code
         _log.info("managed bot %s exited with code %d", name, code,

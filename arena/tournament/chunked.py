@@ -114,10 +114,14 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class ChunkResult:
-    """A chunk played: each game's result by scheduled game id, and the seconds of play."""
+    """A chunk played: each game's result by scheduled game id, and the seconds of play;
+    with the managed bots' processes on its worker that exited on their own since the
+    worker's last chunk, as (name, exit code) pairs (a negative code: killed by that
+    signal), for the driver's metrics."""
 
     games: tuple[tuple[int, PlayedGame], ...]
     seconds: float
+    bot_exits: tuple[tuple[str, int], ...] = ()
 
 
 class WorkerPool(Protocol):
@@ -179,6 +183,7 @@ async def run_tournament_on_workers(
     chunk_seconds: float = CHUNK_SECONDS,
     feed: ScheduleFeed | None = None,
     bots: BotCommands | None = None,
+    on_bot_exit: Callable[[str, int], None] | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament` on `pool`'s workers and record each one.
 
@@ -195,7 +200,8 @@ async def run_tournament_on_workers(
     it for games whenever chunks could be handed out and goes on until the feed is
     finished or `stop` is set; a game whose bot was removed before it was recorded is
     withdrawn. `bots` names the managed bots each chunk's worker is to launch (see
-    `Chunk.bots`).
+    `Chunk.bots`). `on_bot_exit` hears of each managed bot's process on a worker that
+    exited on its own (`ChunkResult.bot_exits`).
     """
     stored = await asyncio.to_thread(store.tournament, tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
@@ -210,7 +216,7 @@ async def run_tournament_on_workers(
             hold = await stack.enter_async_context(holding(store, stored.id))
         standing = await asyncio.to_thread(schedule_standing, store, stored.id)
         run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
-                          progress, on_game, standing, feed, bots)
+                          progress, on_game, standing, feed, bots, on_bot_exit)
         return await run.play_all(in_flight, chunk_seconds)
 
 
@@ -227,6 +233,7 @@ class _ChunkedRun:
     standing: ScheduleStanding
     feed: ScheduleFeed | None = None
     bots: BotCommands | None = None
+    on_bot_exit: Callable[[str, int], None] | None = None
     done: int = 0
     total: int = 0
     played: int = 0
@@ -335,6 +342,9 @@ class _ChunkedRun:
                 chunks.discard(task)
                 result = task.result()
                 sizer.seen(len(result.games), result.seconds)
+                if self.on_bot_exit is not None:
+                    for name, code in result.bot_exits:
+                        self.on_bot_exit(name, code)
                 for game_id, played in result.games:
                     game = self.by_id.get(game_id)
                     if game is not None:

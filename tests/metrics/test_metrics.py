@@ -3,7 +3,9 @@ and the HTTP endpoints (metrics, health, readiness) over a real SQLite store."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,10 +16,14 @@ from pathlib import Path
 import pytest
 from prometheus_client import REGISTRY
 
+from arena.distributed import worker_pools
 from arena.engine.outcome import Outcome, Termination
 from arena.metrics import Metrics, MetricsServer
 from arena.record import Decision, DecisionOutcome, Penalty, SeatTermination
+from arena.server.assembly import build_server, log_dir_for
+from arena.services import Services
 from arena.store import BotKind, Store
+from tests.cli.cli_support import ONE_HAND, ok, write_json
 from tests.postgres_support import PostgresCluster
 
 
@@ -79,12 +85,14 @@ def test_each_process_counts_in_a_registry_of_its_own_never_the_global_one() -> 
 def test_a_bot_killed_by_a_signal_counts_as_a_sandbox_kill_and_an_exit_does_not() -> None:
     metrics = Metrics()
     metrics.bot_exited("hog", -9)
-    metrics.bot_exited("hog", -24)
+    metrics.bot_exited("hog", 128 + 24)  # a sandbox says SIGXCPU so
     metrics.bot_exited("quitter", 1)
+    metrics.bot_exited("quitter", 128)
     value = metrics.registry.get_sample_value
     assert value("arena_sandbox_kills_total", {"bot": "hog", "signal": "SIGKILL"}) == 1
     assert value("arena_sandbox_kills_total", {"bot": "hog", "signal": "SIGXCPU"}) == 1
-    assert value("arena_sandbox_kills_total", {"bot": "quitter", "signal": "SIGKILL"}) is None
+    assert not [sample for family in metrics.registry.collect() for sample in family.samples
+                if sample.labels.get("bot") == "quitter"]
 
 
 def test_builds_are_counted_by_outcome() -> None:
@@ -226,3 +234,40 @@ def test_a_postgresql_store_that_cannot_reconnect_is_not_ready_until_it_can(
         assert "could not reconnect within 0.5 s" in reason
         postgres_cluster.allow_login(user, True)
         assert get(readiness) == (200, json.dumps({"status": "ready"}))
+
+
+def test_a_driver_counts_what_its_worker_processes_played_and_the_kills_of_their_bots(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    watched = Path(__file__).with_name("watched_bot.py")
+    for name, args in (("steady", "steady 0"), ("doomed", "doomed 20")):
+        ok(db, "bot", "add", name, "--command", f"{sys.executable} {watched} {args}")
+    rules = write_json(tmp_path / "rules.json", ONE_HAND)
+    ok(db, "tournament", "create", "cup", "steady", "doomed", "--table-size", "2",
+       "--deals", "8", "--rules", str(rules))
+    metrics = Metrics()
+    built: list[Services] = []
+
+    async def run() -> int:
+        with Store.open(db) as store:
+            server = build_server(store, log_dir_for(db), built.append,
+                                  worker_pools=worker_pools, metrics=metrics)
+            await server.start("127.0.0.1", 0)
+            try:
+                return await built[0].runs.run_tournament("cup", 0, 30.0, workers=2)
+            finally:
+                await server.stop(0.5)
+
+    assert asyncio.run(run()) == 16
+    value = metrics.registry.get_sample_value
+    assert value("arena_games_recorded_total") == 16
+    assert value("arena_recording_seconds_count") == 16
+    answered = value("arena_decisions_total", {"bot": "steady", "outcome": "answered"})
+    assert answered is not None and answered > 16
+    # Each worker's copy of the doomed bot dies at its 20th decision, at least once.
+    kills = value("arena_sandbox_kills_total", {"bot": "doomed", "signal": "SIGKILL"})
+    assert kills is not None and kills >= 1
+    assert value("arena_sandbox_kills_total", {"bot": "steady", "signal": "SIGKILL"}) is None
+    crashes = value("arena_faults_total", {"bot": "doomed", "kind": "crash"})
+    assert crashes is not None and crashes >= 1
+    assert value("arena_bots_connected") == 0  # the bots played on the workers' servers

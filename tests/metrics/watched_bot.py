@@ -1,10 +1,13 @@
 """A managed bot for the metrics tests: `watched_bot.py steady SECONDS` plays a random
 legal action after sleeping SECONDS per decision (a run that lasts a few scrapes);
 `watched_bot.py sloppy` answers every fifth decision with an index no action has (an
-illegal answer: a fault)."""
+illegal answer: a fault); `watched_bot.py doomed N` is killed by SIGKILL at its Nth
+decision, as a sandbox's limit kills a bot (its supervisor starts it again)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 from typing import Any
@@ -26,9 +29,16 @@ def _sloppy(choice: Any, legal: Any) -> Any:
     return len(legal) + 7 if _asked % 5 == 0 else _resolve(choice, legal)
 
 
+_decided = 0
+
+
 def decide(view: View, legal: list[Action]) -> int:
-    """A random legal action, late by DELAY."""
-    time.sleep(DELAY)
+    """A random legal action, late by DELAY; a doomed bot's last is its Nth."""
+    global _decided
+    _decided += 1
+    if MODE == "doomed" and _decided == int(DELAY):
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(DELAY if MODE == "steady" else 0)
     return view.table.rng.randrange(len(legal))
 
 
