@@ -7,11 +7,13 @@ game a driver records, whoever played it, so the numbers of worker processes and
 Dask workers reach the driver with their finished games), a build ended, a managed
 bot's process ended by a signal. What is *now* — bots connected, tables in play, the
 schedule queue, the store's reconnects — is read when Prometheus scrapes
-(`watch_server`, `watch_store`, `arena.tournament.runner.live_runs`).
+(`watch_server`, `watch_runs`, `watch_store`), from the scraping thread, without
+locking anything of the event loop's.
 
 `MetricsServer` serves `/metrics` over HTTP beside `/healthz` (the process answers)
 and `/readyz` (it can record: its store takes a write). Counting never changes what
-arena does: a hook that fails is logged and forgotten.
+arena does: the hooks only add to counters, and the store logs and forgets a record
+listener that fails.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, make_wsgi_app
@@ -122,7 +124,7 @@ class Metrics:
         if server not in self._now.servers:
             self._now.servers.append(server)
 
-    def watch_runs(self, runs: Callable[[], Iterable[LiveRun]]) -> None:
+    def watch_runs(self, runs: Callable[[], Sequence[LiveRun]]) -> None:
         """Report the tables in play and the schedule queue of the runs `runs()` gives
         at each scrape (`arena.tournament.runner.live_runs`)."""
         if runs not in self._now.runs:
@@ -177,12 +179,14 @@ class _Now(Collector):
     def __init__(self) -> None:
         self.servers: list[WatchedServer] = []
         self.stores: list[WatchedStore] = []
-        self.runs: list[Callable[[], Iterable[LiveRun]]] = []
+        self.runs: list[Callable[[], Sequence[LiveRun]]] = []
 
     def collect(self) -> Iterable[Any]:
         bots = GaugeMetricFamily("arena_bots_connected",
                                  "Bots connected to this process's match server now.")
-        bots.add_metric([], float(len({b for s in self.servers for b in s.connected_bots()})))
+        nobody: list[str] = []
+        connected = {b for s in self.servers for b in _read(s.connected_bots, nobody)}
+        bots.add_metric([], float(len(connected)))
         yield bots
         tables = GaugeMetricFamily(
             "arena_tables_in_play", "Games a run of this process has started and not yet "
@@ -191,7 +195,9 @@ class _Now(Collector):
             "arena_schedule_queue_games", "Scheduled games a run of this process has yet "
             "to start, by run.", labels=["run"])
         by_run: dict[str, list[int]] = {}
-        for run in (run for source in self.runs for run in source()):
+        none: Sequence[LiveRun] = ()
+        runs = [run for source in self.runs for run in _read(source, none)]
+        for run in runs:
             seen = by_run.setdefault(run.run, [0, 0])
             seen[0] += run.in_play
             seen[1] += run.queued
@@ -208,6 +214,21 @@ class _Now(Collector):
 
     def describe(self) -> Iterable[Any]:
         return []
+
+
+T = TypeVar("T")
+
+
+def _read(look: Callable[[], T], default: T) -> T:
+    """What `look()` gives, read from the scraping thread while the event loop may be
+    changing it: tried again when a collection changed size under it, `default` after
+    three tries."""
+    for _ in range(3):
+        try:
+            return look()
+        except RuntimeError:  # "... changed size during iteration"
+            continue
+    return default
 
 
 def _signal_name(number: int) -> str:

@@ -271,3 +271,24 @@ def test_a_driver_counts_what_its_worker_processes_played_and_the_kills_of_their
     crashes = value("arena_faults_total", {"bot": "doomed", "kind": "crash"})
     assert crashes is not None and crashes >= 1
     assert value("arena_bots_connected") == 0  # the bots played on the workers' servers
+
+
+class ChangingLobby:
+    """A lobby whose set of connections changes under the first look at it."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    def connected_bots(self) -> list[str]:
+        self.looks += 1
+        if self.looks == 1:
+            raise RuntimeError("Set changed size during iteration")
+        return ["ann"]
+
+
+def test_a_scrape_that_meets_a_changing_collection_looks_again() -> None:
+    metrics = Metrics()
+    lobby = ChangingLobby()
+    metrics.watch_server(lobby)
+    assert metrics.registry.get_sample_value("arena_bots_connected") == 1
+    assert lobby.looks == 2
