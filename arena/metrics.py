@@ -18,6 +18,7 @@ listener that fails.
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import signal
@@ -97,13 +98,21 @@ class Metrics:
         `seats[i]`)."""
         self.games_recorded.inc()
         self.recording_seconds.observe(seconds)
+        counts: collections.Counter[tuple[int, DecisionOutcome]] = collections.Counter()
+        answers: dict[int, list[float]] = {}
         for decision in decisions or ():
-            bot = seats[decision.seat] if decision.seat < len(seats) else "?"
-            self.decisions.labels(bot, decision.outcome.value).inc()
+            counts[decision.seat, decision.outcome] += 1
             if decision.outcome is DecisionOutcome.ANSWERED:
-                self.decision_seconds.labels(bot).observe(decision.elapsed_ms / 1000)
-            elif decision.outcome in FAULT_KINDS:
-                self.faults.labels(bot, decision.outcome.value).inc()
+                answers.setdefault(decision.seat, []).append(decision.elapsed_ms / 1000)
+        for (seat, outcome), count in counts.items():
+            bot = _bot(seats, seat)
+            self.decisions.labels(bot, outcome.value).inc(count)
+            if outcome in FAULT_KINDS:
+                self.faults.labels(bot, outcome.value).inc(count)
+        for seat, times in answers.items():
+            latency = self.decision_seconds.labels(_bot(seats, seat))
+            for elapsed in times:
+                latency.observe(elapsed)
 
     def build_ended(self, outcome: str) -> None:
         """Count a build that ended as `outcome` (ok, failed, timed_out, not_run)."""
@@ -229,6 +238,10 @@ def _read(look: Callable[[], T], default: T) -> T:
         except RuntimeError:  # "... changed size during iteration"
             continue
     return default
+
+
+def _bot(seats: Sequence[str], seat: int) -> str:
+    return seats[seat] if seat < len(seats) else "?"
 
 
 def _signal_name(number: int) -> str:
