@@ -235,3 +235,12 @@ def test_the_web_front_reaches_the_server_only_through_the_admin_rpcs(module: st
 
 def test_the_layer_rules_know_the_web_front() -> None:
     assert _modules_of("arena.web"), "no module in arena.web"
+
+
+@pytest.mark.parametrize("module", ["arena.metrics", "arena.logs"])
+def test_metrics_and_logs_import_only_the_standard_library_prometheus_and_the_record(
+        module: str) -> None:
+    outside = {name for name in imports_of(module, anywhere=True)
+               if name.split(".")[0] not in STDLIB | {"prometheus_client"}
+               and name != "arena.record"}
+    assert outside == set(), f"{module} imports {sorted(outside)}"

@@ -15,6 +15,7 @@ import click
 from arena.cli.app import main
 from arena.cli.context import Context, ignore_ctrl_c, pass_context
 from arena.cli.inputs import POSITIVE_UINT32, load_table
+from arena.cli.observe import MetricsAddress, metrics_option, refuse_remote_metrics
 from arena.cli.output import emit_rankings, run_faults_warning
 from arena.cli.tournaments import MAX_WORKERS
 from arena.v1 import admin_pb2
@@ -65,9 +66,11 @@ def ladder() -> None:
               metavar="SECONDS",
               help="Seconds a new version is given to connect, and a --cluster to have a "
                    "first worker [default: the settings' wait, 30].")
+@metrics_option
 @pass_context
 def ladder_run(context: Context, name: str, settings_path: str | None, tables: int | None,
-               max_games: int | None, workers: int, cluster: str, wait: float | None) -> None:
+               max_games: int | None, workers: int, cluster: str, wait: float | None,
+               metrics_at: MetricsAddress | None) -> None:
     """Play the ladder until Ctrl-C or SIGTERM (or --games); run it again to go on.
 
     Stopping abandons the games in play (they are played first next time) and
@@ -80,6 +83,8 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
       arena ladder run --games 400
       arena ladder run --workers 4
     """
+    refuse_remote_metrics(context.server, metrics_at)
+    context.metrics_at = metrics_at
     settings = load_table(settings_path, "--settings")
     if wait is not None:
         settings["wait"] = wait

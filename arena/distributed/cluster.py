@@ -53,6 +53,7 @@ from distributed import Client, WorkerPlugin
 
 from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
 from arena.distributed.logs import LogShipper, LogText, keep_logs, worker_folder
+from arena.logs import configure_from_env
 from arena.tournament.chunked import (
     WORKER_WAIT,
     Chunk,
@@ -83,12 +84,17 @@ class ArenaWorkerPlugin(WorkerPlugin):
     async def setup(self, worker: distributed.Worker) -> None:
         """Start the worker's match server and bots (logs in a folder of the run's own,
         under the worker's)."""
+        configure_from_env()
         log_dir = _worker_log_dir(worker, plugin_name(self.plan))
         host = WorkerHost(self.plan.bots, log_dir, folders=self.plan.folders,
                           isolation=isolation_of(self.plan.isolation),
                           read_only=self.plan.read_only)
         await asyncio.to_thread(host.start)
         self.host = host
+        logging.getLogger("arena.worker").info(
+            "worker %s started for %s", worker.address, self.plan.run,
+            extra={"run": self.plan.run, "worker": worker.address,
+                   "bots": [name for name, _ in self.plan.bots]})
 
     async def teardown(self, worker: distributed.Worker) -> None:
         """Stop the worker's bots and match server."""

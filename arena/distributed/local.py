@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
@@ -30,6 +31,7 @@ from types import TracebackType
 from typing import Any
 
 from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
+from arena.logs import LogSettings, follow, settings
 from arena.tournament.chunked import (
     Chunk,
     ChunkResult,
@@ -39,6 +41,8 @@ from arena.tournament.chunked import (
 )
 
 PR_SET_PDEATHSIG = 1
+
+_log = logging.getLogger("arena.worker")
 
 _host: WorkerHost | None = None
 """The worker process's host, started by `_start_host`."""
@@ -78,7 +82,7 @@ class LocalWorkers:
             slots.put((index, None if self._cpus is None else self._cpus[index]))
         self._executor = ProcessPoolExecutor(
             self._workers, mp_context=context, initializer=_start_host,
-            initargs=(self.plan, slots, os.getpid()))
+            initargs=(self.plan, slots, os.getpid(), settings()))
         try:
             # One call per worker spawns them all, and a worker that cannot start its
             # bots fails the run here, before the first chunk.
@@ -141,11 +145,12 @@ def _exit_text(code: int | None) -> str:
 
 
 def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]],
-                driver: int) -> None:
-    """In a worker process: die with the `driver` process, take a slot, pin to its cores,
-    start the host."""
+                driver: int, logs: LogSettings | None = None) -> None:
+    """In a worker process: die with the `driver` process, log as it does (`logs`), take
+    a slot, pin to its cores, start the host."""
     global _host
     _die_with_parent(driver)
+    follow(logs)
     index, cpus = slots.get()
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
@@ -154,6 +159,9 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     host.start()
     _host = host
     Finalize(host, host.stop, exitpriority=10)
+    _log.info("worker %d started for %s", index, plan.run,
+              extra={"run": plan.run, "worker": index, "pid": os.getpid(),
+                     "bots": [name for name, _ in plan.bots]})
 
 
 def _die_with_parent(parent: int) -> None:
@@ -174,4 +182,8 @@ def _play(chunk: Chunk) -> ChunkResult:
     """In a worker process: play `chunk` on its host."""
     if _host is None:
         raise RuntimeError("this worker process has no host")
-    return _host.play(chunk)
+    result = _host.play(chunk)
+    _log.info("chunk of %d games played", len(result.games), extra={
+        "run": chunk.tournament, "pid": os.getpid(), "games": len(result.games),
+        "seconds": round(result.seconds, 3)})
+    return result

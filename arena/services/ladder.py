@@ -281,7 +281,8 @@ class LadderRun:
                 return await run_tournament_on_workers(
                     players.store, ladder.id, pool, concurrency=self.settings.tables,
                     progress=reporter.report, on_game=reporter.recorded, stop=stop,
-                    hold=hold, feed=feed, bots=bots)
+                    hold=hold, feed=feed, bots=bots,
+                    on_bot_exit=players.fleet.worker_bot_exited)
         except (StoreError, sqlite3.Error):
             raise
         except Exception as exc:

@@ -282,7 +282,8 @@ class RunService:
                                              wait=wait_seconds, say=say) as pool:
                     summary = await run_tournament_on_workers(
                         self.store, tournament.id, pool, concurrency=concurrency or None,
-                        progress=on_progress, on_game=on_game, hold=hold)
+                        progress=on_progress, on_game=on_game, hold=hold,
+                        on_bot_exit=self.fleet.worker_bot_exited)
             except (StoreError, sqlite3.Error):
                 raise
             except Exception as exc:

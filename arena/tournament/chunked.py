@@ -43,6 +43,7 @@ from arena.store import (
     TournamentStatus,
 )
 from arena.tournament.runner import (
+    LiveRun,
     PlayedGame,
     Progress,
     RunHold,
@@ -53,8 +54,10 @@ from arena.tournament.runner import (
     Withdrawn,
     apply_change,
     check_entrants,
+    counted_live,
     finish_in_thread,
     holding,
+    logged_run,
     record_played,
     schedule_standing,
     tournament_settings,
@@ -114,10 +117,14 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class ChunkResult:
-    """A chunk played: each game's result by scheduled game id, and the seconds of play."""
+    """A chunk played: each game's result by scheduled game id, and the seconds of play;
+    with the managed bots' processes on its worker that exited on their own since the
+    worker's last chunk, as (name, exit code) pairs (a negative code: killed by that
+    signal), for the driver's metrics."""
 
     games: tuple[tuple[int, PlayedGame], ...]
     seconds: float
+    bot_exits: tuple[tuple[str, int], ...] = ()
 
 
 class WorkerPool(Protocol):
@@ -220,6 +227,7 @@ async def run_tournament_on_workers(
     chunk_seconds: float = CHUNK_SECONDS,
     feed: ScheduleFeed | None = None,
     bots: BotCommands | None = None,
+    on_bot_exit: Callable[[str, int], None] | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament` on `pool`'s workers and record each one.
 
@@ -236,7 +244,8 @@ async def run_tournament_on_workers(
     it for games whenever chunks could be handed out and goes on until the feed is
     finished or `stop` is set; a game whose bot was removed before it was recorded is
     withdrawn. `bots` names the managed bots each chunk's worker is to launch (see
-    `Chunk.bots`).
+    `Chunk.bots`). `on_bot_exit` hears of each managed bot's process on a worker that
+    exited on its own (`ChunkResult.bot_exits`).
     """
     stored = await asyncio.to_thread(store.tournament, tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
@@ -251,7 +260,7 @@ async def run_tournament_on_workers(
             hold = await stack.enter_async_context(holding(store, stored.id))
         standing = await asyncio.to_thread(schedule_standing, store, stored.id)
         run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
-                          progress, on_game, standing, feed, bots)
+                          progress, on_game, standing, feed, bots, on_bot_exit)
         return await run.play_all(in_flight, chunk_seconds)
 
 
@@ -268,6 +277,7 @@ class _ChunkedRun:
     standing: ScheduleStanding
     feed: ScheduleFeed | None = None
     bots: BotCommands | None = None
+    on_bot_exit: Callable[[str, int], None] | None = None
     done: int = 0
     total: int = 0
     played: int = 0
@@ -283,6 +293,18 @@ class _ChunkedRun:
         self.feed_finished = self.feed is None
 
     async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
+        with counted_live(self.live), logged_run(self.tournament.name, self.live) as ended:
+            summary = await self._play_all(in_flight, chunk_seconds)
+            ended(summary)
+            return summary
+
+    def live(self) -> LiveRun:
+        """How the run stands now: games in chunks out, or back and not yet recorded,
+        are in play."""
+        queued = len(self.queue)
+        return LiveRun(self.tournament.name, max(0, self.total - self.done - queued), queued)
+
+    async def _play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
         self.hold.check(self.tournament.name)
         self._report()
         if self.queue or self.feed is not None:
@@ -364,6 +386,9 @@ class _ChunkedRun:
                 chunks.discard(task)
                 result = task.result()
                 sizer.seen(len(result.games), result.seconds)
+                if self.on_bot_exit is not None:
+                    for name, code in result.bot_exits:
+                        self.on_bot_exit(name, code)
                 for game_id, played in result.games:
                     game = self.by_id.get(game_id)
                     if game is not None:
