@@ -116,7 +116,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.seed_used = 0
         self._legal: list[Action] = []
         self._indices: dict[int, Action] = {}
-        self._mask = np.zeros(ACTION_COUNT, np.int8)
+        self._decider_view: SeatView | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of `agent` (the same for all)."""
@@ -137,6 +137,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         else:
             self.seed_used = self._seeds.getrandbits(63)
         self.game = Game.new(self.rules, self.num_players, self.seed_used)
+        self._decider_view = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -152,27 +153,42 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if decider is None:
             return
         seat = decider
-        self._legal = game.legal_actions()
-        self._indices = {action_index(a, seat, self.num_players): a for a in self._legal}
-        self._mask = np.zeros(ACTION_COUNT, np.int8)
-        self._mask[list(self._indices)] = 1
-        self.agent_selection = agent_name(seat)
+        self._legal = legal = game.legal_actions()
+        players = self.num_players
+        self._indices = {action_index(a, seat, players): a for a in legal}
+        self._decider_view = None
+        self.agent_selection = self.possible_agents[seat]
         if self.with_infos:
             for agent in self.agents:
                 self.infos[agent] = {}
             self.infos[self.agent_selection] = {
-                "view": view_dict(game.view(seat)),
+                "view": view_dict(self._view(seat)),
                 "legal": [{**wire.action_to_dict(a), "index": i}
                           for i, a in self._indices.items()],
             }
 
+    def _view(self, seat: int) -> SeatView:
+        """`seat`'s view now (the deciding seat's is taken once per decision)."""
+        game = self.game
+        assert game is not None
+        if seat != game.decider:
+            return game.view(seat)
+        view = self._decider_view
+        if view is None:
+            view = self._decider_view = game.view(seat)
+        return view
+
     def observe(self, agent: str) -> Observation:
         """`agent`'s encoded view and its action mask."""
-        assert self.game is not None
+        game = self.game
+        assert game is not None
         seat = self.agent_name_mapping[agent]
-        deciding = self.game.decider == seat and not self.game.is_over
-        mask = self._mask.copy() if deciding else np.zeros(ACTION_COUNT, np.int8)
-        return {"observation": encode(self.game.view(seat)), "action_mask": mask}
+        mask = bytearray(ACTION_COUNT)
+        if game.decider == seat and game.outcome is None:
+            for index in self._indices:
+                mask[index] = 1
+        return {"observation": encode(self._view(seat)),
+                "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Take action `action` (an index legal now) for the agent whose decision is due."""
@@ -188,6 +204,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                              f"(legal: {sorted(self._indices)})")
         self._cumulative_rewards[agent] = 0.0
         game.apply(chosen)
+        self._decider_view = None
         self._clear_rewards()
         if game.is_over:
             self._finish(game)
