@@ -280,7 +280,24 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         return () if self.game is None else tuple(self.game.events)
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper (under its name), whose `last` asks the env
+    once instead of reading each of its five values through the wrapper's forwarding."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The current agent's observation, cumulative reward, terminated, truncated and
+        info, as `AECEnv.last` gives them (refused before `reset`, as the wrapper does)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def __str__(self) -> str:
+        """The env's own name, as PettingZoo's wrapper gives it."""
+        return str(self.env)
+
+
 def wrapped(env: UnoEnv) -> Any:
     """`env` in PettingZoo's order-enforcing wrapper, which catches out-of-order calls (the
     env itself refuses an action out of bounds or not legal now with a `ValueError`)."""
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcingWrapper(env)

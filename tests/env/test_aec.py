@@ -138,3 +138,27 @@ def test_the_sdk_view_is_the_view_a_bot_is_sent() -> None:
 def test_a_table_size_the_rules_refuse_is_refused_at_once() -> None:
     with pytest.raises(ValueError):
         UnoEnv(num_players=3, rules={"scoring": "partners"})
+
+
+def test_the_wrapped_env_s_last_is_pettingzoo_s_own_at_every_step() -> None:
+    from pettingzoo.utils import wrappers
+
+    ours = arena.env.env(num_players=3, infos=True)
+    stock = wrappers.OrderEnforcingWrapper(arena.env.raw_env(num_players=3, infos=True))
+    for env in (ours, stock):
+        with pytest.raises(AttributeError, match="before reset"):
+            env.last()
+    assert str(ours) == str(stock)
+    rng = random.Random(2)
+    ours.reset(seed=8)
+    stock.reset(seed=8)
+    for agent in ours.agent_iter():
+        mine, theirs = ours.last(), stock.last()
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(mine[0][key], theirs[0][key])
+        assert mine[1:] == theirs[1:] and agent == stock.agent_selection
+        assert ours.last(observe=False)[0] is None
+        action = None if mine[2] else rng.choice(np.flatnonzero(mine[0]["action_mask"]).tolist())
+        ours.step(action)
+        stock.step(action)
+    assert not stock.agents
