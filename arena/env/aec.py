@@ -56,22 +56,36 @@ def agent_name(seat: int) -> str:
 
 def view_dict(view: SeatView) -> dict[str, Any]:
     """A seat's view as plain values (cards as their short names)."""
+    names = _SHORT_NAMES
+
     def card(c: Any) -> str | None:
-        return None if c is None else str(c.short())
+        return None if c is None else names.get(c) or _short_name(c)
+
+    def cards(given: Sequence[Any]) -> list[str]:
+        return [names.get(c) or _short_name(c) for c in given]
 
     return {
         "seat": view.seat, "num_players": view.num_players, "phase": view.phase.value,
-        "decider": view.decider, "turn": view.turn, "hand": [card(c) for c in view.hand],
+        "decider": view.decider, "turn": view.turn, "hand": cards(view.hand),
         "hand_sizes": list(view.hand_sizes), "top_card": card(view.top_card),
         "active_color": None if view.active_color is None else view.active_color.value,
         "direction": view.direction, "dealer": view.dealer, "hand_number": view.hand_number,
         "draw_pile_size": view.draw_pile_size,
-        "discard_pile": [card(c) for c in view.discard_pile], "scores": list(view.scores),
+        "discard_pile": cards(view.discard_pile), "scores": list(view.scores),
         "active_seats": list(view.active_seats), "pending_draw": view.pending_draw,
         "drawn_card": card(view.drawn_card), "uno_offender": view.uno_offender,
-        "revealed": [[seat, [card(c) for c in cards]] for seat, cards in view.revealed],
+        "revealed": [[seat, cards(shown)] for seat, shown in view.revealed],
         "teams": None if view.teams is None else list(view.teams),
     }
+
+
+_SHORT_NAMES: dict[Any, str] = {}
+"""Each engine card's short name (the engine's cards are interned: at most 56 entries)."""
+
+
+def _short_name(card: Any) -> str:
+    name = _SHORT_NAMES[card] = str(card.short())
+    return name
 
 
 def seat_reward(winners: Sequence[int], seat: int, num_players: int) -> float:
@@ -161,10 +175,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if self.with_infos:
             for agent in self.agents:
                 self.infos[agent] = {}
+            indices = self._indices
+            stored = wire.actions_to_dicts(list(indices.values()))
             self.infos[self.agent_selection] = {
                 "view": view_dict(self._view(seat)),
-                "legal": [{**wire.action_to_dict(a), "index": i}
-                          for i, a in self._indices.items()],
+                "legal": [{**d, "index": i} for i, d in zip(indices, stored, strict=True)],
             }
 
     def _view(self, seat: int) -> SeatView:

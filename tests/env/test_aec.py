@@ -162,3 +162,25 @@ def test_the_wrapped_env_s_last_is_pettingzoo_s_own_at_every_step() -> None:
         ours.step(action)
         stock.step(action)
     assert not stock.agents
+
+
+def test_the_infos_hold_the_deciding_seat_s_view_and_legal_actions_in_plain_values() -> None:
+    from arena import wire
+
+    env = arena.env.raw_env(num_players=4, infos=True)
+    env.reset(seed=21)
+    rng = random.Random(4)
+    steps = 0
+    while not env.game.is_over:
+        game, seat = env.game, env.game.decider
+        view = game.view(seat)
+        names = [[c.short() for c in cards] for cards in (view.hand, view.discard_pile)]
+        info = env.infos[env.agent_selection]
+        assert (info["view"]["hand"], info["view"]["discard_pile"]) == tuple(names)
+        assert info["view"]["top_card"] == view.top_card.short()
+        assert info["view"]["scores"] == list(view.scores)
+        assert info["legal"] == [{**wire.action_to_dict(a), "index": action_index(a, seat, 4)}
+                                 for a in game.legal_actions()]
+        env.step(rng.choice([entry["index"] for entry in info["legal"]]))
+        steps += 1
+    assert steps > 50
