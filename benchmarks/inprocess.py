@@ -21,8 +21,7 @@ decisions/s is compared to it twice, for the lane's play alone (its
 runs'). With the sample bots the ratio says how much of the time their own
 decisions take. Both ratios are also given by this process's CPU time (all its
 threads: the recording's too), which other processes' load on a shared machine
-does not change the way it changes the wall clock; the lane and the engine play
-the same number of decisions, so the ratio of their times is that of their rates.
+does not change the way it changes the wall clock.
 """
 
 from __future__ import annotations
@@ -105,8 +104,9 @@ async def measure(field: dict[str, str], deals: int, seed: int) -> dict[str, flo
             "engine decisions/s": bound.decisions_per_s,
             "lane play only vs engine": play_only.decisions_per_s / bound.decisions_per_s,
             "in-process run vs engine": lane.decisions_per_s / bound.decisions_per_s,
-            "play only vs engine, cpu": bound_cpu / play_only_cpu,
-            "run vs engine, cpu": bound_cpu / lane_cpu,
+            "play only vs engine, cpu": (play_only.decisions / play_only_cpu)
+            / (bound.decisions / bound_cpu),
+            "run vs engine, cpu": (lane.decisions / lane_cpu) / (bound.decisions / bound_cpu),
             "_same games": float(grpc.decisions == lane.decisions)}
 
 
