@@ -231,7 +231,7 @@ class GameRecord:
             "seed": self.seed,
             "seats": list(self.seats),
             "teams": None if self.teams is None else [list(team) for team in self.teams],
-            "actions": [wire.action_to_dict(action) for action in self.actions],
+            "actions": wire.actions_to_dicts(self.actions),
             "forfeited_seat": self.forfeited_seat,
             "seat_terminations": [t.value for t in self.seat_terminations],
             "outcome": {

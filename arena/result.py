@@ -55,8 +55,8 @@ class GameAbortedError(RuntimeError):
 
 def played_game(result: GameResult) -> PlayedGame:
     """A server result as the tournament runner records it: JSON events and actions."""
-    actions = [wire.action_to_dict(a) for a in result.actions]
-    events = [wire.event_to_dict(e) for e in result.events]
+    actions = wire.actions_to_dicts(result.actions)
+    events = wire.events_to_dicts(result.events)
     return PlayedGame(result.outcome, events, actions, result.seat_terminations,
                       result.started, result.finished, result.forfeited_seat,
                       result.decisions)

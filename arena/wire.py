@@ -42,6 +42,8 @@ __all__ = [
     "action_to_dict",
     "dict_into",
     "event_to_dict",
+    "events_to_dicts",
+    "actions_to_dicts",
     "message_to_dict",
     "action_from_proto",
     "action_to_proto",
@@ -84,6 +86,7 @@ class IllegalChoiceError(ValueError):
 
 _E = TypeVar("_E", bound=Enum)
 _M = TypeVar("_M", bound=Message)
+_K = TypeVar("_K", bound=Hashable)
 
 
 def _enum_table(engine_enum: type[_E], proto_enum: Any, prefix: str) -> tuple[
@@ -810,28 +813,64 @@ def dict_into(data: Mapping[str, Any], message: _M) -> _M:
 # events and actions come back game after game, so each distinct one is converted
 # once and kept as `marshal` bytes, which give a fresh object (of dicts, lists,
 # strings and numbers only) for every call in a fraction of the conversion's time.
+# They are written in marshal's version 2, which has no back-references, so the
+# bytes of several objects joined after a list header are the bytes of their list:
+# a whole game's events come back from one `marshal.loads`.
 
+_MARSHAL_VERSION = 2
 _EVENT_DICTS: dict[ev.Event, bytes] = {}
 _ACTION_DICTS: dict[Action, bytes] = {}
 
 
+def _event_dict(event: ev.Event) -> dict[str, Any]:
+    return message_to_dict(event_to_proto(event))
+
+
+def _action_dict(action: Action) -> dict[str, Any]:
+    return message_to_dict(action_to_proto(action))
+
+
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
     """An event as a JSON object, for storage (a new object each call)."""
-    return _fresh_dict(_EVENT_DICTS, event, lambda: message_to_dict(event_to_proto(event)))
+    data: dict[str, Any] = marshal.loads(_frozen(_EVENT_DICTS, event, _event_dict))
+    return data
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """An action as a JSON object, for storage (a new object each call)."""
-    return _fresh_dict(_ACTION_DICTS, action, lambda: message_to_dict(action_to_proto(action)))
+    data: dict[str, Any] = marshal.loads(_frozen(_ACTION_DICTS, action, _action_dict))
+    return data
 
 
-def _fresh_dict(cache: dict[Any, bytes], key: Hashable,
-                convert: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """A new copy of `convert()`, converted once per `key` and kept frozen in `cache`."""
+def events_to_dicts(events: Sequence[ev.Event]) -> list[dict[str, Any]]:
+    """`event_to_dict` of each of `events`, in one go (new objects each call)."""
+    return _fresh_list(_EVENT_DICTS, events, _event_dict)
+
+
+def actions_to_dicts(actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """`action_to_dict` of each of `actions`, in one go (new objects each call)."""
+    return _fresh_list(_ACTION_DICTS, actions, _action_dict)
+
+
+def _frozen(cache: dict[_K, bytes], key: _K, convert: Callable[[_K], dict[str, Any]]) -> bytes:
+    """The marshal bytes of `convert(key)`, converted once per `key` and kept in `cache`."""
     frozen = cache.get(key)
     if frozen is None:
         if len(cache) >= EVENT_CACHE_SIZE:
             cache.clear()
-        frozen = cache[key] = marshal.dumps(convert())
-    data: dict[str, Any] = marshal.loads(frozen)
+        frozen = cache[key] = marshal.dumps(convert(key), _MARSHAL_VERSION)
+    return frozen
+
+
+def _fresh_list(cache: dict[_K, bytes], keys: Sequence[_K],
+                convert: Callable[[_K], dict[str, Any]]) -> list[dict[str, Any]]:
+    """A new list of `convert(key)` for each of `keys`, read by one `marshal.loads`."""
+    known = cache.get
+    pieces = [known(key) or _frozen(cache, key, convert) for key in keys]
+    data: list[dict[str, Any]] = marshal.loads(
+        b"".join([_LIST_CODE, len(pieces).to_bytes(4, "little", signed=True), *pieces]))
     return data
+
+
+_LIST_CODE = marshal.dumps([], _MARSHAL_VERSION)[:1]
+"""The type code marshal writes before a list's length and items."""

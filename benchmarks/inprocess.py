@@ -19,19 +19,18 @@ interface and no store, measured in each run right after the lane; the lane's
 decisions/s is compared to it twice, for the lane's play alone (its
 `TableRunner`, no store) and for the whole run (each ratio the median of the
 runs'). With the sample bots the ratio says how much of the time their own
-decisions take.
+decisions take. Both ratios are also given by this process's CPU time (all its
+threads: the recording's too), which other processes' load on a shared machine
+does not change the way it changes the wall clock.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import random
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from arena.engine import Game, RuleSet
@@ -39,7 +38,7 @@ from arena.server.assembly import build_server
 from arena.services import Services
 from arena.store import Store
 from arena.tournament.inprocess import InProcessTables, load_entrants, run_in_process
-from benchmarks.stats import Rate, median
+from benchmarks.stats import Rate, median, one_core
 
 RULES = RuleSet(target_score=None)
 BOTS_DIR = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
@@ -86,12 +85,17 @@ async def measure(field: dict[str, str], deals: int, seed: int) -> dict[str, flo
         finally:
             await server.stop(0.5)
         loaded = load_entrants(store, bots)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         await run_in_process(store, "in-process", bots=loaded)
         lane = Rate(len(store.games(tournament="in-process")), _decisions(store, "in-process"),
                     time.perf_counter() - start)
+        lane_cpu = time.process_time() - cpu_start
+        cpu_start = time.process_time()
         play_only = await _play_only(store, loaded)
+        play_only_cpu = time.process_time() - cpu_start
+        cpu_start = time.process_time()
         bound = engine_bound(len(bots), [g.seed for g in store.scheduled_games("in-process")])
+        bound_cpu = time.process_time() - cpu_start
         store.close()
     return {"grpc games/s": grpc.games_per_s, "in-process games/s": lane.games_per_s,
             "in-process vs grpc": lane.games_per_s / grpc.games_per_s,
@@ -100,6 +104,9 @@ async def measure(field: dict[str, str], deals: int, seed: int) -> dict[str, flo
             "engine decisions/s": bound.decisions_per_s,
             "lane play only vs engine": play_only.decisions_per_s / bound.decisions_per_s,
             "in-process run vs engine": lane.decisions_per_s / bound.decisions_per_s,
+            "play only vs engine, cpu": (play_only.decisions / play_only_cpu)
+            / (bound.decisions / bound_cpu),
+            "run vs engine, cpu": (lane.decisions / lane_cpu) / (bound.decisions / bound_cpu),
             "_same games": float(grpc.decisions == lane.decisions)}
 
 
@@ -126,20 +133,6 @@ def engine_bound(players: int, seeds: list[int]) -> Rate:
             game.apply(legal[rng.randrange(len(legal))])
             decisions += 1
     return Rate(len(seeds), decisions, time.perf_counter() - start)
-
-
-@contextlib.contextmanager
-def one_core() -> Iterator[None]:
-    """Run the block (and every process it starts) on one CPU, where the platform allows."""
-    if not hasattr(os, "sched_getaffinity"):
-        yield
-        return
-    saved = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(saved)})
-    try:
-        yield
-    finally:
-        os.sched_setaffinity(0, saved)
 
 
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:

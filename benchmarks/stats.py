@@ -4,9 +4,11 @@ straight through a server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,3 +73,17 @@ async def play_games(server: Any, bots: Sequence[str], games: int, tables: int,
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(tables)))
     return Rate(games, decisions, time.perf_counter() - start)
+
+
+@contextlib.contextmanager
+def one_core() -> Iterator[None]:
+    """Run the block (and every process it starts) on one CPU, where the platform allows."""
+    if not hasattr(os, "sched_getaffinity"):
+        yield
+        return
+    saved = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(saved)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, saved)

@@ -56,22 +56,36 @@ def agent_name(seat: int) -> str:
 
 def view_dict(view: SeatView) -> dict[str, Any]:
     """A seat's view as plain values (cards as their short names)."""
+    names = _SHORT_NAMES
+
     def card(c: Any) -> str | None:
-        return None if c is None else str(c.short())
+        return None if c is None else names.get(c) or _short_name(c)
+
+    def cards(given: Sequence[Any]) -> list[str]:
+        return [names.get(c) or _short_name(c) for c in given]
 
     return {
         "seat": view.seat, "num_players": view.num_players, "phase": view.phase.value,
-        "decider": view.decider, "turn": view.turn, "hand": [card(c) for c in view.hand],
+        "decider": view.decider, "turn": view.turn, "hand": cards(view.hand),
         "hand_sizes": list(view.hand_sizes), "top_card": card(view.top_card),
         "active_color": None if view.active_color is None else view.active_color.value,
         "direction": view.direction, "dealer": view.dealer, "hand_number": view.hand_number,
         "draw_pile_size": view.draw_pile_size,
-        "discard_pile": [card(c) for c in view.discard_pile], "scores": list(view.scores),
+        "discard_pile": cards(view.discard_pile), "scores": list(view.scores),
         "active_seats": list(view.active_seats), "pending_draw": view.pending_draw,
         "drawn_card": card(view.drawn_card), "uno_offender": view.uno_offender,
-        "revealed": [[seat, [card(c) for c in cards]] for seat, cards in view.revealed],
+        "revealed": [[seat, cards(shown)] for seat, shown in view.revealed],
         "teams": None if view.teams is None else list(view.teams),
     }
+
+
+_SHORT_NAMES: dict[Any, str] = {}
+"""Each engine card's short name (the engine's cards are interned: at most 56 entries)."""
+
+
+def _short_name(card: Any) -> str:
+    name = _SHORT_NAMES[card] = str(card.short())
+    return name
 
 
 def seat_reward(winners: Sequence[int], seat: int, num_players: int) -> float:
@@ -116,7 +130,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.seed_used = 0
         self._legal: list[Action] = []
         self._indices: dict[int, Action] = {}
-        self._mask = np.zeros(ACTION_COUNT, np.int8)
+        self._decider_view: SeatView | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of `agent` (the same for all)."""
@@ -137,6 +151,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         else:
             self.seed_used = self._seeds.getrandbits(63)
         self.game = Game.new(self.rules, self.num_players, self.seed_used)
+        self._decider_view = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -152,27 +167,43 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if decider is None:
             return
         seat = decider
-        self._legal = game.legal_actions()
-        self._indices = {action_index(a, seat, self.num_players): a for a in self._legal}
-        self._mask = np.zeros(ACTION_COUNT, np.int8)
-        self._mask[list(self._indices)] = 1
-        self.agent_selection = agent_name(seat)
+        self._legal = legal = game.legal_actions()
+        players = self.num_players
+        self._indices = {action_index(a, seat, players): a for a in legal}
+        self._decider_view = None
+        self.agent_selection = self.possible_agents[seat]
         if self.with_infos:
             for agent in self.agents:
                 self.infos[agent] = {}
+            indices = self._indices
+            stored = wire.actions_to_dicts(list(indices.values()))
             self.infos[self.agent_selection] = {
-                "view": view_dict(game.view(seat)),
-                "legal": [{**wire.action_to_dict(a), "index": i}
-                          for i, a in self._indices.items()],
+                "view": view_dict(self._view(seat)),
+                "legal": [{**d, "index": i} for i, d in zip(indices, stored, strict=True)],
             }
+
+    def _view(self, seat: int) -> SeatView:
+        """`seat`'s view now (the deciding seat's is taken once per decision)."""
+        game = self.game
+        assert game is not None
+        if seat != game.decider:
+            return game.view(seat)
+        view = self._decider_view
+        if view is None:
+            view = self._decider_view = game.view(seat)
+        return view
 
     def observe(self, agent: str) -> Observation:
         """`agent`'s encoded view and its action mask."""
-        assert self.game is not None
+        game = self.game
+        assert game is not None
         seat = self.agent_name_mapping[agent]
-        deciding = self.game.decider == seat and not self.game.is_over
-        mask = self._mask.copy() if deciding else np.zeros(ACTION_COUNT, np.int8)
-        return {"observation": encode(self.game.view(seat)), "action_mask": mask}
+        mask = bytearray(ACTION_COUNT)
+        if game.decider == seat and game.outcome is None:
+            for index in self._indices:
+                mask[index] = 1
+        return {"observation": encode(self._view(seat)),
+                "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Take action `action` (an index legal now) for the agent whose decision is due."""
@@ -188,6 +219,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                              f"(legal: {sorted(self._indices)})")
         self._cumulative_rewards[agent] = 0.0
         game.apply(chosen)
+        self._decider_view = None
         self._clear_rewards()
         if game.is_over:
             self._finish(game)
@@ -263,7 +295,24 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         return () if self.game is None else tuple(self.game.events)
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper (under its name), whose `last` asks the env
+    once instead of reading each of its five values through the wrapper's forwarding."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The current agent's observation, cumulative reward, terminated, truncated and
+        info, as `AECEnv.last` gives them (refused before `reset`, as the wrapper does)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def __str__(self) -> str:
+        """The env's own name, as PettingZoo's wrapper gives it."""
+        return str(self.env)
+
+
 def wrapped(env: UnoEnv) -> Any:
     """`env` in PettingZoo's order-enforcing wrapper, which catches out-of-order calls (the
     env itself refuses an action out of bounds or not legal now with a `ValueError`)."""
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcingWrapper(env)

@@ -35,13 +35,14 @@ given exactly the vector the environment computed from the engine during trainin
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from arena.env.actions import FACE_COUNT, FACE_OF, MAX_SEATS, CardLike, face_index
+from arena.env.actions import FACE_COUNT, MAX_SEATS, CardLike, face_index
 
 PHASE_VALUES: tuple[str, ...] = ("play", "play_drawn", "choose_color", "challenge", "stack",
                                  "catch_window", "jump_in")
@@ -148,63 +149,81 @@ class _PileCounts:
 
     def __init__(self) -> None:
         self.pile: Sequence[CardLike] = ()
-        self.counts = np.zeros(FACE_COUNT, np.float32)
+        self.counts = array("f", bytes(4 * FACE_COUNT))
 
-    def of(self, pile: Sequence[CardLike]) -> npt.NDArray[np.float32]:
+    def of(self, pile: Sequence[CardLike]) -> array[float]:
+        """The face counts of `pile` (the caller copies them: they change with the next)."""
         known = len(self.pile)
         if known and len(pile) >= known and pile[known - 1] is self.pile[-1] \
                 and pile[:known] == self.pile:
-            counts = self.counts  # updated in place: `encode` copies it into its vector
-            for card in pile[known:]:
-                counts[FACE_OF.get(card) or face_index(card)] += 1
+            counts = self.counts
+            added = pile[known:]
         else:
-            counts = np.bincount(list(map(_AT_DISCARD.__getitem__, pile)),
-                                 minlength=_DISCARD + FACE_COUNT)[_DISCARD:].astype(np.float32)
+            counts = array("f", bytes(4 * FACE_COUNT))
+            added = pile
+        for face in map(_AT_DISCARD.__getitem__, added):
+            counts[face - _DISCARD] += 1.0
         self.pile, self.counts = tuple(pile), counts
         return counts
 
 
 _DISCARD_COUNTS = _PileCounts()
+_ZEROS = array("f", bytes(4 * OBS_SIZE))
 
 
 def encode(view: ViewLike) -> npt.NDArray[np.float32]:
     """The view as a float32 vector of `OBS_SIZE` values (see the module's table)."""
+    # Filled in a plain float array, one value at a time, and handed to numpy at the
+    # end: a handful of values each step costs numpy far more per call than it saves.
     seat, players = view.seat, view.num_players
-    places = list(map(_AT_HAND.__getitem__, view.hand))
+    out = _ZEROS[:]
+    for place in map(_AT_HAND.__getitem__, view.hand):
+        out[place] += 1.0
     for _, cards in view.revealed:
-        places += map(_AT_REVEALED.__getitem__, cards)
+        for place in map(_AT_REVEALED.__getitem__, cards):
+            out[place] += 1.0
     top, drawn = view.top_card, view.drawn_card
-    places.append(_TOP + FACE_COUNT if top is None else _AT_TOP[top])
+    out[_TOP + FACE_COUNT if top is None else _AT_TOP[top]] = 1.0
     if drawn is not None:
-        places.append(_AT_DRAWN[drawn])
+        out[_AT_DRAWN[drawn]] = 1.0
     color = view.active_color
-    places.append(_COLOR + (4 if color is None else _COLOR_INDEX.get(color, 4)))
+    out[_COLOR + (4 if color is None else _COLOR_INDEX.get(color, 4))] = 1.0
     phase = _PHASE_INDEX.get(view.phase)
     if phase is not None:
-        places.append(_PHASE + phase)
-    places += [_ACTIVE + (s - seat) % players for s in view.active_seats]
-    teams = view.teams
-    if teams:
-        mine = teams[seat]
-        places += [_PARTNER + (s - seat) % players for s in range(players) if teams[s] == mine]
-    offender = view.uno_offender
-    if offender is not None:
-        places.append(_OFFENDER + (offender - seat) % players)
-    places.append(_TURN + (view.turn - seat) % players)
-    out = np.bincount(places, minlength=OBS_SIZE).astype(np.float32)
+        out[_PHASE + phase] = 1.0
     pile = view.discard_pile
     if pile:
         out[_DISCARD:_DISCARD + FACE_COUNT] = _DISCARD_COUNTS.of(pile)
+    order, relative = _ORDERS[players][seat], _RELATIVE[players][seat]
     sizes, scores = view.hand_sizes, view.scores
-    order = [(seat + k) % players for k in range(players)]
-    out[_SIZES:_SIZES + players] = [sizes[s] / 10 for s in order]
+    for k, s in enumerate(order):
+        out[_SIZES + k] = sizes[s] / 10
+    for s in view.active_seats:
+        out[_ACTIVE + relative[s]] = 1.0
+    teams = view.teams
+    if teams:
+        mine = teams[seat]
+        for s in range(players):
+            if teams[s] == mine:
+                out[_PARTNER + relative[s]] = 1.0
     if scores:
-        out[_SCORES:_SCORES + players] = [scores[s] / 500 for s in order]
-    out[_DIRECTION:_HAND_NUMBER + 1] = (
-        1.0 if view.direction >= 0 else -1.0, view.pending_draw / 10,
-        view.draw_pile_size / 108, *_PLAYERS_ONE_HOT[players], view.hand_number / 100)
-    return out
+        for k, s in enumerate(order):
+            out[_SCORES + k] = scores[s] / 500
+    offender = view.uno_offender
+    if offender is not None:
+        out[_OFFENDER + relative[offender]] = 1.0
+    out[_TURN + relative[view.turn]] = 1.0
+    out[_DIRECTION] = 1.0 if view.direction >= 0 else -1.0
+    out[_PENDING] = view.pending_draw / 10
+    out[_PILE] = view.draw_pile_size / 108
+    out[_PLAYERS + players - 2] = 1.0
+    out[_HAND_NUMBER] = view.hand_number / 100
+    return np.frombuffer(out, np.float32)
 
 
-_PLAYERS_ONE_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(MAX_SEATS - 1))
-                    for n in range(2, MAX_SEATS + 1)}
+_ORDERS = {n: [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
+           for n in range(1, MAX_SEATS + 1)}
+"""The seats in order from each seat's own, by table size."""
+_RELATIVE = {n: [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+             for n in range(1, MAX_SEATS + 1)}
+"""Each seat's offset from each seat, by table size."""

@@ -59,6 +59,8 @@ _RAISED = object()
 _SDK_ACTIONS: dict[Action, SdkAction] = {}
 SDK_EVENTS: dict[ev.Event, SdkEvent] = {}
 """The SDK's events by engine event, as `sdk_event` converts them."""
+_HEARD: dict[ev.Event, tuple[SdkEvent, frozenset[int] | None]] = {}
+"""Each engine event's SDK event and audience, as `EventLog.add` reads them."""
 _CACHE_SIZE = 1 << 16
 
 
@@ -81,6 +83,14 @@ def sdk_event(event: ev.Event) -> SdkEvent:
         message = uno_pb2.Event.FromString(wire.event_to_bytes(event))
         converted = SDK_EVENTS[event] = event_from_proto(message)
     return converted
+
+
+def _heard(event: ev.Event) -> tuple[SdkEvent, frozenset[int] | None]:
+    """`event`'s SDK event and audience, kept for the next time it comes."""
+    if len(_HEARD) >= _CACHE_SIZE:
+        _HEARD.clear()
+    entry = _HEARD[event] = (sdk_event(event), event.audience)
+    return entry
 
 
 class DeferredView(View):
@@ -127,10 +137,11 @@ class EventLog:
 
     def add(self, events: Sequence[ev.Event]) -> None:
         """Keep `events`, converted for the SDK."""
-        known = SDK_EVENTS.get
+        known = _HEARD.get
+        entries = [known(e) or _heard(e) for e in events]
         self.events += events
-        self.converted += [known(e) or sdk_event(e) for e in events]
-        audiences = [e.audience for e in events]
+        self.converted += [entry[0] for entry in entries]
+        audiences = [entry[1] for entry in entries]
         self.audiences += audiences
         private = self.private_before[-1]
         if audiences.count(None) == len(audiences):  # all public, as most are

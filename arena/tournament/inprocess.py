@@ -133,8 +133,8 @@ class InProcessTables:
                            self.clock.decision_timeout_ms, self.clock.time_bank_ms)
         outcome = played.outcome
         assert outcome is not None
-        return PlayedGame(outcome, [wire.event_to_dict(e) for e in played.events],
-                          [wire.action_to_dict(a) for a in played.actions],
+        return PlayedGame(outcome, wire.events_to_dicts(played.events),
+                          wire.actions_to_dicts(played.actions),
                           [SeatTermination.NORMAL] * len(game.seats), started,
                           datetime.now(UTC))
 

@@ -138,3 +138,49 @@ def test_the_sdk_view_is_the_view_a_bot_is_sent() -> None:
 def test_a_table_size_the_rules_refuse_is_refused_at_once() -> None:
     with pytest.raises(ValueError):
         UnoEnv(num_players=3, rules={"scoring": "partners"})
+
+
+def test_the_wrapped_env_s_last_is_pettingzoo_s_own_at_every_step() -> None:
+    from pettingzoo.utils import wrappers
+
+    ours = arena.env.env(num_players=3, infos=True)
+    stock = wrappers.OrderEnforcingWrapper(arena.env.raw_env(num_players=3, infos=True))
+    for env in (ours, stock):
+        with pytest.raises(AttributeError, match="before reset"):
+            env.last()
+    assert str(ours) == str(stock)
+    rng = random.Random(2)
+    ours.reset(seed=8)
+    stock.reset(seed=8)
+    for agent in ours.agent_iter():
+        mine, theirs = ours.last(), stock.last()
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(mine[0][key], theirs[0][key])
+        assert mine[1:] == theirs[1:] and agent == stock.agent_selection
+        assert ours.last(observe=False)[0] is None
+        action = None if mine[2] else rng.choice(np.flatnonzero(mine[0]["action_mask"]).tolist())
+        ours.step(action)
+        stock.step(action)
+    assert not stock.agents
+
+
+def test_the_infos_hold_the_deciding_seat_s_view_and_legal_actions_in_plain_values() -> None:
+    from arena import wire
+
+    env = arena.env.raw_env(num_players=4, infos=True)
+    env.reset(seed=21)
+    rng = random.Random(4)
+    steps = 0
+    while not env.game.is_over:
+        game, seat = env.game, env.game.decider
+        view = game.view(seat)
+        names = [[c.short() for c in cards] for cards in (view.hand, view.discard_pile)]
+        info = env.infos[env.agent_selection]
+        assert (info["view"]["hand"], info["view"]["discard_pile"]) == tuple(names)
+        assert info["view"]["top_card"] == view.top_card.short()
+        assert info["view"]["scores"] == list(view.scores)
+        assert info["legal"] == [{**wire.action_to_dict(a), "index": action_index(a, seat, 4)}
+                                 for a in game.legal_actions()]
+        env.step(rng.choice([entry["index"] for entry in info["legal"]]))
+        steps += 1
+    assert steps > 50

@@ -4,6 +4,7 @@ from the `View` it is sent is what the environment computed from the engine."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -69,3 +70,61 @@ def test_every_index_has_a_description_and_targets_are_relative() -> None:
     from arena.engine import catch
 
     assert action_index(catch(0), 3, 4) == action_index(catch(2), 1, 4)  # one seat on
+
+
+def _plain_encoding(view: Any) -> Any:
+    """The module's table read literally, one section at a time (what `encode` must give)."""
+    from arena.env.actions import face_index
+
+    seat, players = view.seat, view.num_players
+    sections = {name: np.zeros(size, np.float32) for name, size in SECTIONS}
+    for card in view.hand:
+        sections["hand"][face_index(card)] += 1
+    sections["top"][56 if view.top_card is None else face_index(view.top_card)] = 1
+    colors = ("red", "yellow", "green", "blue")
+    color = view.active_color
+    sections["active_color"][colors.index(color) if color in colors else 4] = 1
+    phases = ("play", "play_drawn", "choose_color", "challenge", "stack", "catch_window",
+              "jump_in")
+    if view.phase in phases:
+        sections["phase"][phases.index(view.phase)] = 1
+    if view.drawn_card is not None:
+        sections["drawn"][face_index(view.drawn_card)] = 1
+    for card in view.discard_pile:
+        sections["discard"][face_index(card)] += 1
+    for _, cards in view.revealed:
+        for card in cards:
+            sections["revealed"][face_index(card)] += 1
+    for offset in range(players):
+        other = (seat + offset) % players
+        sections["hand_sizes"][offset] = view.hand_sizes[other] / 10
+        sections["active"][offset] = other in view.active_seats
+        sections["partner"][offset] = bool(view.teams) and view.teams[other] == view.teams[seat]
+        if view.scores:
+            sections["scores"][offset] = view.scores[other] / 500
+        sections["uno_offender"][offset] = other == view.uno_offender
+        sections["turn"][offset] = other == view.turn
+    sections["direction"][0] = 1 if view.direction >= 0 else -1
+    sections["pending_draw"][0] = view.pending_draw / 10
+    sections["draw_pile"][0] = view.draw_pile_size / 108
+    sections["players"][players - 2] = 1
+    sections["hand_number"][0] = view.hand_number / 100
+    return np.concatenate([sections[name] for name, _ in SECTIONS])
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_seat_at_every_step_is_encoded_as_the_table_says(rules: RuleSet) -> None:
+    rng = random.Random(5)
+    for seed in range(4):
+        players = 4 if rules.scoring == "partners" else rng.randint(2, 10)
+        game = Game.new(rules, players, seed)
+        for step in range(400):  # long enough for a reshuffled pile and revealed hands
+            if game.is_over:
+                break
+            for seat in range(players):
+                view = game.view(seat)
+                vector = encode(view)
+                assert vector.dtype == np.float32 and vector.shape == (OBS_SIZE,)
+                assert np.array_equal(vector, _plain_encoding(view)), (seed, step, seat)
+            legal = game.legal_actions()
+            game.apply(rng.choice(legal))

@@ -184,6 +184,23 @@ def test_a_stored_object_that_is_no_event_is_a_wire_error_every_time() -> None:
             wire.stored_action_into({"kind": "dance"}, uno_pb2.Action())
 
 
+def test_a_game_s_events_and_actions_in_one_go_are_each_one_s_mapping_and_new_objects(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wire, "EVENT_CACHE_SIZE", 50)  # starts afresh midway, several times
+    for game in random_games(HOUSE, 4, range(3)):
+        events = wire.events_to_dicts(game.events)
+        assert events == [wire.message_to_dict(wire.event_to_proto(e)) for e in game.events]
+        actions = wire.actions_to_dicts(game.actions)
+        assert actions == [wire.message_to_dict(wire.action_to_proto(a)) for a in game.actions]
+        assert len({id(e) for e in events}) == len(events)
+        for body in events[0].values():
+            body.clear()
+        actions[0]["kind"] = "changed"
+        assert wire.events_to_dicts(game.events[:1]) == [wire.event_to_dict(game.events[0])]
+        assert wire.actions_to_dicts(game.actions[:1])[0]["kind"] != "changed"
+    assert wire.events_to_dicts([]) == [] and wire.actions_to_dicts(()) == []
+
+
 def test_event_messages_use_the_engine_field_names() -> None:
     played = events.CardPlayed(1, Card(Rank.WILD), Color.GREEN, uno=True, target=None)
     message = wire.event_to_proto(played).card_played
