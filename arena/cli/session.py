@@ -25,7 +25,7 @@ from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
 from arena.server.assembly import build_server, log_dir_for
-from arena.store import RECONNECT_WITHIN, Store
+from arena.store import RECONNECT_WITHIN, ConnectionSettings, Store
 from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
 
@@ -46,7 +46,9 @@ async def admin_session(server_address: str | None, db_path: Path | str,
                         admin_token: str | None = None,
                         tls: grpc.ChannelCredentials | None = None, *,
                         read_only: bool = False,
-                        reconnect_within: float = RECONNECT_WITHIN) -> AsyncIterator[Session]:
+                        reconnect_within: float = RECONNECT_WITHIN,
+                        connection: ConnectionSettings | None = None,
+                        ) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
     `tls`, if given), or an in-process server on `db_path`, a file or a `postgresql://`
     URL (under an admin token of its own). With `read_only`, the in-process server's
@@ -58,7 +60,8 @@ async def admin_session(server_address: str | None, db_path: Path | str,
         async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
-    store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within)
+    store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within,
+                       connection=connection)
     own_token = secrets.token_urlsafe(24)
     server = build_server(store, log_dir_for(side_path(db_path)), _for_one_command,
                           admin_token=own_token, worker_pools=worker_pools)
