@@ -528,8 +528,19 @@ class Database:
         self.close()
 
     @contextmanager
+    def _on_the_writer(self) -> Iterator[None]:
+        """Mark this thread, for the block, as working on the writer's connection: the
+        reading methods it calls read there too (and see what it has not committed)."""
+        before = getattr(self._local, "writing", False)
+        self._local.writing = True
+        try:
+            yield
+        finally:
+            self._local.writing = before
+
+    @contextmanager
     def _transaction(self) -> Iterator[Connection]:
-        with self._lock:
+        with self._lock, self._on_the_writer():
             self._check_acting_claim()
             self._backend.begin(self._conn)
             try:
