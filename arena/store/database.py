@@ -542,8 +542,9 @@ class Database:
     def _transaction(self) -> Iterator[Connection]:
         with self._lock, self._on_the_writer():
             self._check_acting_claim()
-            self._backend.begin(self._conn)
             try:
+                # in the try: a BEGIN whose write lock timed out has a transaction to end
+                self._backend.begin(self._conn)
                 yield self._conn
             except BaseException:
                 # A connection that broke has no transaction left to roll back; the
