@@ -42,9 +42,11 @@ def db() -> None:
 @output_format
 @pass_context
 def status(context: Context, fmt: str) -> None:
-    """Show the database's schema version, the migrations it has yet to have, and each
-    table's rows and size. Nothing is changed: a command that opens the database
-    applies pending migrations, `arena db migrate` on purpose.
+    """Show the database's schema version, the migrations it has yet to have, each
+    table's rows and size, and on PostgreSQL which programs hold connections to it (by
+    the name each gave: `arena serve`, `arena tournament run`, ...). Nothing is
+    changed: a command that opens the database applies pending migrations, `arena db
+    migrate` on purpose.
 
     \b
     Example:
@@ -61,7 +63,8 @@ def status(context: Context, fmt: str) -> None:
             "pending": [{"version": m.version, "description": m.description}
                         for m in found.pending],
             "tables": [{"name": t.name, "rows": t.rows, "bytes": t.bytes}
-                       for t in found.tables]}, indent=2))
+                       for t in found.tables],
+            "connections": found.connections}, indent=2))
         return
     if fmt == "csv":
         emit([{"table": t.name, "rows": t.rows, "bytes": t.bytes} for t in found.tables],
@@ -77,6 +80,10 @@ def status(context: Context, fmt: str) -> None:
     total = found.total_bytes
     click.echo(f"size: {_size(total)}" if total is not None else
                "size: not known (this SQLite has no dbstat table)")
+    if found.connections is not None:
+        held = ", ".join(f"{name or '(unnamed)'} ({count})"
+                         for name, count in sorted(found.connections.items()))
+        click.echo(f"connections: {held}")
     click.echo("")
     emit([{"table": t.name, "rows": t.rows, "size": _size(t.bytes)} for t in found.tables],
          "table")

@@ -237,6 +237,11 @@ class Backend(ABC):
         """Bytes each table takes on disk with its indexes (None where the database
         cannot tell)."""
 
+    def sessions(self, conn: Connection) -> dict[str, int] | None:
+        """How many connections to the database each program holds, by the name it gave
+        (`application_name`); None where the database cannot tell (SQLite)."""
+        return None
+
     @abstractmethod
     def explain(self, conn: Connection, sql: str, parameters: Sequence[Any] = ()) -> str:
         """The plan the database would follow for `sql`, as text."""

@@ -140,6 +140,12 @@ class PostgresBackend(Backend):
             "SELECT tablename, pg_total_relation_size(format('%I.%I', schemaname, tablename))"
             " FROM pg_tables WHERE schemaname = current_schema()")}
 
+    def sessions(self, conn: Connection) -> dict[str, int] | None:
+        return {str(row[0]): int(row[1]) for row in conn.execute(
+            "SELECT application_name, COUNT(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND backend_type = 'client backend'"
+            " GROUP BY application_name")}
+
     def explain(self, conn: Connection, sql: str, parameters: Sequence[Any] = ()) -> str:
         return "\n".join(str(row[0]) for row in conn.execute(f"EXPLAIN {sql}", parameters))
 

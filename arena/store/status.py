@@ -54,6 +54,9 @@ class DatabaseStatus:
     pending: tuple[PlannedMigration, ...]
     tables: tuple[TableStatus, ...]
     """Every table, by name."""
+    connections: dict[str, int] | None = None
+    """PostgreSQL's: how many connections to the database each program holds, by the
+    name it gave (`arena serve`, `arena serve (reader)`, ...; '' for none)."""
 
     @property
     def total_bytes(self) -> int | None:
@@ -109,7 +112,8 @@ def _status(database: Database, migrations: Sequence[Migration]) -> DatabaseStat
                     if m.version > version)
     return DatabaseStatus(target=database.target, backend=backend.name, version=version,
                           latest=max((m.version for m in migrations), default=0),
-                          pending=pending, tables=tables)
+                          pending=pending, tables=tables,
+                          connections=backend.sessions(conn))
 
 
 def _ordered(migrations: Sequence[Migration]) -> list[Migration]:
