@@ -627,8 +627,12 @@ class Database:
                 )
         except (*self._backend.errors, ValueError, InvalidInput) as exc:  # type: ignore[misc]
             # a rebuild that cannot rate fails here too
+            hint = ""
+            if "must be owner" in str(exc) or "permission denied" in str(exc):
+                hint = ("; the role that owns the database's schema applies it: "
+                        "`arena db migrate` run as that role")
             raise SchemaError(
-                f"migration {migration.version} ({migration.description}) failed: {exc}"
+                f"migration {migration.version} ({migration.description}) failed: {exc}{hint}"
             ) from exc
 
     @property

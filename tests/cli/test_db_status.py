@@ -129,6 +129,13 @@ def test_a_tournament_runs_as_a_role_with_the_least_privileges(
     refused = arena(as_app, "db", "migrate")
     assert refused.exit_code == 1 and "permission denied for schema" in refused.output, \
         refused.output
+    Store.open(as_owner, migrations=MIGRATIONS[:LATEST - 1]).close()
+    behind = arena(as_app, "bot", "list")
+    assert behind.exit_code == 1
+    assert f"migration {LATEST} (" in behind.output
+    assert "must be owner of table" in behind.output
+    assert "`arena db migrate` run as that role" in behind.output
+    assert "1 pending" in ok(as_app, "db", "status").output
     ok(as_owner, "db", "migrate")
     add_bots(as_app, {"greedy": "greedy", "rnd": "random"})
     rules = write_json(tmp_path / "rules.json", {"target_score": None})
