@@ -13,9 +13,20 @@ import psycopg
 import pytest
 
 from arena.store import MIGRATIONS, ConnectionSettings, Store
-from tests.cli.cli_support import add_bots, arena, ok, write_json
+from tests.cli.cli_support import (
+    add_bots,
+    arena,
+    arena_env,
+    invoke,
+    marked_env,
+    ok,
+    serving,
+    wait_for_line,
+    write_json,
+)
 from tests.postgres_support import BACKENDS, PostgresCluster
 from tests.store.test_store import add_remote_bots
+from tests.support import free_port
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -91,6 +102,32 @@ def test_status_shows_which_programs_hold_connections_by_their_names(
     line = next(line for line in shown.splitlines() if line.startswith("connections: "))
     for name in ("arena db status (1)", "arena serve (1)", "arena serve (reader) (1)"):
         assert name in line, line
+
+
+def test_serve_records_through_one_connection_and_reads_through_its_readers(
+        postgres_cluster: PostgresCluster, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    url = postgres_cluster.migrated_database()
+    ok(url, "bot", "add", "far-away")
+    port = free_port()
+    with marked_env(f"serve-readers-{tmp_path.name}") as env, \
+            serving(url, port, arena_env(dict(env, ARENA_DB_READERS="2"), url)) as server:
+        wait_for_line(server, "arena serving on", timeout=30)
+        for command in (["bot", "list"], ["rankings"], ["tournament", "list"]):
+            answer = invoke("--db", url, "--server", f"127.0.0.1:{port}", *command)
+            assert answer.exit_code == 0, answer.output
+        shown = ok(url, "db", "status").output
+    line = next(line for line in shown.splitlines() if line.startswith("connections: "))
+    assert "arena serve (1)" in line, line
+    assert re.search(r"arena serve \(reader\) \([12]\)", line), line
+
+
+def test_readers_that_are_not_a_number_are_a_usage_error(tmp_path: Path) -> None:
+    result = arena(tmp_path / "arena.db", "serve", "--port", str(free_port()),
+                   env={"ARENA_DB_READERS": "many"})
+    assert result.exit_code == 2
+    assert "ARENA_DB_READERS='many' is not a number of connections" in result.output
 
 
 def test_a_statement_timeout_that_is_not_a_number_is_a_usage_error(tmp_path: Path) -> None:
