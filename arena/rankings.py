@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 from arena import stats
+from arena.chart import BotHistory, RatingPoint
 from arena.ladder.settings import LadderSettings
 from arena.rating import DEFAULT_PARAMETERS, fit
 from arena.store import LADDER_FORMAT, Pool, Rating, Store, Tournament
@@ -180,6 +181,19 @@ def only_lines(ranking: PoolRanking, shown: Set[str]) -> PoolRanking:
     separations = tuple(s for s in ranking.separations
                         if s.upper in kept_names and s.lower in kept_names)
     return replace(ranking, lines=tuple(renumbered), separations=separations)
+
+
+def pool_histories(store: Store, key: str, bots: Sequence[str]) -> tuple[BotHistory, ...]:
+    """Each of `bots`' TrueSkill rating in pool `key` after each of its games there,
+    numbered by the pool's order of rating (from the pool's initial rating at 0), in
+    the order `bots` names them; `UnknownPool` for a pool there is not."""
+    order = {game_id: number for number, game_id in enumerate(store.pool_game_ids(key), 1)}
+    start = store.pool(key).parameters.initial_skill
+    return tuple(
+        BotHistory(bot, (RatingPoint(0, start.mu, start.sigma), *(
+            RatingPoint(order[point.game_id], point.mu, point.sigma)
+            for point in store.rating_history(bot, pool=key) if point.game_id in order)))
+        for bot in bots)
 
 
 def pool_crosstable(store: Store, key: str, confidence: float = stats.CONFIDENCE

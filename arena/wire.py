@@ -693,7 +693,59 @@ def stored_event_audience(event: Mapping[str, Any]) -> frozenset[int] | None:
     always public is known by its key alone, without decoding it."""
     if len(event) == 1 and next(iter(event)) in _PUBLIC_ONEOFS:
         return None
-    return event_from_proto(dict_into(event, uno_pb2.Event())).audience
+    return _stored_event(event)[1]
+
+
+# Reading stored games back goes the other way, and the protobuf JSON mapping is as
+# slow there: each distinct stored event or action (keyed by its `marshal` bytes) is
+# parsed once and kept as its serialized message, which the C runtime merges at once.
+
+_STORED_EVENTS: dict[bytes, tuple[bytes, frozenset[int] | None]] = {}
+_STORED_ACTIONS: dict[bytes, bytes] = {}
+
+
+def _stored_key(data: Mapping[str, Any]) -> bytes | None:
+    """The cache key of a stored JSON object; None for one `marshal` cannot write."""
+    try:
+        return marshal.dumps(data if type(data) is dict else dict(data))
+    except (ValueError, TypeError):
+        return None
+
+
+def _stored_event(event: Mapping[str, Any]) -> tuple[bytes, frozenset[int] | None]:
+    """A stored event's serialized `Event` message and its audience."""
+    key = _stored_key(event)
+    found = None if key is None else _STORED_EVENTS.get(key)
+    if found is None:
+        message = dict_into(event, uno_pb2.Event())
+        found = (message.SerializeToString(), event_from_proto(message).audience)
+        if key is not None:
+            if len(_STORED_EVENTS) >= EVENT_CACHE_SIZE:
+                _STORED_EVENTS.clear()
+            _STORED_EVENTS[key] = found
+    return found
+
+
+def stored_event_into(event: Mapping[str, Any], message: uno_pb2.Event) -> uno_pb2.Event:
+    """`dict_into` for an event stored by `event_to_dict`: `message` filled; `WireError`
+    for an object that is no event."""
+    message.MergeFromString(_stored_event(event)[0])
+    return message
+
+
+def stored_action_into(action: Mapping[str, Any], message: uno_pb2.Action
+                       ) -> uno_pb2.Action:
+    """`dict_into` for an action stored by `action_to_dict`: `message` filled."""
+    key = _stored_key(action)
+    encoded = None if key is None else _STORED_ACTIONS.get(key)
+    if encoded is None:
+        encoded = dict_into(action, uno_pb2.Action()).SerializeToString()
+        if key is not None:
+            if len(_STORED_ACTIONS) >= EVENT_CACHE_SIZE:
+                _STORED_ACTIONS.clear()
+            _STORED_ACTIONS[key] = encoded
+    message.MergeFromString(encoded)
+    return message
 
 
 def public_events(events: Iterable[ev.Event]) -> list[ev.Event]:

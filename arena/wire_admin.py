@@ -9,12 +9,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 from arena import stats, wire
+from arena.chart import BotHistory, RatingPoint
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
 from arena.rankings import PoolFit, PoolRanking, PoolStatistics, RankingLine
@@ -207,9 +210,9 @@ def game_response(game: ShownGame, tournament: str = "",
         rules_json=json.dumps(summary.rules), seed=game.seed or 0, full=game.full,
         visible_seats=game.visible_seats)
     for event in game.events:
-        wire.dict_into(event, response.events.add())
+        wire.stored_event_into(event, response.events.add())
     for action in game.actions:
-        wire.dict_into(action, response.actions.add())
+        wire.stored_action_into(action, response.actions.add())
     if summary.forfeited_seat is not None:
         response.forfeited_seat = summary.forfeited_seat
     response.decisions.extend(decision_info(d) for d in game.decisions or ())
@@ -247,9 +250,8 @@ def public_exported_game(entry: ScheduledGame, game: StoredGame, tournament: str
 
 def public_events(game: StoredGame) -> list[uno_pb2.Event]:
     """The events of a stored game every participant may see."""
-    messages = [wire.dict_into(event, uno_pb2.Event()) for event in game.events]
-    return [message for message in messages
-            if wire.event_from_proto(message).audience is None]
+    return [wire.stored_event_into(event, uno_pb2.Event()) for event in game.events
+            if wire.stored_event_audience(event) is None]
 
 
 def bot_terminations(bot: str, faults: Mapping[SeatTermination, int]
@@ -324,11 +326,42 @@ def ranking_row(line: RankingLine) -> admin_pb2.RankingRow:
         shared_firsts=line.shared_firsts)
 
 
+KEPT_RANKINGS = 16
+"""Leaderboard messages kept for the leaderboards they were made from (`rankings_response`)."""
+
+_kept_rankings: OrderedDict[int, tuple[PoolRanking, str, object, admin_pb2.GetRankingsResponse]]
+_kept_rankings = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def rankings_response(ranking: PoolRanking, tournament: str = "",
                       faults: Mapping[str, Mapping[SeatTermination, int]] | None = None
                       ) -> admin_pb2.GetRankingsResponse:
     """A pool's leaderboard and the tests between its neighbours, as `GetRankings` answers;
-    with `faults` (a tournament's pool), each row counts its bot's faulty games."""
+    with `faults` (a tournament's pool), each row counts its bot's faulty games.
+
+    A leaderboard the results service keeps (`arena.services.recent`) comes back as the
+    same object until its pool changes, and a large one costs more to turn into a
+    message than to keep: the message made for the same objects is given again. It is
+    shared, so nobody may change it."""
+    with _kept_lock:
+        kept = _kept_rankings.get(id(ranking))
+        if kept is not None and kept[0] is ranking and kept[1] == tournament \
+                and kept[2] is faults:
+            _kept_rankings.move_to_end(id(ranking))
+            return kept[3]
+    response = _rankings_message(ranking, tournament, faults)
+    with _kept_lock:
+        # Keeping `ranking` itself keeps its id from naming another object meanwhile.
+        _kept_rankings[id(ranking)] = (ranking, tournament, faults, response)
+        while len(_kept_rankings) > KEPT_RANKINGS:
+            _kept_rankings.popitem(last=False)
+    return response
+
+
+def _rankings_message(ranking: PoolRanking, tournament: str,
+                      faults: Mapping[str, Mapping[SeatTermination, int]] | None
+                      ) -> admin_pb2.GetRankingsResponse:
     response = admin_pb2.GetRankingsResponse(
         rows=[ranking_row(line) for line in ranking.lines],
         pool=pool_info(ranking.pool, tournament), confidence=ranking.confidence,
@@ -373,6 +406,23 @@ def crosstable_response(pool: Pool, rows: Sequence[stats.HeadToHead], confidence
             draws=r.draws, score=r.score, score_low=r.score_low, score_high=r.score_high,
             difference=r.difference, difference_low=r.difference_low,
             difference_high=r.difference_high, los=r.los) for r in rows])
+
+
+def rating_history_response(pool: Pool, histories: Sequence[BotHistory],
+                            tournament: str = "") -> admin_pb2.GetRatingHistoryResponse:
+    """Bots' ratings over a pool's games, as `GetRatingHistory` answers them."""
+    return admin_pb2.GetRatingHistoryResponse(
+        pool=pool_info(pool, tournament),
+        bots=[admin_pb2.BotRatingHistory(bot=history.bot, points=[
+            admin_pb2.RatingHistoryPoint(game=point.game, mu=point.mu, sigma=point.sigma)
+            for point in history.points]) for history in histories])
+
+
+def rating_histories(response: admin_pb2.GetRatingHistoryResponse) -> tuple[BotHistory, ...]:
+    """The histories a `GetRatingHistory` answer carries, as `arena.chart` draws them."""
+    return tuple(BotHistory(line.bot, tuple(RatingPoint(p.game, p.mu, p.sigma)
+                                            for p in line.points))
+                 for line in response.bots)
 
 
 def stats_response(statistics: PoolStatistics, tournament: str = "") -> admin_pb2.GetStatsResponse:

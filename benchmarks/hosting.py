@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
 import shutil
@@ -122,6 +123,10 @@ class Tally:
     attempted: set[str] = field(default_factory=set)
     final_entrants: tuple[str, ...] = ()
 
+    def reads(self) -> int:
+        """The reads answered so far."""
+        return sum(len(times) for times in self.read_ms.values())
+
     def count(self, author: Author, target: Author, method: str,
               code: grpc.StatusCode) -> None:
         """One attempt of `author` at `method` on `target`'s things, answered `code`."""
@@ -133,6 +138,18 @@ class Tally:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseLoad:
+    """What one phase cost: its read period (0: quiet), its length, the CPU seconds the
+    server's own process and the authors' clients spent in it, and the reads answered."""
+
+    period: float
+    seconds: float
+    server_cpu: float
+    client_cpu: float
+    reads: int
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """A run: the decision latencies (ms) of each phase, its tally, and the audit's
     count of organizer calls naming an author's bot."""
@@ -141,6 +158,7 @@ class Outcome:
     tally: Tally
     organizer_touches: int
     games: int
+    loads: tuple[PhaseLoad, ...] = ()
 
 
 Stub = Any
@@ -170,9 +188,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used so far, itself alone."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
-def serving(folder: Path, database: str) -> Iterator[str]:
-    """`arena serve --ladder` over `database`, as its own process; its address."""
+def serving(folder: Path, database: str) -> Iterator[tuple[str, int]]:
+    """`arena serve --ladder` over `database`, as its own process; its address and
+    process id."""
     port = free_port()
     (folder / "ladder.toml").write_text("table_size = 4\nper_author = 1\nseed = 7\n")
     env = {**os.environ, "ARENA_ADMIN_TOKEN": ORGANIZER_TOKEN, "ARENA_LOG_LEVEL": "WARNING"}
@@ -182,7 +207,7 @@ def serving(folder: Path, database: str) -> Iterator[str]:
          "--tables", "4", "--ladder", str(folder / "ladder.toml")],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder, start_new_session=True)
     try:
-        yield f"127.0.0.1:{port}"
+        yield f"127.0.0.1:{port}", server.pid
     finally:
         if server.poll() is None:
             server.send_signal(signal.SIGINT)
@@ -390,7 +415,8 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
     tally = Tally()
     remotes: list[subprocess.Popen[bytes]] = []
     phases: list[tuple[float, datetime, datetime]] = []
-    with serving(folder, database) as address:
+    loads: list[PhaseLoad] = []
+    with serving(folder, database) as (address, server_pid):
         async with grpc.aio.insecure_channel(address) as channel:
             stub: Stub = admin_pb2_grpc.ArenaAdminStub(channel)
             await _until_serving(stub)
@@ -432,9 +458,15 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
             try:
                 for period in plan.periods:
                     current[0] = period
-                    began = datetime.now(UTC)
+                    began, clock = datetime.now(UTC), time.monotonic()
+                    server_cpu, client_cpu = process_cpu_seconds(server_pid), time.process_time()
+                    reads = tally.reads()
                     await asyncio.sleep(plan.phase_seconds)
                     phases.append((period, began, datetime.now(UTC)))
+                    loads.append(PhaseLoad(
+                        period, time.monotonic() - clock,
+                        process_cpu_seconds(server_pid) - server_cpu,
+                        time.process_time() - client_cpu, tally.reads() - reads))
             finally:
                 current[0] = 0
                 for task in readers:
@@ -444,7 +476,8 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
                     process.terminate()
                 for process in remotes:
                     process.wait()
-    return await asyncio.to_thread(_outcome, database, phases, tally)
+    outcome = await asyncio.to_thread(_outcome, database, phases, tally)
+    return dataclasses.replace(outcome, loads=tuple(loads))
 
 
 async def _until_games(stub: Stub, metadata: Any, games: int,
@@ -531,6 +564,7 @@ def rows_of(backend: str, outcome: Outcome, plan: Plan) -> list[dict[str, object
             "p50 ms quiet": percentile(quiet, 0.5), "p50 ms reads": percentile(busy, 0.5),
             "p99 ms quiet": percentile(quiet, 0.99), "p99 ms reads": percentile(busy, 0.99),
             "p99 ratio": round(percentile(busy, 0.99) / max(percentile(quiet, 0.99), 1.0), 2),
+            **_cpu_columns(outcome.loads, every),
             "reads": sum(len(times) for times in outcome.tally.read_ms.values()),
             "cross-author refused": outcome.tally.refused,
             "let through": len(outcome.tally.let_through),
@@ -541,6 +575,28 @@ def rows_of(backend: str, outcome: Outcome, plan: Plan) -> list[dict[str, object
             "organizer touches": outcome.organizer_touches,
         })
     return rows
+
+
+def _cpu_columns(loads: Sequence[PhaseLoad], every: float) -> dict[str, object]:
+    """The server's CPU share in quiet phases and in phases reading every `every` s, what
+    each read cost it over the quiet phases' rate, and the clients' CPU share."""
+    quiet = [load for load in loads if load.period == 0]
+    busy = [load for load in loads if load.period == every]
+    if not quiet or not busy:
+        return {}
+
+    def share(phases: Sequence[PhaseLoad], cpu: Callable[[PhaseLoad], float]) -> float:
+        return sum(cpu(load) for load in phases) / sum(load.seconds for load in phases)
+
+    quiet_rate = share(quiet, lambda load: load.server_cpu)
+    extra = sum(load.server_cpu - quiet_rate * load.seconds for load in busy)
+    reads = sum(load.reads for load in busy)
+    busy_rate = share(busy, lambda load: load.server_cpu)
+    return {
+        "server CPU quiet/reads": f"{quiet_rate:.0%}/{busy_rate:.0%}",
+        "server ms per read": round(1000 * extra / max(reads, 1), 2),
+        "clients CPU reads": f"{share(busy, lambda load: load.client_cpu):.0%}",
+    }
 
 
 def read_rows(backend: str, outcome: Outcome) -> list[dict[str, object]]:

@@ -116,6 +116,11 @@ def test_the_statistics_import_only_the_standard_library() -> None:
         assert not outside, f"{module} imports {sorted(outside)}"
 
 
+def test_the_rating_chart_imports_only_the_standard_library() -> None:
+    outside = {name for name in imports_of("arena.chart") if name.split(".")[0] not in STDLIB}
+    assert not outside, f"arena.chart imports {sorted(outside)}"
+
+
 def test_the_narration_imports_only_the_standard_library_and_the_engine() -> None:
     outside = {name for name in imports_of("arena.narration")
                if name.split(".")[0] not in STDLIB and not _in(name, "arena.engine")}
@@ -208,13 +213,14 @@ def test_no_class_of_the_server_is_over_400_lines(module: str) -> None:
     assert not over, f"{module}: classes over {MAX_SERVER_CLASS_LINES} lines: {over}"
 
 
-WEB_MAY_IMPORT = ("arena.web", "arena.v1", "arena.wire_admin", "arena.wire", "arena.narration")
+WEB_MAY_IMPORT = ("arena.web", "arena.v1", "arena.wire_admin", "arena.wire", "arena.narration",
+                  "arena.chart")
 """What the web front may use of arena: its own modules, the admin service's generated
 stubs and their conversions (`wire_admin`, `wire` for a game's events, `narration` for
-their words). DESIGN.md puts the web over the services: it reaches them only through the
-admin RPCs, as the CLI does, so that the server's permission table decides what each
-visitor sees: it never opens the store, never imports the engine's internals, the server
-or the CLI."""
+their words, `chart` to draw the report's rating chart). DESIGN.md puts the web over the
+services: it reaches them only through the admin RPCs, as the CLI does, so that the
+server's permission table decides what each visitor sees: it never opens the store, never
+imports the engine's internals, the server or the CLI."""
 
 
 @pytest.mark.parametrize("module", _modules_of("arena.web"))
@@ -229,3 +235,12 @@ def test_the_web_front_reaches_the_server_only_through_the_admin_rpcs(module: st
 
 def test_the_layer_rules_know_the_web_front() -> None:
     assert _modules_of("arena.web"), "no module in arena.web"
+
+
+@pytest.mark.parametrize("module", ["arena.metrics", "arena.logs"])
+def test_metrics_and_logs_import_only_the_standard_library_prometheus_and_the_record(
+        module: str) -> None:
+    outside = {name for name in imports_of(module, anywhere=True)
+               if name.split(".")[0] not in STDLIB | {"prometheus_client"}
+               and name != "arena.record"}
+    assert outside == set(), f"{module} imports {sorted(outside)}"

@@ -14,6 +14,7 @@ from arena.cli.context import (
 from arena.cli.inputs import (
     DEFAULT_DB,
 )
+from arena.cli.observe import configure_logs
 
 # -------------------------------------------------------------------- group
 
@@ -28,8 +29,15 @@ from arena.cli.inputs import (
 @click.option("--token", envvar="ARENA_TOKEN", default=None, metavar="TOKEN",
               help="With --server: the token to send (default: the one `arena login` kept "
                    "for that server, or the organizer's ARENA_ADMIN_TOKEN).")
+@click.option("--log-format", type=click.Choice(["human", "json"]), default="human",
+              envvar="ARENA_LOG_FORMAT", show_default=True,
+              help="How events are logged: human lines, or one JSON object per line (with "
+                   "run, game and bot ids where they apply); worker processes follow.")
+@click.option("--log-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              envvar="ARENA_LOG_FILE", help="Append the log to this file instead of stderr.")
 @click.pass_context
-def main(ctx: click.Context, server: str | None, db: Path | str, token: str | None) -> None:
+def main(ctx: click.Context, server: str | None, db: Path | str, token: str | None,
+         log_format: str, log_file: Path | None) -> None:
     """arena: UNO bots in any language, battling over gRPC.
 
     \b
@@ -38,4 +46,5 @@ def main(ctx: click.Context, server: str | None, db: Path | str, token: str | No
       arena match greedy random --games 20
       arena rankings
     """
+    configure_logs(log_format, log_file)
     ctx.obj = Context(server, db, token)

@@ -106,6 +106,8 @@ class Context:
         self.db = db
         """An SQLite file, or a `postgresql://` URL (which may hold a password: print
         `db_name` instead)."""
+        self.metrics_at: tuple[str, int] | None = None
+        """Where a command that drives runs serves its metrics (`--metrics`), if anywhere."""
 
     @property
     def reconnect_within(self) -> float:
@@ -210,7 +212,8 @@ class Context:
             async with admin_session(self.server, self.db, token, tls,
                                      read_only=read_only,
                                      reconnect_within=reconnect_within,
-                                     connection=connection) as session:
+                                     connection=connection,
+                                     metrics_at=self.metrics_at) as session:
                 try:
                     return await body(session)
                 except grpc.aio.AioRpcError as exc:

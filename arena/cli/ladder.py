@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ import click
 from arena.cli.app import main
 from arena.cli.context import Context, ignore_ctrl_c, pass_context
 from arena.cli.inputs import POSITIVE_UINT32, load_table
+from arena.cli.observe import MetricsAddress, metrics_option, refuse_remote_metrics
 from arena.cli.output import emit_rankings, run_faults_warning
 from arena.cli.tournaments import MAX_WORKERS
 from arena.v1 import admin_pb2
@@ -60,9 +62,15 @@ def ladder() -> None:
 @click.option("--cluster", default="", metavar="ADDRESS",
               help="Play on the workers of the Dask distributed cluster whose scheduler is at "
                    "ADDRESS (every worker needs the bots' files).")
+@click.option("--wait", type=click.FloatRange(0, 3600, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Seconds a new version is given to connect, and a --cluster to have a "
+                   "first worker [default: the settings' wait, 30].")
+@metrics_option
 @pass_context
 def ladder_run(context: Context, name: str, settings_path: str | None, tables: int | None,
-               max_games: int | None, workers: int, cluster: str) -> None:
+               max_games: int | None, workers: int, cluster: str, wait: float | None,
+               metrics_at: MetricsAddress | None) -> None:
     """Play the ladder until Ctrl-C or SIGTERM (or --games); run it again to go on.
 
     Stopping abandons the games in play (they are played first next time) and
@@ -75,7 +83,11 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
       arena ladder run --games 400
       arena ladder run --workers 4
     """
+    refuse_remote_metrics(context.server, metrics_at)
+    context.metrics_at = metrics_at
     settings = load_table(settings_path, "--settings")
+    if wait is not None:
+        settings["wait"] = wait
     request = admin_pb2.RunLadderRequest(name=name, settings_json=json.dumps(settings)
                                          if settings else "", tables=tables or 0,
                                          max_games=max_games or 0, workers=workers,
@@ -84,25 +96,42 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
         # A background job (`nohup arena ladder run &`) starts with SIGINT ignored; SIGTERM
         # stops the ladder as a SIGINT, so that must reach the ladder.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _as_ctrl_c)
+    terminated: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: _as_ctrl_c(terminated))
     follower = _LadderLine(name)
 
     async def body(session: Session) -> tuple[admin_pb2.RunProgress,
-                                               list[admin_pb2.GetRankingsResponse]]:
+                                               list[admin_pb2.GetRankingsResponse]] | None:
+        import asyncio
+
         from arena.cli.rankings_fetch import pool_rankings
 
-        last = await follower.follow(session.admin.RunLadder(request))
+        try:
+            last = await follower.follow(session.admin.RunLadder(request))
+        except asyncio.CancelledError:
+            # Ctrl-C or SIGTERM: the call is cancelled, and the ladder with it. A server of
+            # this command's own has recorded its last games once it has stopped; a
+            # running one is asked now.
+            if context.server:
+                follower.recorded = await _games_done(session, name)
+            return None
         return last, await pool_rankings(session, name, None)
 
     try:
-        last, standings = context.run(body)
+        outcome = context.run(body)
+        if outcome is None:
+            raise KeyboardInterrupt
+        last, standings = outcome
     except KeyboardInterrupt:
         ignore_ctrl_c()
         follower.end()
-        click.echo(f"stopped after {follower.played} games this run; the games in play were "
+        played = _played_this_run(context, name, follower)
+        click.echo(f"stopped after {played} games this run; the games in play were "
                    f"abandoned and go first next time. `arena ladder run --name {name}` goes "
                    f"on, `arena rankings --ladder {name}` shows its leaderboard.", err=True)
-        raise SystemExit(130) from None
+        # Stopped by SIGTERM (a supervisor, `systemctl stop`) is a clean end; by Ctrl-C, an
+        # interrupted command.
+        raise SystemExit(0 if terminated else 130) from None
     follower.end()
     emit_rankings(standings, "table")
     faults = run_faults_warning(last)
@@ -110,9 +139,42 @@ def ladder_run(context: Context, name: str, settings_path: str | None, tables: i
         click.echo(faults, err=True)
 
 
-def _as_ctrl_c(signum: int, frame: Any) -> None:
-    """SIGTERM stops the ladder as Ctrl-C does."""
+def _as_ctrl_c(terminated: list[int]) -> None:
+    """SIGTERM stops the ladder as Ctrl-C does (noted in `terminated`)."""
+    terminated.append(signal.SIGTERM)
     os.kill(os.getpid(), signal.SIGINT)
+
+
+async def _games_done(session: Session, name: str) -> int | None:
+    """The games ladder `name` holds, as the server says (None if it cannot say)."""
+    import grpc
+
+    try:
+        response = await session.admin.GetSchedule(
+            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
+    except grpc.aio.AioRpcError:
+        return None
+    return response.tournament.games_done
+
+
+def _played_this_run(context: Context, name: str, follower: _LadderLine) -> int:
+    """The games the ladder recorded this run, as the database has them once the run has
+    stopped: games being recorded when it was stopped are kept, though their progress
+    never reached this command. What the progress said, if the database cannot say."""
+    if follower.first_done is None:
+        return follower.played
+    recorded = follower.recorded
+    if not context.server:
+        from arena.store import Store, StoreError
+
+        try:
+            with Store.open(context.db, read_only=True) as store:
+                recorded = store.schedule_progress(name)[0]
+        except (StoreError, OSError, sqlite3.Error):
+            recorded = None
+    if recorded is None:
+        return follower.played
+    return max(recorded - follower.first_done, follower.played)
 
 
 class _LadderLine:
@@ -125,6 +187,8 @@ class _LadderLine:
         self.name = name
         self.first_done: int | None = None
         self.played = 0
+        self.recorded: int | None = None
+        """The games in the ladder once it stopped, as its server said (None: unknown)."""
         self.started = time.monotonic()
         self.tty = sys.stderr.isatty()
         self._shown = 0
@@ -133,9 +197,17 @@ class _LadderLine:
         """Show every update of the stream; return the last."""
         last = admin_pb2.RunProgress()
         async for update in updates:
+            if update.notice:
+                self.end()
+                click.echo(update.notice, err=True)
+                continue
             last = update
             if self.first_done is None:
+                if update.message:  # a line about the field, sent before the run began
+                    click.echo(update.message, err=True)
+                    continue
                 self.first_done = update.done
+                self.started = time.monotonic()
                 click.echo(f"ladder {self.name}: {update.done} games so far; Ctrl-C stops",
                            err=True)
             self.played = update.done - self.first_done

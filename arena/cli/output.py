@@ -105,7 +105,7 @@ async def follow_progress(updates: Any, label: str,
                 on_first(update)
             first = False
             if update.notice:
-                click.echo(f"\n{update.notice}" if bar is not None else update.notice, err=True)
+                say_beside_bar(bar, update.notice)
                 continue
             last = update
             rate.seen = update
@@ -113,8 +113,9 @@ async def follow_progress(updates: Any, label: str,
             if update.HasField("sprt"):
                 rate.to_go = sprt_games_to_go(update.sprt)
             if bar is None and update.total:
-                rate.first_done = update.done
-                bar = click.progressbar(length=update.total, label=label, show_eta=not sequential,
+                rate.begin(update.done)
+                rate.eta = not sequential
+                bar = click.progressbar(length=update.total, label=label, show_eta=False,
                                         show_pos=True, file=sys.stderr, item_show_func=rate.text)
                 bar.__enter__()
             if bar is not None:
@@ -134,6 +135,18 @@ async def follow_progress(updates: Any, label: str,
                 bar.render_progress()
             bar.__exit__(None, None, None)
     return last
+
+
+def say_beside_bar(bar: Any, line: str) -> None:
+    """Print `line` on stderr on a line of its own, outside the progress `bar` (a
+    `click.progressbar`, or None before it is drawn), which is drawn again below it."""
+    drawn = bar is not None and getattr(bar, "_is_atty", False) and not bar.hidden
+    if not drawn:
+        click.echo(line, err=True)
+        return
+    click.echo(f"\r\x1b[K{line}", err=True)
+    bar._last_line = None  # click draws only a line that changed: draw it again
+    bar.render_progress()
 
 
 async def _until_server_gone(updates: Any, rate: _Rate, resume: str | None
@@ -221,15 +234,34 @@ class _Rate:
         self.done = 0
         self.seen = admin_pb2.RunProgress()
         self.to_go: int | None = None
+        self.eta = False
+        """Whether the text ends with the time left to the run's total."""
+
+    def begin(self, done: int) -> None:
+        """Start counting now, at `done` games (a resumed run's games before this run are
+        not this run's: its rate and time left count only the games it plays)."""
+        self.started = time.monotonic()
+        self.first_done = self.done = done
 
     @property
     def per_second(self) -> float:
-        """Games per second so far."""
+        """Games per second this run."""
         played = max(self.done - self.first_done, 0)
         return played / max(time.monotonic() - self.started, 1e-9)
 
+    def time_left(self) -> float | None:
+        """Seconds to the run's total at this run's rate (None before its first game)."""
+        rate = self.per_second
+        if rate <= 0 or self.done <= self.first_done:
+            return None
+        return max(self.seen.total - self.done, 0) / rate
+
     def text(self, _: object) -> str:
+        """What follows the bar: the rate, the time left or what a sequential run needs."""
         rate = f"{self.per_second:.1f} games/s"
+        left = self.time_left() if self.eta else None
+        if left is not None and self.done < self.seen.total:
+            rate = f"{rate}, ~{duration_text(left)} left"
         if self.seen.HasField("sprt"):
             test = self.seen.sprt
             rate = f"{rate}  LLR {test.llr:+.2f} [{test.lower:.2f}, {test.upper:.2f}]"

@@ -63,11 +63,19 @@ def pool_options(function: Any) -> Any:
               help="Also rank the bots of each shared place by a fixed rule, for prizes: the "
                    "mean score among the bots sharing it, then over all games, then μ − 3σ, "
                    "then the name. A rule, not evidence: the shared place stays.")
+@click.option("--history", is_flag=True,
+              help="Each bot's TrueSkill μ and σ after each of its games in one pool instead "
+                   "(the leaderboard's first eight, or the bots given with --bot), as the web "
+                   "front's chart draws them; `game` numbers the pool's games in the order "
+                   "they were rated, 0 being the pool's initial rating.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME",
+              help="With --history: a bot to show (repeatable).")
 @output_format
 @pass_context
 def rankings(context: Context, tournament: str | None, ladder: str | None, pool: str | None,
              confidence: float, list_pools: bool, all_versions: bool, fit: bool, apply: bool,
-             watch: bool, interval: float, tiebreak: bool, fmt: str) -> None:
+             watch: bool, interval: float, tiebreak: bool, history: bool, bots: tuple[str, ...],
+             fmt: str) -> None:
     """Leaderboards: each bot's score with its interval, shared places, and TrueSkill.
 
     Ratings live in pools: a tournament's own, and one per rule set and table
@@ -88,8 +96,14 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
       arena rankings --ladder --watch
       arena rankings --all-versions
       arena rankings --tournament spring --fit --apply
+      arena rankings --tournament spring --history --bot greedy --format csv
     """
     tournament = tournament_or_ladder(tournament, ladder)
+    if bots and not history:
+        raise click.UsageError("--bot names the bots --history shows: give --history too")
+    if history and (watch or list_pools or fit or tiebreak):
+        raise click.UsageError("--history lists ratings over the games: it goes with neither "
+                               "--watch, --pools, --fit nor --tiebreak")
     if apply and not fit:
         raise click.UsageError("--apply sets the parameters --fit finds: give --fit too")
     if tiebreak and (watch or list_pools or fit):
@@ -103,6 +117,10 @@ def rankings(context: Context, tournament: str | None, ladder: str | None, pool:
 
         watch_rankings(context, tournament, pool, confidence, interval,
                        ladder=ladder is not None)
+    elif history:
+        emit_history(context.run(ladder_checked(ladder, lambda s: s.admin.GetRatingHistory(
+            admin_pb2.GetRatingHistoryRequest(tournament=tournament or "", pool=pool or "",
+                                              bots=list(bots)))), read_only=True), fmt)
     elif list_pools:
         emit([_pool_record(p) for p in context.run(fetch_pools, read_only=True)], fmt,
              "no rated games yet", floatfmt=".4g")
@@ -158,6 +176,22 @@ def ladder_checked(ladder: str | None, body: Callable[[Session], Awaitable[T]]
             await require_ladder(session, ladder)
         return await body(session)
     return checked
+
+
+def emit_history(response: admin_pb2.GetRatingHistoryResponse, fmt: str) -> None:
+    """Print each bot's rating after each of its games in a pool, one row a point (under
+    the pool's heading in a table)."""
+    rows = [{"pool": response.pool.key, "bot": line.bot, "game": point.game, "mu": point.mu,
+             "sigma": point.sigma, "conservative": point.mu - 3 * point.sigma}
+            for line in response.bots for point in line.points]
+    if fmt == "table":
+        click.echo(pool_heading(response.pool))
+        rows = [{key: value for key, value in row.items() if key != "pool"} for row in rows]
+    emit(rows, fmt, "no bot to show", columns=HISTORY_COLUMNS)
+
+
+HISTORY_COLUMNS = ("pool", "bot", "game", "mu", "sigma", "conservative")
+"""The columns of `arena rankings --history` in JSON and CSV."""
 
 
 def _pool_record(pool: admin_pb2.PoolInfo) -> dict[str, Any]:

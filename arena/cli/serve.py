@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import ipaddress
+import logging
 import socket
 import sqlite3
 from pathlib import Path
@@ -18,6 +20,7 @@ from arena.cli.context import (
     Context,
     pass_context,
 )
+from arena.cli.observe import MetricsAddress, metrics_option, serving_metrics
 
 if TYPE_CHECKING:
     from arena.server.app import BackgroundJob
@@ -63,11 +66,12 @@ gives a scheduled tournament's editions their share of them)."""
 @click.option("--public", is_flag=True,
               help="Let anyone without a token read what every participant sees "
                    "(leaderboards, schedules, public replays).")
+@metrics_option
 @pass_context
 def serve(context: Context, host: str, port: int, tls_cert: Path | None,
           tls_key: Path | None, unsafe_bots: bool, check_sandbox: bool, tables: int,
           ladder_file: str | None, ladder_name: str, build_disk: int | None,
-          public: bool) -> None:
+          public: bool, metrics_at: MetricsAddress | None) -> None:
     """Run the match server until Ctrl-C or SIGTERM.
 
     Bots connect with the tokens `arena bot add` printed; other commands reach
@@ -96,13 +100,20 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     create NAME --at WHEN` or `--every PERIOD`) when they are due, each edition
     on its share of --tables, and resumes an edition it was stopped in.
 
+    With --metrics HOST:PORT it serves Prometheus metrics there (games, decisions
+    and their latency per bot, faults, bots connected, tables in play, ...), with
+    /healthz and /readyz (ready while the store takes a write).
+
     \b
     Example:
       arena serve --port 50051
+      arena --log-format json serve --metrics 127.0.0.1:9464
     """
     import asyncio
 
     from arena.distributed import worker_pools
+    from arena.logs import is_json
+    from arena.metrics import Metrics
     from arena.sandbox import describe, status
     from arena.server.app import serve as serve_forever
     from arena.server.assembly import build_server, log_dir_for, private_paths
@@ -143,22 +154,31 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     def ready(server: Any) -> None:
         where = f"in {token_file}" if token_file else f"from {ADMIN_TOKEN_VARIABLE}"
         secured = " over TLS" if tls else ""
+        if is_json():
+            logging.getLogger("arena.serve").info(
+                "serving", extra={"address": f"{host}:{server.port}", "tls": bool(tls),
+                                  "database": context.db_name})
+            return
         click.echo(f"arena serving on {host}:{server.port}{secured} (database {context.db_name}, "
                    f"admin token {where}); Ctrl-C stops", err=True)
 
     built: list[Services] = []
+    metrics = None if metrics_at is None else Metrics()
     server = build_server(store, log_dir_for(context.db_files), built.append,
                           admin_token=admin_token, tls=tls, isolation=isolation,
                           hidden_paths=private_paths(context.db_files),
                           worker_pools=worker_pools, build_limits=build_limits(build_disk),
-                          public=public)
+                          public=public, metrics=metrics)
     timetable = Timetable(built[0].runs, tables, say=say_on_stderr)
     jobs: list[BackgroundJob] = [timetable.run]
     if ladder_file is not None:
         jobs.append(served_ladder(built[0], ladder_name, ladder_file, timetable, store))
     try:
         # The server's own log says when its store lost the database and reconnected.
-        with store.reporting_connection(say_on_stderr):
+        with contextlib.ExitStack() as exposing:
+            if metrics is not None and metrics_at is not None:
+                exposing.enter_context(serving_metrics(metrics, metrics_at, store))
+            exposing.enter_context(store.reporting_connection(say_on_stderr))
             asyncio.run(serve_forever(host, port, None, ready=ready, server=server,
                                       background=jobs))
     except (OSError, RuntimeError) as exc:
@@ -204,9 +224,15 @@ def served_ladder(services: Services, name: str, settings_file: str,
 
 
 def say_on_stderr(line: str) -> None:
-    """Print one line of what the server does on its own, with the local time."""
+    """Print one line of what the server does on its own, with the local time (an event
+    of the `arena.serve` logger when the logs are JSON)."""
     from datetime import datetime
 
+    from arena.logs import is_json
+
+    if is_json():
+        logging.getLogger("arena.serve").info("%s", line)
+        return
     click.echo(f"{datetime.now().astimezone():%Y-%m-%d %H:%M:%S} {line}", err=True)
 
 

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from arena.cli.observe import serving_metrics
 from arena.client.connection import TLS_CA_VARIABLE as TLS_CA_VARIABLE  # for the CLI
 from arena.client.connection import TLS_VARIABLE as TLS_VARIABLE
 from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
+from arena.metrics import Metrics
 from arena.server.assembly import build_server, log_dir_for
 from arena.store import RECONNECT_WITHIN, ConnectionSettings, Store
 from arena.store.backend import side_path
@@ -48,6 +50,7 @@ async def admin_session(server_address: str | None, db_path: Path | str,
                         read_only: bool = False,
                         reconnect_within: float = RECONNECT_WITHIN,
                         connection: ConnectionSettings | None = None,
+                        metrics_at: tuple[str, int] | None = None,
                         ) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
     `tls`, if given), or an in-process server on `db_path`, a file or a `postgresql://`
@@ -55,7 +58,8 @@ async def admin_session(server_address: str | None, db_path: Path | str,
     database is opened only to be read
     (`Store.open(read_only=True)`): a missing one is not created, and one in a
     read-only folder can still be read. A PostgreSQL store that loses its connection
-    goes on trying to reconnect for `reconnect_within` seconds."""
+    goes on trying to reconnect for `reconnect_within` seconds. With `metrics_at`, the
+    in-process server's metrics are served there (`arena.cli.observe.serving_metrics`)."""
     if server_address:
         async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
@@ -63,13 +67,17 @@ async def admin_session(server_address: str | None, db_path: Path | str,
     store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within,
                        connection=connection)
     own_token = secrets.token_urlsafe(24)
+    metrics = None if metrics_at is None else Metrics()
     server = build_server(store, log_dir_for(side_path(db_path)), _for_one_command,
-                          admin_token=own_token, worker_pools=worker_pools)
+                          admin_token=own_token, worker_pools=worker_pools, metrics=metrics)
+    exposing = contextlib.ExitStack()
     stopping = _CtrlCHeldOff()
     # A start cut short by Ctrl-C would leave a server running that `stop` does not know
     # of yet: it goes on, shielded, until it can be stopped.
     starting = asyncio.ensure_future(server.start("127.0.0.1", 0))
     try:
+        if metrics is not None and metrics_at is not None:
+            exposing.enter_context(serving_metrics(metrics, metrics_at, store))
         port = await asyncio.shield(starting)
         address = f"127.0.0.1:{port}"
         async with _admin_channel(address, own_token) as channel:
@@ -85,6 +93,7 @@ async def admin_session(server_address: str | None, db_path: Path | str,
                 starting.exception()  # raised above, unless the start was cut short
             await server.stop(0.5)
         finally:
+            exposing.close()
             store.close()
             stopping.release()
 

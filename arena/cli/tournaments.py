@@ -31,6 +31,7 @@ from arena.cli.inputs import (
     load_table,
     rules_json,
 )
+from arena.cli.observe import MetricsAddress, metrics_option, refuse_remote_metrics
 from arena.cli.output import (
     SPRT_STOP_BIAS,
     TOURNAMENT_COLUMNS,
@@ -471,7 +472,8 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
 @click.option("--concurrency", type=UINT32, default=0,
               help="Tables at once [default: the tournament's setting].")
 @click.option("--wait", type=Seconds(), default=30.0, show_default=True,
-              help="Seconds to wait for the bots to connect (0: do not wait).")
+              help="Seconds to wait for the bots to connect, and for a --cluster to have a "
+                   "first worker (0: do not wait).")
 @click.option("--until-separated", is_flag=True,
               help="After the schedule, append whole deal blocks until every adjacent pair "
                    "on the leaderboard is separated, or --max-games is reached.")
@@ -488,11 +490,13 @@ def tournament_status(context: Context, name: str, fmt: str) -> None:
                    "at ADDRESS (tcp://HOST:8786, or tls://… with Dask's TLS settings); "
                    "every worker needs the managed bots' commands.")
 @click.option("--in-process", is_flag=True, help=IN_PROCESS_HELP)
+@metrics_option
 @pass_context
 @interruptible("stopped; run the same command again to resume.")
 def tournament_run(context: Context, name: str, concurrency: int, wait: float,
                    until_separated: bool, confidence: float, max_games: int | None,
-                   workers: int, cluster: str, in_process: bool) -> None:
+                   workers: int, cluster: str, in_process: bool,
+                   metrics_at: MetricsAddress | None) -> None:
     """Play a tournament's pending games; after Ctrl-C, run it again to resume.
 
     With --until-separated the run goes on past the schedule, a few deals per
@@ -512,7 +516,13 @@ def tournament_run(context: Context, name: str, concurrency: int, wait: float,
       arena tournament run spring --workers 4
       arena tournament run spring --cluster tcp://10.0.0.5:8786
       arena tournament run spring --until-separated --max-games 20000
+      arena tournament run spring --workers 4 --metrics 127.0.0.1:9464
     """
+    refuse_remote_metrics(context.server, metrics_at)
+    if in_process and metrics_at is not None:
+        raise click.UsageError("--metrics counts a run through the match server: run "
+                               "without --in-process")
+    context.metrics_at = metrics_at
     if in_process:
         refuse(context, "plays without --cluster, and --until-separated on one worker"
                if cluster or (until_separated and workers > 1) else None)

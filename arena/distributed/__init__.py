@@ -10,21 +10,36 @@ match server and its own managed bots (`WorkerHost`); the driver alone records.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
+from collections.abc import Callable
+from pathlib import Path
 
-from arena.tournament.chunked import WorkerPlan, WorkerPool
+from arena.tournament.chunked import WORKER_WAIT, WorkerPlan, WorkerPool
+
+WORKER_LOGS_VARIABLE = "ARENA_WORKER_LOGS"
+"""Names the folder, on the driver's machine, that the bot logs of runs on workers go to
+(in ``worker-NAME`` folders); the driver's log folder without it."""
 
 
-def worker_pools(plan: WorkerPlan, workers: int, cluster: str
+def worker_pools(plan: WorkerPlan, workers: int, cluster: str, *,
+                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None
                  ) -> contextlib.AbstractAsyncContextManager[WorkerPool]:
     """A pool of `workers` local processes, or of the workers of the Dask cluster at
-    `cluster` (a scheduler address such as ``tcp://HOST:8786``) when it is given."""
+    `cluster` (a scheduler address such as ``tcp://HOST:8786``) when it is given, which
+    waits up to `wait` seconds for a first worker; `say` is told, a line at a time,
+    what happens to the workers. The bots' logs go to `plan.log_dir`, or to the folder
+    `ARENA_WORKER_LOGS` names."""
+    named = os.environ.get(WORKER_LOGS_VARIABLE, "").strip()
+    if named:
+        plan = dataclasses.replace(plan, log_dir=str(Path(named).expanduser().absolute()))
     if cluster:
         from arena.distributed.cluster import DaskWorkers
 
-        return DaskWorkers(plan, cluster)
+        return DaskWorkers(plan, cluster, wait=wait, say=say)
     from arena.distributed.local import LocalWorkers
 
-    return LocalWorkers(plan, workers)
+    return LocalWorkers(plan, workers, say=say)
 
 
-__all__ = ["worker_pools"]
+__all__ = ["WORKER_LOGS_VARIABLE", "worker_pools"]

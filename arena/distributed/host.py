@@ -69,6 +69,8 @@ class WorkerHost:
         """Bots that stayed away for a whole `bot_wait`: not waited for until they are back."""
         self._tokens = SessionTokens()
         self._launched: set[str] = set()
+        self._exits: list[tuple[str, int]] = []
+        """The bots' processes that exited on their own since the last chunk: name, code."""
 
     @property
     def names(self) -> list[str]:
@@ -150,7 +152,8 @@ class WorkerHost:
             return game.id, played_game(result)
 
         games = await asyncio.gather(*(one(game) for game in chunk.games))
-        return ChunkResult(tuple(games), time.perf_counter() - start)
+        exits, self._exits = tuple(self._exits), []
+        return ChunkResult(tuple(games), time.perf_counter() - start, exits)
 
     async def _wait_for_bots(self, server: ArenaServer, bots: set[str]) -> None:
         """Wait up to `bot_wait` for the bots of a chunk that are not connected (restarting
@@ -170,6 +173,7 @@ class WorkerHost:
             self._server = None
 
     def _exited(self, name: str, code: int) -> None:
+        self._exits.append((name, code))
         if code != 0 and self._server is not None:
             self._server.bot_crashed(name)
 

@@ -4,8 +4,9 @@
 threads), each with a `WorkerHost` of its own — a match server on a private
 loopback port and its own copies of the managed bots, their logs in
 ``LOG_DIR/worker-I``. Each process plays one chunk at a time. A worker that
-dies breaks the pool: the run stops with the error, its unrecorded games stay
-pending, and running the tournament again resumes it. On Linux a worker asks
+dies breaks the pool: the run says which died and how, and stops with a
+`WorkersFailed` naming the logs; its unrecorded games stay pending, and running
+the tournament again resumes it. On Linux a worker asks
 to be killed when the driver dies (its bots then die with it), so a driver
 killed with SIGKILL leaves no worker behind.
 """
@@ -15,21 +16,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
 from multiprocessing.util import Finalize
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
-from arena.distributed.host import WorkerHost, isolation_of
-from arena.tournament.chunked import Chunk, ChunkResult, WorkerPlan
+from arena.distributed.host import BOT_WAIT, WorkerHost, isolation_of
+from arena.logs import LogSettings, follow, settings
+from arena.tournament.chunked import (
+    Chunk,
+    ChunkResult,
+    WorkerPlan,
+    WorkersFailed,
+    said_if_slow,
+)
 
 PR_SET_PDEATHSIG = 1
+
+_log = logging.getLogger("arena.worker")
 
 _host: WorkerHost | None = None
 """The worker process's host, started by `_start_host`."""
@@ -43,7 +56,8 @@ class LocalWorkers:
     """
 
     def __init__(self, plan: WorkerPlan, workers: int,
-                 cpus: Sequence[frozenset[int]] | None = None) -> None:
+                 cpus: Sequence[frozenset[int]] | None = None, *,
+                 say: Callable[[str], None] | None = None) -> None:
         if workers < 1:
             raise ValueError(f"workers: must be at least 1, got {workers}")
         if cpus is not None and len(cpus) != workers:
@@ -52,6 +66,9 @@ class LocalWorkers:
         self._workers = workers
         self._cpus = cpus
         self._executor: ProcessPoolExecutor | None = None
+        self.say: Callable[[str], None] = say or (lambda line: None)
+        self._said_lost = False
+        self._processes: dict[int, Any] = {}
 
     @property
     def size(self) -> int:
@@ -65,11 +82,16 @@ class LocalWorkers:
             slots.put((index, None if self._cpus is None else self._cpus[index]))
         self._executor = ProcessPoolExecutor(
             self._workers, mp_context=context, initializer=_start_host,
-            initargs=(self.plan, slots, os.getpid()))
+            initargs=(self.plan, slots, os.getpid(), settings()))
         try:
             # One call per worker spawns them all, and a worker that cannot start its
             # bots fails the run here, before the first chunk.
-            await asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers)))
+            await said_if_slow(
+                asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers))),
+                f"starting {self._workers} worker processes, each with its own match server "
+                f"and bots (a bot has up to {BOT_WAIT:g} s to connect)", self.say)
+            # The pool forgets its processes once one died: kept to say how each ended.
+            self._processes = dict(getattr(self._executor, "_processes", None) or {})
         except BaseException:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
@@ -87,19 +109,48 @@ class LocalWorkers:
         return await self._on_executor(_play, chunk)
 
     async def _on_executor(self, function: object, *args: object) -> ChunkResult:
-        if self._executor is None:
+        executor = self._executor
+        if executor is None:
             raise RuntimeError("the worker pool is not started")
         loop = asyncio.get_running_loop()
-        result: ChunkResult = await loop.run_in_executor(self._executor, function, *args)  # type: ignore[arg-type]
+        try:
+            result: ChunkResult = await loop.run_in_executor(executor, function, *args)  # type: ignore[arg-type]
+        except BrokenProcessPool:
+            raise WorkersFailed(self._lost(executor)) from None
         return result
+
+    def _lost(self, executor: ProcessPoolExecutor) -> str:
+        """Say (once) which worker processes died and how; what the run's error says."""
+        processes = {**self._processes, **(getattr(executor, "_processes", None) or {})}
+        dead = sorted((process.pid, process.exitcode) for process in processes.values()
+                      if process.exitcode not in (None, 0))
+        # The pool terminates the others once one died: name the one that did first.
+        first = [(pid, code) for pid, code in dead if code != -signal.SIGTERM]
+        dead = first or dead
+        which = ", ".join(f"pid {pid} ({_exit_text(code)})" for pid, code in dead)
+        what = f"a worker process died: {which}" if dead else "a worker process died"
+        if not self._said_lost:
+            self._said_lost = True
+            self.say(f"{what}; the chunks out are abandoned")
+        return (f"{what} (killed, or out of memory?); bot logs in "
+                f"{self.plan.log_dir}/worker-*")
+
+
+def _exit_text(code: int | None) -> str:
+    """A process's exit code in words: "killed by SIGKILL", "exit code 3"."""
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit code {code}"
 
 
 def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]],
-                driver: int) -> None:
-    """In a worker process: die with the `driver` process, take a slot, pin to its cores,
-    start the host."""
+                driver: int, logs: LogSettings | None = None) -> None:
+    """In a worker process: die with the `driver` process, log as it does (`logs`), take
+    a slot, pin to its cores, start the host."""
     global _host
     _die_with_parent(driver)
+    follow(logs)
     index, cpus = slots.get()
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
@@ -108,6 +159,9 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     host.start()
     _host = host
     Finalize(host, host.stop, exitpriority=10)
+    _log.info("worker %d started for %s", index, plan.run,
+              extra={"run": plan.run, "worker": index, "pid": os.getpid(),
+                     "bots": [name for name, _ in plan.bots]})
 
 
 def _die_with_parent(parent: int) -> None:
@@ -128,4 +182,8 @@ def _play(chunk: Chunk) -> ChunkResult:
     """In a worker process: play `chunk` on its host."""
     if _host is None:
         raise RuntimeError("this worker process has no host")
-    return _host.play(chunk)
+    result = _host.play(chunk)
+    _log.info("chunk of %d games played", len(result.games), extra={
+        "run": chunk.tournament, "pid": os.getpid(), "games": len(result.games),
+        "seconds": round(result.seconds, 3)})
+    return result

@@ -14,28 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arena import rankings, stats
+from arena.chart import BotHistory
 from arena.game_id import public_game_id
 from arena.rating import pools as rating_pools
 from arena.record import GameRecordError, SeatTermination
 from arena.report.replay import Frame, frames
 from arena.store import GameSummary, Store, Tournament, UnknownPool
-
-
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
-    """A bot's TrueSkill rating after the pool's `game`-th rated game (0: before any)."""
-
-    game: int
-    mu: float
-    sigma: float
-
-
-@dataclass(frozen=True, slots=True)
-class BotHistory:
-    """One bot's rating over the tournament, starting from the pool's initial rating."""
-
-    bot: str
-    points: tuple[RatingPoint, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +87,7 @@ def gather(store: Store, tournament: str, made_at: datetime,
         ranking = rankings.pool_ranking(store, key, confidence)
         _, crosstable = rankings.pool_crosstable(store, key, confidence)
         statistics = rankings.pool_statistics(store, key)
-        histories = _histories(store, key, [line.bot for line in ranking.lines])
+        histories = rankings.pool_histories(store, key, [line.bot for line in ranking.lines])
     except UnknownPool:
         ranking, crosstable, statistics, histories = None, (), None, ()
     return Report(
@@ -112,16 +96,6 @@ def gather(store: Store, tournament: str, made_at: datetime,
         seat_endings=_seat_endings(summaries, ranking, bots),
         game_endings=dict(Counter(g.outcome.termination.value for g in summaries)),
         games=_replays(store, summaries), made_at=made_at)
-
-
-def _histories(store: Store, key: str, bots: Sequence[str]) -> tuple[BotHistory, ...]:
-    order = {game.game_id: number for number, game in enumerate(store.pool_games(key), 1)}
-    start = store.pool(key).parameters.initial_skill
-    return tuple(
-        BotHistory(bot, (RatingPoint(0, start.mu, start.sigma), *(
-            RatingPoint(order[point.game_id], point.mu, point.sigma)
-            for point in store.rating_history(bot, pool=key) if point.game_id in order)))
-        for bot in bots)
 
 
 def _seat_endings(summaries: Sequence[GameSummary], ranking: rankings.PoolRanking | None,

@@ -16,9 +16,9 @@ from html import escape
 from typing import Any
 
 from arena import stats
+from arena.chart import colour, rating_chart
 from arena.record import SeatTermination
 from arena.report.assets import SCRIPT, STYLE
-from arena.report.chart import colour, rating_chart
 from arena.report.data import GameReplay, Report
 from arena.report.replay import Frame
 

@@ -3,9 +3,10 @@
 One servicer serves every call. The live calls (connections, tables, watching
 a game) read the server's own state; the management calls (bots, tournaments,
 rankings, stored games) each go to one call of the `arena.services` over a store
-(run in a worker thread, so that the event loop never waits for the store), and
-answer UNIMPLEMENTED on a server built without them (`admin_calls`); the calls about
-people are `admin_people`'s. Every message is built in `arena.wire_admin`.
+(run in a worker thread, so that the event loop never waits for the store; the reads,
+answers built and all, in threads of their own: `admin_calls.off_loop`), and answer
+UNIMPLEMENTED on a server built without them (`admin_calls`); the calls about people
+are `admin_people`'s. Every message is built in `arena.wire_admin`.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from arena.result import GameAbortedError
 from arena.server.admin_calls import (
     abort_with,
     management_call,
+    off_loop,
     status_for,
 )
 from arena.server.admin_people import PeopleCalls
+from arena.server.admin_results import ResultsCalls
 from arena.server.connection import BotConnection
 from arena.server.permissions import Caller, current_caller
 from arena.server.table import GameTable
@@ -71,7 +74,7 @@ def _game_view(game: GameSummary, as_bot: str, caller: Caller,
     return FULL if caller.is_organizer else PUBLIC
 
 
-class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
+class AdminService(PeopleCalls, ResultsCalls, admin_pb2_grpc.ArenaAdminServicer):
     """Lists connections and tables, streams a game's public events, and (given the
     `Services`) manages bots, tournaments, rankings and stored games.
 
@@ -172,7 +175,7 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
                                     private=caller.owns(bot.author_id))
                 for bot, connected in services.bots.registered()])
 
-        return await asyncio.to_thread(listed)
+        return await off_loop(listed)
 
     @management_call
     async def RemoveBot(self, request: admin_pb2.RemoveBotRequest,
@@ -205,60 +208,27 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
                               context: Any) -> admin_pb2.ListBotVersionsResponse:
         """A bot's versions with their builds and ratings (and one build's whole log)."""
         bots = self.services_for("ListBotVersions").bots
-        versions = await asyncio.to_thread(bots.versions, request.name)
-        response = admin_pb2.ListBotVersionsResponse(versions=[
-            wire_admin.version_info(line) for line in versions])
-        if request.log_version:
-            response.log = await asyncio.to_thread(bots.build_log, request.name,
-                                                   request.log_version)
-        return response
+
+        def listed() -> admin_pb2.ListBotVersionsResponse:
+            response = admin_pb2.ListBotVersionsResponse(versions=[
+                wire_admin.version_info(line) for line in bots.versions(request.name)])
+            if request.log_version:
+                response.log = bots.build_log(request.name, request.log_version)
+            return response
+
+        return await off_loop(listed)
 
     @management_call
     async def GetBotLog(self, request: admin_pb2.GetBotLogRequest,
                         context: Any) -> admin_pb2.GetBotLogResponse:
         """The tail of a managed bot's current log."""
-        log = await asyncio.to_thread(self.services_for("GetBotLog").bots.log_tail,
-                                      request.name, request.lines)
+        log = await off_loop(self.services_for("GetBotLog").bots.log_tail,
+                             request.name, request.lines)
         return admin_pb2.GetBotLogResponse(
             name=log.name, text=log.text,
             path_hint=log.path if current_caller().is_organizer else "")
 
     # --------------------------------------------------------- ranks and games
-
-    @management_call
-    async def GetRankings(self, request: admin_pb2.GetRankingsRequest,
-                          context: Any) -> admin_pb2.GetRankingsResponse:
-        """The leaderboard of one pool, with intervals and shared places."""
-        ranked = await asyncio.to_thread(
-            self.services_for("GetRankings").results.rankings, request.tournament,
-            request.pool, request.confidence, request.all_versions)
-        return wire_admin.rankings_response(ranked.ranking, ranked.tournament, ranked.faults)
-
-    @management_call
-    async def ListPools(self, request: admin_pb2.ListPoolsRequest,
-                        context: Any) -> admin_pb2.ListPoolsResponse:
-        """Every rating pool with a rated game."""
-        pools = await asyncio.to_thread(self.services_for("ListPools").results.pools)
-        return admin_pb2.ListPoolsResponse(pools=[
-            wire_admin.pool_info(pool, tournament) for pool, tournament in pools])
-
-    @management_call
-    async def GetCrosstable(self, request: admin_pb2.GetCrosstableRequest,
-                            context: Any) -> admin_pb2.GetCrosstableResponse:
-        """Head-to-head results in one pool."""
-        table = await asyncio.to_thread(
-            self.services_for("GetCrosstable").results.crosstable, request.tournament,
-            request.pool, request.confidence)
-        return wire_admin.crosstable_response(table.pool, table.rows, table.confidence,
-                                              table.tournament)
-
-    @management_call
-    async def GetStats(self, request: admin_pb2.GetStatsRequest,
-                       context: Any) -> admin_pb2.GetStatsResponse:
-        """Per-seat results and the duplicate design of one pool."""
-        statistics, tournament = await asyncio.to_thread(
-            self.services_for("GetStats").results.statistics, request.tournament, request.pool)
-        return wire_admin.stats_response(statistics, tournament)
 
     @management_call
     async def FitRatings(self, request: admin_pb2.FitRatingsRequest,
@@ -286,12 +256,16 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
             raise wire_admin.RequestError(
                 "--mine lists the games of an author's bots: sign in with an author's token "
                 "(`arena login`)")
-        lines = await asyncio.to_thread(
-            self.services_for("ListGames").results.games, request.tournament, request.bot,
-            request.limit, caller.author_id if request.mine else None)
-        return admin_pb2.ListGamesResponse(games=[
-            wire_admin.summary_info(line.game, line.tournament, line.public_id)
-            for line in lines])
+        results = self.services_for("ListGames").results
+
+        def listed() -> admin_pb2.ListGamesResponse:
+            lines = results.games(request.tournament, request.bot, request.limit,
+                                  caller.author_id if request.mine else None)
+            return admin_pb2.ListGamesResponse(games=[
+                wire_admin.summary_info(line.game, line.tournament, line.public_id)
+                for line in lines])
+
+        return await off_loop(listed)
 
     @management_call
     async def GetGame(self, request: admin_pb2.GetGameRequest,
@@ -299,11 +273,13 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
         """One stored game: all of it, or with `as_bot` what that bot saw of it."""
         game_id = parse_game_id(request.id) if request.id else request.game_id
         results = self.services_for("GetGame").results
-        game, tournament, public_id = await asyncio.to_thread(
-            results.game, game_id, functools.partial(
-                _game_view, as_bot=request.as_bot, caller=current_caller(),
-                deal_in_play=results.deal_in_play))
-        return wire_admin.game_response(game, tournament, public_id)
+        view = functools.partial(_game_view, as_bot=request.as_bot, caller=current_caller(),
+                                 deal_in_play=results.deal_in_play)
+
+        def shown() -> admin_pb2.GetGameResponse:
+            return wire_admin.game_response(*results.game(game_id, view))
+
+        return await off_loop(shown)
 
     async def ExportTournament(self, request: admin_pb2.ExportTournamentRequest,
                                context: Any) -> AsyncIterator[admin_pb2.ExportedGame]:
@@ -360,7 +336,7 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
     async def ListTournaments(self, request: admin_pb2.ListTournamentsRequest,
                               context: Any) -> admin_pb2.ListTournamentsResponse:
         """Every tournament, and every tournament on the timetable."""
-        lines, timetables = await asyncio.to_thread(
+        lines, timetables = await off_loop(
             self.services_for("ListTournaments").results.tournaments)
         response = admin_pb2.ListTournamentsResponse(tournaments=[
             wire_admin.tournament_info(line.tournament, line.progress, line.bots)
@@ -377,15 +353,15 @@ class AdminService(PeopleCalls, admin_pb2_grpc.ArenaAdminServicer):
     async def GetSchedule(self, request: admin_pb2.GetScheduleRequest,
                           context: Any) -> admin_pb2.GetScheduleResponse:
         """A tournament's schedule (unless `skip_games`) and where it stands."""
-        schedule = await asyncio.to_thread(
+        schedule = await off_loop(
             self.services_for("GetSchedule").results.schedule, request.tournament,
             not request.skip_games)
         line = schedule.line
         response = admin_pb2.GetScheduleResponse(
             tournament=wire_admin.tournament_info(line.tournament, line.progress, line.bots))
         if schedule.games is not None:
-            await asyncio.to_thread(wire_admin.add_scheduled_games, response, schedule.games,
-                                    line.tournament.name)
+            await off_loop(wire_admin.add_scheduled_games, response, schedule.games,
+                           line.tournament.name)
         if not current_caller().is_organizer:
             wire_admin.without_seeds(response)
         return response

@@ -3,9 +3,12 @@ their errors into gRPC statuses."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import sqlite3
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -93,6 +96,25 @@ class ServicesAccess:
         except ManagementUnavailable as exc:
             await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(exc))
             raise AssertionError("abort returned") from None  # pragma: no cover
+
+
+READER_THREADS = 4
+"""Threads that answer the read calls (leaderboards, games, logs), apart from the
+default pool where games are recorded and bots built."""
+
+_READERS = ThreadPoolExecutor(max_workers=READER_THREADS, thread_name_prefix="arena-read")
+
+T = TypeVar("T")
+
+
+async def off_loop(call: Callable[..., T], *args: Any) -> T:
+    """`call(*args)`, the store's reading and the answer's building both, in a thread of
+    the readers' own pool and in the caller's context: the event loop, which drives the
+    games in play, never waits for a read, and a burst of reads never queues ahead of
+    the recording of a game."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    return await loop.run_in_executor(_READERS, functools.partial(context.run, call, *args))
 
 
 Request = TypeVar("Request")

@@ -8,6 +8,7 @@ import glob
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from arena.metrics import Metrics
 from arena.server.admin import AdminService
 from arena.server.auth import admin_token_path
 from arena.server.auth_store import AnyOf, SessionTokens, StoreAuthenticator
@@ -18,6 +19,7 @@ from arena.store import Store
 from arena.submissions.build import BuildLimits
 from arena.supervisor import BotIsolation
 from arena.tournament.chunked import WorkerPools
+from arena.tournament.runner import live_runs
 
 SANDBOXED = BotIsolation(sandbox="auto")
 """Managed bots run in a sandbox when this machine has one (the default)."""
@@ -55,7 +57,8 @@ def build_server(store: Store, log_dir: Path,
                  hidden_paths: Sequence[Path] = (),
                  worker_pools: WorkerPools | None = None,
                  session_tokens: SessionTokens | None = None,
-                 build_limits: BuildLimits | None = None, public: bool = False) -> ArenaServer:
+                 build_limits: BuildLimits | None = None, public: bool = False,
+                 metrics: Metrics | None = None) -> ArenaServer:
     """An `ArenaServer` authenticating against `store`, with the admin service over the
     `arena.services` (open to holders of `admin_token` only, when one is given), served
     over `tls` if given. The bots it launches are isolated as `isolation` says (by default in a
@@ -65,7 +68,8 @@ def build_server(store: Store, log_dir: Path,
     (`--workers`, `--cluster`). The managed bots' tokens are minted in `session_tokens`
     (a table of its own by default); submitted versions are built within `build_limits`.
     The authors in `store` may call the admin service as `arena.server.permissions`
-    says, and with `public` anyone may read what every participant sees."""
+    says, and with `public` anyone may read what every participant sees. With `metrics`,
+    what the server, its store, runs, builds and bots do is counted there (`watch`)."""
     tokens = session_tokens or SessionTokens()
     server = ArenaServer(AnyOf([StoreAuthenticator(store), tokens]), admin_token=admin_token,
                          tls=tls, people=store, public=public)
@@ -77,6 +81,19 @@ def build_server(store: Store, log_dir: Path,
     server.admin_servicer = functools.partial(AdminService, services=services)
     server.on_stop = services.fleet.stop
     server.on_stopped = services.runs.finish_runs
+    if metrics is not None:
+        watch(metrics, services, server)
     if on_services is not None:
         on_services(services)
     return server
+
+
+def watch(metrics: Metrics, services: Services, server: ArenaServer) -> None:
+    """Count in `metrics` what `server` and its `services` do: the games their store
+    records, its reconnects, the bots connected, the runs of this process, the builds
+    and the managed bots' processes killed by a signal."""
+    metrics.watch_store(services.store)
+    metrics.watch_server(server)
+    metrics.watch_runs(live_runs)
+    services.fleet.exit_listeners.append(metrics.bot_exited)
+    services.bots.submissions.build_listeners.append(metrics.build_ended)

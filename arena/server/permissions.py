@@ -17,6 +17,7 @@ import contextlib
 import contextvars
 import hmac
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -136,6 +137,7 @@ RULES: Mapping[str, Rule] = {
     "ListPools": Rule(Need.PUBLIC),
     "GetCrosstable": Rule(Need.PUBLIC),
     "GetStats": Rule(Need.PUBLIC),
+    "GetRatingHistory": Rule(Need.PUBLIC),
     "FitRatings": Rule(Need.PUBLIC, organizer_field="apply", audited=True),
     "ListGames": Rule(Need.PUBLIC),
     "GetGame": Rule(Need.PUBLIC, owned="as_bot"),
@@ -195,6 +197,11 @@ else:  # the runtime class takes no type arguments
 
 Behavior = Callable[..., Any]
 
+CALLER_SECONDS = 1.0
+"""How long the gatekeeper keeps who holds a token before it asks the store again. Every
+call that changes something here forgets them all at once; this bounds how long a change
+made beside the server (`arena author remove` on its database) takes to count."""
+
 
 class Gatekeeper(_ServerInterceptor):
     """Applies `RULES` to every call of the admin service (`service`): names the caller
@@ -215,6 +222,9 @@ class Gatekeeper(_ServerInterceptor):
         self.public = public
         self._pending: set[asyncio.Future[None]] = set()
         """Audit lines being written after their stream ended."""
+        self._callers: dict[str, tuple[float, Caller]] = {}
+        """Who holds each token asked for lately (by the token's hash), and until when
+        (`time.monotonic`) that answer stands."""
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails],
@@ -265,8 +275,13 @@ class Gatekeeper(_ServerInterceptor):
             raise Refused(grpc.StatusCode.UNAUTHENTICATED,
                           "the authorization metadata must read `Bearer TOKEN`: this call "
                           "sent a token without the `Bearer ` before it")
-        if hmac.compare_digest(hash_token(token), self._digest):
+        digest = hash_token(token)
+        if hmac.compare_digest(digest, self._digest):
             return ORGANIZER
+        now = time.monotonic()
+        kept = self._callers.get(digest)
+        if kept is not None and kept[0] > now:
+            return kept[1]
         author = None if self._store is None else await asyncio.to_thread(
             self._store.author_by_token, token)
         if author is None:
@@ -274,7 +289,16 @@ class Gatekeeper(_ServerInterceptor):
                           "that token is not valid on this server (removed, rotated, or "
                           "never issued here): ask the organizer for a new one")
         role = Role.AUTHOR if author.role is AuthorRole.AUTHOR else Role.VIEWER
-        return Caller(role, author.name, author.id, author.may_run, author.quota)
+        caller = Caller(role, author.name, author.id, author.may_run, author.quota)
+        if len(self._callers) >= _CALLERS_KEPT:
+            self._callers.clear()
+        self._callers[digest] = (now + CALLER_SECONDS, caller)
+        return caller
+
+    def forget_callers(self) -> None:
+        """Ask the store again about every token (after a call that may have changed who
+        holds one, or what they may do)."""
+        self._callers.clear()
 
     async def _check_owner(self, method: str, caller: Caller, name: str) -> None:
         assert self._store is not None
@@ -290,7 +314,11 @@ class Gatekeeper(_ServerInterceptor):
 
     async def audit(self, method: str, caller: Caller | None, request: Any, result: str,
                     detail: str, response: Any = None) -> None:
-        """Write one call to the audit trail (in a worker thread)."""
+        """Write one call to the audit trail (in a worker thread). A call worth a line
+        that was not refused may have changed who holds a token: the callers kept are
+        forgotten."""
+        if not result.startswith("refused"):
+            self.forget_callers()
         if self._store is None:
             return
         actor = caller.name if caller is not None else "(no token)"
@@ -310,6 +338,10 @@ class Gatekeeper(_ServerInterceptor):
         task = asyncio.ensure_future(self.audit(method, caller, request, result, detail))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+
+
+_CALLERS_KEPT = 10_000
+"""The most tokens the gatekeeper keeps at once (it starts afresh beyond)."""
 
 
 class _Unschemed(str):

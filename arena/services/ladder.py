@@ -17,6 +17,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from arena.engine.rules import RuleSet
 from arena.game_id import public_game_id
@@ -31,7 +32,12 @@ from arena.services.progress import Progress, ProgressListener
 from arena.store import GameSummary, ScheduledGame, Store, StoreError, Tournament, UnknownBot
 from arena.supervisor.fleet import Fleet, FleetError
 from arena.tournament import PlayedGame, RunSummary, holding, run_tournament
-from arena.tournament.chunked import WorkerPlan, WorkerPools, run_tournament_on_workers
+from arena.tournament.chunked import (
+    WorkerPlan,
+    WorkerPools,
+    failure_text,
+    run_tournament_on_workers,
+)
 from arena.tournament.runner import Tables
 
 _log = logging.getLogger(__name__)
@@ -262,18 +268,25 @@ class LadderRun:
         where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
         # The hold is let go before the workers are stopped, which takes a while: a run
         # cancelled because its server is stopping must be done with the store first.
+        def say(line: str) -> None:
+            if progress is not None:
+                progress(Progress(reporter.done, reporter.total, reporter.last_game,
+                                  ladder.name, notice=line))
+
         try:
             plan = players.worker_plan((), {}, ladder.name)
-            async with players.worker_pools(plan, workers, cluster) as pool, \
+            async with players.worker_pools(plan, workers, cluster, wait=self.settings.wait,
+                                            say=say) as pool, \
                     holding(players.store, ladder.id) as hold:
                 return await run_tournament_on_workers(
                     players.store, ladder.id, pool, concurrency=self.settings.tables,
                     progress=reporter.report, on_game=reporter.recorded, stop=stop,
-                    hold=hold, feed=feed, bots=bots)
+                    hold=hold, feed=feed, bots=bots,
+                    on_bot_exit=players.fleet.worker_bot_exited)
         except (StoreError, sqlite3.Error):
             raise
         except Exception as exc:
-            raise _ladder_error(ladder.name, where, exc) from exc
+            raise _ladder_error(ladder.name, where, exc, players.fleet.log_dir) from exc
 
 
 RESTART_SECONDS = 10.0
@@ -308,9 +321,9 @@ def ladder_job(players: LadderPlayers, name: str, settings: LadderSettings,
     return play
 
 
-def _ladder_error(name: str, where: str, exc: Exception) -> Exception:
+def _ladder_error(name: str, where: str, exc: Exception, log_dir: Path) -> Exception:
     return ServiceError(
-        f"the ladder {name} could not be played on {where}: {type(exc).__name__}: {exc}; "
+        f"the ladder {name} could not be played on {where}: {failure_text(exc, log_dir)}; "
         "the games recorded so far are kept, and `arena ladder run` goes on")
 
 

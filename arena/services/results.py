@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from arena import stats
+from arena.chart import BotHistory
 from arena.game_id import (
     GameId,
     ScheduledGameId,
@@ -26,6 +27,7 @@ from arena.rankings import (
     PoolStatistics,
     pool_crosstable,
     pool_fit,
+    pool_histories,
     pool_ranking,
     pool_statistics,
 )
@@ -48,6 +50,13 @@ from arena.store import (
 
 Answer = TypeVar("Answer")
 
+CHARTED = 8
+"""Bots a rating history shows when none are named: the leaderboard's first (one colour
+each on the chart)."""
+
+MAX_CHARTED = 50
+"""Bots one rating history may show at most."""
+
 Faults = dict[str, dict[SeatTermination, int]]
 """For each bot whose seats ended by its own fault, how many games ended with each fault."""
 
@@ -69,6 +78,16 @@ class Crosstable:
     pool: Pool
     rows: tuple[stats.HeadToHead, ...]
     confidence: float
+    tournament: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingHistory:
+    """Bots' ratings over one pool's games (each from the pool's initial rating, game 0),
+    the pool (its `games` the x axis's end) and the tournament it is ("" for none)."""
+
+    pool: Pool
+    histories: tuple[BotHistory, ...]
     tournament: str
 
 
@@ -146,6 +165,26 @@ class ResultsService:
             found, rows = pool_crosstable(self.store, key, level)
             return Crosstable(found, rows, level, self._tournament_of(found))
         return self._kept(("crosstable", key, level), key, work_out)
+
+    def rating_history(self, tournament: str | None = None, pool: str | None = None,
+                       bots: Sequence[str] = (), top: int = 0) -> RatingHistory:
+        """Each named bot's rating after each of its games in one pool; with no bot
+        named, those of the leaderboard's first `top` (0: `CHARTED`), as `rankings`
+        orders them. At most `MAX_CHARTED` bots; a bot with no game in the pool has
+        only its starting point."""
+        if top < 0 or len(bots) > MAX_CHARTED or top > MAX_CHARTED:
+            raise ServiceError(f"a rating history shows 1 to {MAX_CHARTED} bots")
+        key = self.pool_key(tournament, pool)
+        named = tuple(dict.fromkeys(bots))
+        if not named:
+            lines = self.rankings(pool=key).ranking.lines
+            named = tuple(line.bot for line in lines[:top or CHARTED])
+
+        def work_out() -> RatingHistory:
+            found = self.store.pool(key)
+            return RatingHistory(found, pool_histories(self.store, key, named),
+                                 self._tournament_of(found))
+        return self._kept(("history", key, named), key, work_out)
 
     def fit(self, tournament: str | None = None, pool: str | None = None
             ) -> tuple[PoolFit, str]:

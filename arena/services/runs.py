@@ -13,6 +13,7 @@ import os
 import socket
 import sqlite3
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,13 @@ from arena.tournament import (
     run_tournament,
     tournament_settings,
 )
-from arena.tournament.chunked import WorkerPlan, WorkerPools, run_tournament_on_workers
+from arena.tournament.chunked import (
+    WORKER_WAIT,
+    WorkerPlan,
+    WorkerPools,
+    failure_text,
+    run_tournament_on_workers,
+)
 from arena.tournament.schedule import MAX_GAMES
 from arena.tournament.sequential import SprtPlan, UntilSeparated, run_sprt, run_until_separated
 
@@ -184,7 +191,7 @@ class RunService:
             # A tournament with nothing pending starts no workers.
             if await asyncio.to_thread(self.store.pending_games, tournament.id):
                 return await self._run_on_workers(tournament, concurrency, workers, cluster,
-                                                  progress)
+                                                  progress, wait_seconds)
         async with holding(self.store, tournament.id) as hold:
             return await self._run(tournament, hold, concurrency, wait_seconds, progress,
                                    plan)
@@ -247,35 +254,43 @@ class RunService:
         return commands, folders, read_only
 
     async def _run_on_workers(self, tournament: Tournament, concurrency: int, workers: int,
-                              cluster: str, progress: ProgressListener | None) -> int:
+                              cluster: str, progress: ProgressListener | None,
+                              wait_seconds: float = WORKER_WAIT) -> int:
         commands, folders, read_only = await asyncio.to_thread(
             self._worker_commands, tournament, workers, cluster)
         assert self.worker_pools is not None
-        last_game = 0
+        last = Progress(0, 0, tournament=tournament.name)
 
         def on_game(summary: GameSummary) -> None:
-            nonlocal last_game
-            last_game = summary.id
+            nonlocal last
+            last = replace(last, last_game_id=summary.id)
 
         def on_progress(done: int, total: int) -> None:
+            nonlocal last
+            last = replace(last, done=done, total=total)
             if progress is not None:
-                progress(Progress(done, total, last_game, tournament.name))
+                progress(last)
+
+        def say(line: str) -> None:
+            if progress is not None:
+                progress(replace(last, notice=line))
 
         async with holding(self.store, tournament.id) as hold:
             plan_for_workers = self.worker_plan(commands, folders, tournament.name, read_only)
             try:
-                async with self.worker_pools(plan_for_workers, workers, cluster) as pool:
+                async with self.worker_pools(plan_for_workers, workers, cluster,
+                                             wait=wait_seconds, say=say) as pool:
                     summary = await run_tournament_on_workers(
                         self.store, tournament.id, pool, concurrency=concurrency or None,
-                        progress=on_progress, on_game=on_game, hold=hold)
+                        progress=on_progress, on_game=on_game, hold=hold,
+                        on_bot_exit=self.fleet.worker_bot_exited)
             except (StoreError, sqlite3.Error):
                 raise
             except Exception as exc:
-                where = f"the cluster {cluster}" if cluster else f"{workers} worker processes"
                 raise ServiceError(
-                    f"the games could not be played on {where}: {type(exc).__name__}: {exc}; "
-                    f"the games recorded so far are kept, and running the tournament again "
-                    f"resumes it (bot logs in {self.log_dir})") from exc
+                    f"the games could not be played on {_workers_text(workers, cluster)}: "
+                    f"{failure_text(exc, self.log_dir)}; the games recorded so far are kept, "
+                    "and running the tournament again resumes it") from exc
         return summary.played
 
     def _entrants_to_wait_for(self, tournament: Tournament, sequential: bool) -> list[str]:
@@ -378,3 +393,9 @@ class RunService:
         """What a ladder run on this server plays with."""
         return LadderPlayers(self.store, self.server, self.fleet, self.bots,
                              self.worker_pools, self.worker_plan)
+
+
+def _workers_text(workers: int, cluster: str) -> str:
+    """Where a run on workers played: "the cluster ADDRESS" or "N worker processes"."""
+    return f"the cluster {cluster}" if cluster else f"{workers} worker processes"
+

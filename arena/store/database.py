@@ -36,6 +36,7 @@ from contextvars import ContextVar
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
+from arena.record import Decision
 from arena.store.backend import (
     Backend,
     Connection,
@@ -107,6 +108,11 @@ def backend_for(target: Target, settings: ConnectionSettings | None = None) -> B
 ConnectionListener = Callable[[str], None]
 """Told, in a line, that the store lost its connection, and that it reconnected; called
 from whichever thread found out, while the store is locked: it must be quick."""
+
+RecordListener = Callable[[Sequence[str], Sequence[Decision] | None, float], None]
+"""Told of a game the store recorded: its seats (bot names), its decisions (None: none
+kept) and the seconds the recording took; called in the recording thread, after the
+commit: it must be quick, and whatever it raises is logged, never the caller's."""
 
 _log = logging.getLogger("arena.store")
 
@@ -200,6 +206,11 @@ class Database:
         self._lost_claims: dict[str, str] = {}
         """Claims another run took over while the connection was down: token → why."""
         self._listeners: list[ConnectionListener] = []
+        self.record_listeners: list[RecordListener] = []
+        """Told of every game recorded (`GameRecords.record_game`), once it is committed:
+        its seats, its decisions and the seconds the recording took."""
+        self.reconnects = 0
+        """How many times the store has reconnected after losing its connection."""
         self._in_unit = False
         self._committed = False
         """Whether the unit running now has committed a transaction."""
@@ -375,6 +386,31 @@ class Database:
         nothing, not even a reconnect under way: a run asks it on its event loop."""
         return claim.token in self._lost_claims
 
+    def cannot_write(self, within: float = 5.0) -> str | None:
+        """Why a write could not be made now (None: it could): the store takes the write
+        lock a recording takes, within `within` s, and lets go of it without writing. A
+        connection found broken is restored as for any call (`reconnect_within`). For
+        a readiness check."""
+        if self._closed:
+            return "the store is closed"
+        if self._read_only:
+            return f"the database {self.target} is open read-only"
+        if not self._writer_lock.acquire(timeout=within):
+            return f"the store has been busy for over {within:g} s"
+        try:
+            self._run_unit(self._take_write_lock, again_after_commit=True)
+        except Exception as exc:  # whatever stops the write lock is the answer
+            return f"cannot write to the database {self.target}: {exc}"
+        finally:
+            self._writer_lock.release()
+        return None
+
+    def _take_write_lock(self) -> None:
+        """Begin a write transaction and roll it back."""
+        self._backend.begin(self._conn)
+        with suppress(Exception):
+            self._conn.execute("ROLLBACK")
+
     @contextmanager
     def reporting_connection(self, listener: ConnectionListener) -> Iterator[None]:
         """Tell `listener`, while this block runs, when the store loses its connection
@@ -444,6 +480,7 @@ class Database:
                 wait = min(2 * wait, RECONNECT_LONGEST_WAIT)
         took = time.monotonic() - self._lost_at
         self._lost_at = None
+        self.reconnects += 1
         self._gave_up = False
         self._announce(f"reconnected to the database {self.target} after {took:.1f} s")
 
@@ -503,10 +540,21 @@ class Database:
                 f"{held['name']!r} while this one was disconnected from the database; this "
                 "run stops here, and the games it recorded are kept")
 
+    def _tell_recorded(self, seats: Sequence[str], decisions: Sequence[Decision] | None,
+                       seconds: float) -> None:
+        """Tell the record listeners of a game recorded; what one raises is logged."""
+        for listener in list(self.record_listeners):
+            try:
+                listener(seats, decisions, seconds)
+            except Exception:
+                _log.exception("a record listener failed")
+
     def _announce(self, line: str) -> None:
         """Tell the listeners `line`; log it when none listens."""
         if not self._listeners:
             _log.warning("%s", line)
+        else:  # the listeners show it; a configured log (JSON) keeps it too
+            _log.info("%s", line, extra={"database": self.target})
         for listener in list(self._listeners):
             listener(line)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -88,18 +89,21 @@ class GameRecords(Database):
         if scheduled_game_id is None and self._rerun_after_commit:
             raise CommitUncertain("the connection to the database broke while a game was "
                                   "committed: it may or may not have been recorded")
+        began = time.perf_counter()
         try:
-            return self._record(seats, seed, rules, outcome, terminations, events, actions,
-                                started_at, finished_at, scheduled_game_id, teams, rated,
-                                forfeited_seat, decisions)
+            recorded = self._record(seats, seed, rules, outcome, terminations, events,
+                                    actions, started_at, finished_at, scheduled_game_id,
+                                    teams, rated, forfeited_seat, decisions)
         except AlreadyRecorded:
             if scheduled_game_id is None or not self._rerun_after_commit:
                 raise
-            recorded = self._recorded_before(scheduled_game_id, outcome, started_at,
-                                             finished_at)
-            if recorded is None:
+            before = self._recorded_before(scheduled_game_id, outcome, started_at,
+                                           finished_at)
+            if before is None:
                 raise
-            return recorded
+            recorded = before
+        self._tell_recorded(seats, decisions, time.perf_counter() - began)
+        return recorded
 
     def _recorded_before(self, scheduled_game_id: int, outcome: Outcome,
                          started_at: datetime, finished_at: datetime) -> GameSummary | None:

@@ -96,6 +96,17 @@ class RatingRecords(Database):
                             sigma=r["sigma"]) for r in rows]
 
     @reads
+    def pool_game_ids(self, key: str) -> list[int]:
+        """The stored ids of the games pool `key` has rated, in the order it rated them
+        (`UnknownPool` for a pool there is not)."""
+        with self._lock:
+            pool_id = self._pool_id(self._conn, key)
+            rows = self._conn.execute(
+                "SELECT game_id FROM pool_games WHERE pool_id = ? ORDER BY game_id",
+                (pool_id,)).fetchall()
+        return [int(row[0]) for row in rows]
+
+    @reads
     def pool_games(self, key: str, *, after: int = 0) -> list[PoolGame]:
         """Every game a pool has rated (those after game id `after`, if given), in the
         order it rated them, with its deal block."""

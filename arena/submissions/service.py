@@ -15,7 +15,7 @@ import shlex
 import shutil
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -63,6 +63,8 @@ class Submissions:
         """Whether builds run sandboxed (`arena.submissions.build.run_build`)."""
         self._live_logs: dict[str, str] = {}
         """The output so far of each build running here, by version name."""
+        self.build_listeners: list[Callable[[str], None]] = []
+        """Told how each build run here ended: ok, failed, timed_out or not_run."""
 
     def submit(self, archive: bytes, *, manifest: str = MANIFEST, name: str | None = None,
                inherit_rating: bool = False, wait: bool = True,
@@ -135,11 +137,18 @@ class Submissions:
                                    limits or self.build_limits, extra, sandbox=self.sandbox,
                                    on_output=follow)
             except SandboxError as exc:
+                self._tell_build("not_run")
                 return self.store.finish_build(version.name, False,
                                                f"the build did not run: {exc}\n")
+            self._tell_build("ok" if result.ok else
+                             "timed_out" if result.timed_out else "failed")
             return self.store.finish_build(version.name, result.ok, result.log)
         finally:
             self._live_logs.pop(version.name, None)
+
+    def _tell_build(self, outcome: str) -> None:
+        for listener in list(self.build_listeners):
+            listener(outcome)
 
     def _keep_blob(self, files: BotFiles, sha256: str) -> Path | None:
         """Store `files`' canonical tar as blob `sha256`; the blob's path if this call

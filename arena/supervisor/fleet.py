@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ EXIT_POLL = 0.1
 CRASH_GRACE = 0.5
 """Seconds a managed bot whose connection dropped is given to finish exiting, so that
 its seats' violations are recorded as a crash rather than a disconnect."""
+
+_log = logging.getLogger("arena.bots")
 
 
 class FleetError(ValueError):
@@ -90,6 +93,9 @@ class Fleet:
         self._supervisor: BotSupervisor | None = None
         self._exits: dict[str, int] = {}
         """The last exit code of each managed bot launched here, once it has exited."""
+        self.exit_listeners: list[Callable[[str, int], None]] = []
+        """Told of each managed bot's process that exited on its own: its name and exit
+        code (negative: the signal that killed it)."""
 
     async def ensure(self, names: Sequence[str], wait_seconds: float,
                      launches: dict[str, Launch] | None = None) -> None:
@@ -196,8 +202,21 @@ class Fleet:
             await self._supervisor.stop()
             self._supervisor = None
 
+    def worker_bot_exited(self, name: str, code: int) -> None:
+        """A copy of managed bot `name` that a worker of a run of this server launched
+        exited on its own with `code`: the exit listeners hear of it (this server's own
+        bot, if it runs one, is untouched)."""
+        _log.info("managed bot %s exited on a worker with code %d", name, code,
+                  extra={"bot": name, "exit_code": code, "on_worker": True})
+        for listener in list(self.exit_listeners):
+            listener(name, code)
+
     def _bot_exited(self, name: str, code: int) -> None:
         self._exits[name] = code
+        _log.info("managed bot %s exited with code %d", name, code,
+                     extra={"bot": name, "exit_code": code})
+        for listener in list(self.exit_listeners):
+            listener(name, code)
         if code != 0:
             self.presence.bot_crashed(name)
 

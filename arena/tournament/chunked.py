@@ -28,10 +28,11 @@ import asyncio
 import contextlib
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from arena.store import (
     GameSummary,
@@ -42,6 +43,7 @@ from arena.store import (
     TournamentStatus,
 )
 from arena.tournament.runner import (
+    LiveRun,
     PlayedGame,
     Progress,
     RunHold,
@@ -52,12 +54,16 @@ from arena.tournament.runner import (
     Withdrawn,
     apply_change,
     check_entrants,
+    counted_live,
     finish_in_thread,
     holding,
+    logged_run,
     record_played,
     schedule_standing,
     tournament_settings,
 )
+
+_T = TypeVar("_T")
 
 CHUNK_SECONDS = 0.25
 """The play a chunk is sized to take, once the first chunks have shown how long a game takes."""
@@ -111,10 +117,14 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class ChunkResult:
-    """A chunk played: each game's result by scheduled game id, and the seconds of play."""
+    """A chunk played: each game's result by scheduled game id, and the seconds of play;
+    with the managed bots' processes on its worker that exited on their own since the
+    worker's last chunk, as (name, exit code) pairs (a negative code: killed by that
+    signal), for the driver's metrics."""
 
     games: tuple[tuple[int, PlayedGame], ...]
     seconds: float
+    bot_exits: tuple[tuple[str, int], ...] = ()
 
 
 class WorkerPool(Protocol):
@@ -128,10 +138,51 @@ class WorkerPool(Protocol):
         """Play every game of `chunk` on some worker; raise if it cannot be played."""
 
 
-WorkerPools = Callable[[WorkerPlan, int, str],
-                       contextlib.AbstractAsyncContextManager[WorkerPool]]
-"""``pools(plan, workers, cluster)``: a pool of `workers` local processes, or of the
-workers of the Dask cluster at address `cluster` when it is not empty."""
+WORKER_WAIT = 30.0
+"""Seconds a run waits by default for a cluster to have a worker."""
+
+
+class WorkerPools(Protocol):
+    """``pools(plan, workers, cluster, wait=, say=)``: a pool of `workers` local
+    processes, or of the workers of the Dask cluster at address `cluster` when it is not
+    empty, which waits up to `wait` seconds for a first worker; what the pool has to tell
+    while it plays (a worker waited for, lost or back, a chunk played again) goes to `say`
+    as one line each."""
+
+    def __call__(self, plan: WorkerPlan, workers: int, cluster: str, *,
+                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None
+                 ) -> contextlib.AbstractAsyncContextManager[WorkerPool]:
+        """The pool, as an async context manager."""
+
+
+class WorkersFailed(RuntimeError):
+    """The workers could not play: a worker died, none joined, a chunk failed. Its
+    message is written for the person running the tournament, and says where the bot
+    logs are."""
+
+
+SLOW_START = 5.0
+"""Seconds a pool may take to start before it says what it waits for."""
+
+
+async def said_if_slow(work: Awaitable[_T], line: str, say: Callable[[str], None] | None,
+                       after: float = SLOW_START) -> _T:
+    """The result of `work`; `line` is said if it takes more than `after` seconds."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=after)
+    if not done and say is not None:
+        say(line)
+    return await task
+
+
+def failure_text(exc: BaseException, log_dir: Path | str) -> str:
+    """Why workers could not play, for the person running the run: a pool's own words
+    (`WorkersFailed`, which say where the bot logs are), else the error's first line and
+    the log folder `log_dir` — never an exception's name or traceback."""
+    if isinstance(exc, WorkersFailed):
+        return str(exc)
+    lines = str(exc).strip().splitlines()
+    return f"{lines[0] if lines else 'the workers failed'} (bot logs in {log_dir})"
 
 
 @dataclass
@@ -176,6 +227,7 @@ async def run_tournament_on_workers(
     chunk_seconds: float = CHUNK_SECONDS,
     feed: ScheduleFeed | None = None,
     bots: BotCommands | None = None,
+    on_bot_exit: Callable[[str, int], None] | None = None,
 ) -> RunSummary:
     """Play every pending game of `tournament` on `pool`'s workers and record each one.
 
@@ -192,7 +244,8 @@ async def run_tournament_on_workers(
     it for games whenever chunks could be handed out and goes on until the feed is
     finished or `stop` is set; a game whose bot was removed before it was recorded is
     withdrawn. `bots` names the managed bots each chunk's worker is to launch (see
-    `Chunk.bots`).
+    `Chunk.bots`). `on_bot_exit` hears of each managed bot's process on a worker that
+    exited on its own (`ChunkResult.bot_exits`).
     """
     stored = await asyncio.to_thread(store.tournament, tournament)
     tables = tournament_settings(stored).concurrency if concurrency is None else concurrency
@@ -207,7 +260,7 @@ async def run_tournament_on_workers(
             hold = await stack.enter_async_context(holding(store, stored.id))
         standing = await asyncio.to_thread(schedule_standing, store, stored.id)
         run = _ChunkedRun(store, stored, pool, hold, tables, stop or asyncio.Event(),
-                          progress, on_game, standing, feed, bots)
+                          progress, on_game, standing, feed, bots, on_bot_exit)
         return await run.play_all(in_flight, chunk_seconds)
 
 
@@ -224,6 +277,7 @@ class _ChunkedRun:
     standing: ScheduleStanding
     feed: ScheduleFeed | None = None
     bots: BotCommands | None = None
+    on_bot_exit: Callable[[str, int], None] | None = None
     done: int = 0
     total: int = 0
     played: int = 0
@@ -239,6 +293,18 @@ class _ChunkedRun:
         self.feed_finished = self.feed is None
 
     async def play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
+        with counted_live(self.live), logged_run(self.tournament.name, self.live) as ended:
+            summary = await self._play_all(in_flight, chunk_seconds)
+            ended(summary)
+            return summary
+
+    def live(self) -> LiveRun:
+        """How the run stands now: games in chunks out, or back and not yet recorded,
+        are in play."""
+        queued = len(self.queue)
+        return LiveRun(self.tournament.name, max(0, self.total - self.done - queued), queued)
+
+    async def _play_all(self, in_flight: int | None, chunk_seconds: float) -> RunSummary:
         self.hold.check(self.tournament.name)
         self._report()
         if self.queue or self.feed is not None:
@@ -320,6 +386,9 @@ class _ChunkedRun:
                 chunks.discard(task)
                 result = task.result()
                 sizer.seen(len(result.games), result.seconds)
+                if self.on_bot_exit is not None:
+                    for name, code in result.bot_exits:
+                        self.on_bot_exit(name, code)
                 for game_id, played in result.games:
                     game = self.by_id.get(game_id)
                     if game is not None:

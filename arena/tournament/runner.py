@@ -36,14 +36,23 @@ import inspect
 import logging
 import sqlite3
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from arena.engine.outcome import Outcome
 from arena.engine.rules import RuleSet
-from arena.record import Decision, SeatTermination
+from arena.game_id import public_game_id
+from arena.record import FAULTS, Decision, SeatTermination
 from arena.store import (
     CLAIM_STALE_AFTER,
     AlreadyRecorded,
@@ -145,6 +154,57 @@ Tables = int | Callable[[], int]
 
 
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRun:
+    """How a run going on in this process stands now: games started and not yet recorded
+    (`in_play`), and games yet to start (`queued`)."""
+
+    run: str
+    in_play: int
+    queued: int
+
+
+_live_runs: dict[int, Callable[[], LiveRun]] = {}
+"""The runs going on in this process, each by how to look at it."""
+
+
+@contextlib.contextmanager
+def logged_run(run: str, look: Callable[[], LiveRun]
+               ) -> Iterator[Callable[[RunSummary], None]]:
+    """Log that `run` starts, and how it ended: with the summary given to the function
+    the block gets, or the error that ended it."""
+    start = look()
+    _log.info("run %s started", run, extra={"run": run, "queued": start.queued})
+    summary: list[RunSummary] = []
+    try:
+        yield summary.append
+    except BaseException as exc:
+        _log.info("run %s stopped: %s", run, type(exc).__name__,
+                  extra={"run": run, "error": str(exc) or type(exc).__name__})
+        raise
+    if summary:
+        done = summary[0]
+        _log.info("run %s ended: %s", run, done.status.value, extra={
+            "run": run, "status": done.status.value, "done": done.done,
+            "total": done.total, "played": done.played})
+
+
+def live_runs() -> list[LiveRun]:
+    """The runs going on in this process now (for metrics; it changes nothing)."""
+    return [look() for look in list(_live_runs.values())]
+
+
+@contextlib.contextmanager
+def counted_live(look: Callable[[], LiveRun]) -> Iterator[None]:
+    """Count, while the block runs, a run among `live_runs`, looked at with `look`."""
+    _live_runs[id(look)] = look
+    try:
+        yield
+    finally:
+        _live_runs.pop(id(look), None)
+
 
 HEARTBEAT_EVERY = CLAIM_STALE_AFTER / 6
 """Seconds between a run's heartbeats on its claim."""
@@ -478,6 +538,17 @@ class _Run:
         self.capacity = presence if isinstance(presence, BotCapacity) else None
 
     async def play_all(self, tables: Callable[[], int]) -> RunSummary:
+        with counted_live(self.live), logged_run(self.tournament.name, self.live) as ended:
+            summary = await self._play_all(tables)
+            ended(summary)
+            return summary
+
+    def live(self) -> LiveRun:
+        """How the run stands now."""
+        queued = len(self.queue)
+        return LiveRun(self.tournament.name, max(0, self.total - self.done - queued), queued)
+
+    async def _play_all(self, tables: Callable[[], int]) -> RunSummary:
         self.tables = lambda: max(1, tables())
         hold = self.hold
         hold.check(self.tournament.name)
@@ -683,7 +754,7 @@ def record_played(
     meanwhile raises `EntrantRemoved`, or with `withdraw_removed` (a growing schedule's)
     is taken out of the schedule and gives a `Withdrawn`."""
     try:
-        return store.record_game(
+        summary = store.record_game(
             seats=game.seats,
             seed=game.seed,
             rules=tournament.rules,
@@ -705,6 +776,24 @@ def record_played(
             raise
         store.withdraw_games(tournament.id, [game.id])
         return Withdrawn()
+    log_recorded(tournament.name, game, played)
+    return summary
+
+
+def log_recorded(run: str, game: ScheduledGame, played: PlayedGame) -> None:
+    """Log a game recorded for `run`, and each seat that ended it by a fault (the event's
+    `fault`), each event with the run, the game's public id and the bots (info events:
+    the default, human log prints none of them)."""
+    game_id = public_game_id(run, game.game_index)
+    _log.info("game recorded", extra={
+        "run": run, "game": game_id, "bots": list(game.seats),
+        "winners": [game.seats[seat] for seat in played.outcome.winners],
+        "terminations": [str(t) for t in played.seat_terminations]})
+    for bot, termination in zip(game.seats, played.seat_terminations, strict=True):
+        if termination in FAULTS:
+            _log.info("bot %s forfeited game %s: %s", bot, game_id, termination,
+                      extra={"run": run, "game": game_id, "bot": bot,
+                             "fault": str(termination)})
 
 
 async def _call(play: TableRunner, game: ScheduledGame, rules: RuleSet) -> PlayedGame:

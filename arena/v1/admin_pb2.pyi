@@ -615,6 +615,44 @@ class GetStatsResponse(_message.Message):
     duplicate: DuplicateStats
     def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., seat_tables: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., duplicate: _Optional[_Union[DuplicateStats, _Mapping]] = ...) -> None: ...
 
+class GetRatingHistoryRequest(_message.Message):
+    __slots__ = ("tournament", "pool", "bots", "top")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    tournament: str
+    pool: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    top: int
+    def __init__(self, tournament: _Optional[str] = ..., pool: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., top: _Optional[int] = ...) -> None: ...
+
+class RatingHistoryPoint(_message.Message):
+    __slots__ = ("game", "mu", "sigma")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    mu: float
+    sigma: float
+    def __init__(self, game: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ...) -> None: ...
+
+class BotRatingHistory(_message.Message):
+    __slots__ = ("bot", "points")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    points: _containers.RepeatedCompositeFieldContainer[RatingHistoryPoint]
+    def __init__(self, bot: _Optional[str] = ..., points: _Optional[_Iterable[_Union[RatingHistoryPoint, _Mapping]]] = ...) -> None: ...
+
+class GetRatingHistoryResponse(_message.Message):
+    __slots__ = ("pool", "bots")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    pool: PoolInfo
+    bots: _containers.RepeatedCompositeFieldContainer[BotRatingHistory]
+    def __init__(self, pool: _Optional[_Union[PoolInfo, _Mapping]] = ..., bots: _Optional[_Iterable[_Union[BotRatingHistory, _Mapping]]] = ...) -> None: ...
+
 class FitRatingsRequest(_message.Message):
     __slots__ = ("tournament", "pool", "apply")
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]

@@ -124,6 +124,11 @@ class ArenaAdminStub:
                 request_serializer=arena_dot_v1_dot_admin__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_admin__pb2.GetStatsResponse.FromString,
                 _registered_method=True)
+        self.GetRatingHistory = channel.unary_unary(
+                '/arena.v1.ArenaAdmin/GetRatingHistory',
+                request_serializer=arena_dot_v1_dot_admin__pb2.GetRatingHistoryRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_admin__pb2.GetRatingHistoryResponse.FromString,
+                _registered_method=True)
         self.FitRatings = channel.unary_unary(
                 '/arena.v1.ArenaAdmin/FitRatings',
                 request_serializer=arena_dot_v1_dot_admin__pb2.FitRatingsRequest.SerializeToString,
@@ -333,6 +338,13 @@ class ArenaAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRatingHistory(self, request, context):
+        """Bots' TrueSkill ratings after each of their games in a pool, for a chart.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def FitRatings(self, request, context):
         """TrueSkill's beta and draw probability fitted to a pool's games.
         """
@@ -533,6 +545,11 @@ def add_ArenaAdminServicer_to_server(servicer, server):
                     servicer.GetStats,
                     request_deserializer=arena_dot_v1_dot_admin__pb2.GetStatsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_admin__pb2.GetStatsResponse.SerializeToString,
+            ),
+            'GetRatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatingHistory,
+                    request_deserializer=arena_dot_v1_dot_admin__pb2.GetRatingHistoryRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_admin__pb2.GetRatingHistoryResponse.SerializeToString,
             ),
             'FitRatings': grpc.unary_unary_rpc_method_handler(
                     servicer.FitRatings,
@@ -1101,6 +1118,33 @@ class ArenaAdmin:
             '/arena.v1.ArenaAdmin/GetStats',
             arena_dot_v1_dot_admin__pb2.GetStatsRequest.SerializeToString,
             arena_dot_v1_dot_admin__pb2.GetStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.ArenaAdmin/GetRatingHistory',
+            arena_dot_v1_dot_admin__pb2.GetRatingHistoryRequest.SerializeToString,
+            arena_dot_v1_dot_admin__pb2.GetRatingHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

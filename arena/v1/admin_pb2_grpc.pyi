@@ -69,6 +69,8 @@ class ArenaAdminStub:
     """Head-to-head results of every pair of bots that met in a pool."""
     GetStats: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetStatsRequest, _admin_pb2.GetStatsResponse]
     """Per-seat results and what duplicate deals bought, in a pool."""
+    GetRatingHistory: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetRatingHistoryRequest, _admin_pb2.GetRatingHistoryResponse]
+    """Bots' TrueSkill ratings after each of their games in a pool, for a chart."""
     FitRatings: _grpc.UnaryUnaryMultiCallable[_admin_pb2.FitRatingsRequest, _admin_pb2.FitRatingsResponse]
     """TrueSkill's beta and draw probability fitted to a pool's games."""
     ListGames: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]
@@ -141,6 +143,8 @@ class ArenaAdminAsyncStub(ArenaAdminStub):
     """Head-to-head results of every pair of bots that met in a pool."""
     GetStats: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetStatsRequest, _admin_pb2.GetStatsResponse]  # type: ignore[assignment]
     """Per-seat results and what duplicate deals bought, in a pool."""
+    GetRatingHistory: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetRatingHistoryRequest, _admin_pb2.GetRatingHistoryResponse]  # type: ignore[assignment]
+    """Bots' TrueSkill ratings after each of their games in a pool, for a chart."""
     FitRatings: _aio.UnaryUnaryMultiCallable[_admin_pb2.FitRatingsRequest, _admin_pb2.FitRatingsResponse]  # type: ignore[assignment]
     """TrueSkill's beta and draw probability fitted to a pool's games."""
     ListGames: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGamesRequest, _admin_pb2.ListGamesResponse]  # type: ignore[assignment]
@@ -318,6 +322,14 @@ class ArenaAdminServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.GetStatsResponse, _abc.Awaitable[_admin_pb2.GetStatsResponse]]:
         """Per-seat results and what duplicate deals bought, in a pool."""
+
+    @_abc_1.abstractmethod
+    def GetRatingHistory(
+        self,
+        request: _admin_pb2.GetRatingHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.GetRatingHistoryResponse, _abc.Awaitable[_admin_pb2.GetRatingHistoryResponse]]:
+        """Bots' TrueSkill ratings after each of their games in a pool, for a chart."""
 
     @_abc_1.abstractmethod
     def FitRatings(

@@ -44,6 +44,7 @@ ROUTES = [
     Route("/pool", pages.leaderboard),
     Route("/pool/crosstable", pages.crosstable),
     Route("/pool/stats", pages.seat_stats),
+    Route("/pool/chart", pages.rating_chart),
     Route("/tournaments", pages.tournaments),
     Route("/tournaments/{name}", pages.tournament),
     Route("/games", pages.games),

@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
@@ -18,6 +19,7 @@ from starlette.templating import Jinja2Templates
 from arena.web import views
 from arena.web.client import AdminClient, Answer
 from arena.web.live import POLL_SECONDS, GameFeed, SharedAnswers
+from arena.web.parts import RenderedParts
 from arena.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -94,6 +96,7 @@ class Front:
     shared: SharedAnswers
     sessions: Sessions = field(default_factory=Sessions)
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    parts: RenderedParts = field(default_factory=RenderedParts)
 
     @classmethod
     def build(cls, settings: WebSettings) -> Front:
@@ -141,6 +144,12 @@ class Front:
         if visitor.new_csrf:
             self.set_cookie(response, request, CSRF_COOKIE, visitor.csrf)
         return response
+
+    def part(self, template: str, name: str, answer: Any) -> Markup:
+        """`template` rendered with `answer` as `name` and nothing else: rendered once
+        for each answer, whoever asks (`arena.web.parts`)."""
+        return self.parts.get(template, answer, lambda: self.templates.get_template(
+            template).render({name: answer}))
 
     def check_csrf(self, visitor: Visitor, sent: object) -> None:
         """Refuse (403) a form whose CSRF token is not the visitor's."""

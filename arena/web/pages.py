@@ -5,8 +5,10 @@ becomes the page's status (`arena.web.client.HTTP_STATUS`)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
@@ -19,6 +21,9 @@ from arena.web.security import SESSION_COOKIE
 
 GAMES_SHOWN = 100
 """Games a listing shows."""
+
+CHARTED = 8
+"""Bots a leaderboard's rating chart draws: its first, one colour each."""
 
 MAX_LISTENERS = 10_000
 """Pages that may follow the live updates at once (each holds a connection open)."""
@@ -58,29 +63,69 @@ async def home(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    """A pool's leaderboard: shared places, scores with intervals, TrueSkill; with
-    `fragment`, only its table (what the live page fetches when a game ends)."""
+    """A pool's leaderboard: shared places, scores with intervals, TrueSkill, and the
+    chart of its first bots' ratings over the pool's games; with `fragment`, only its
+    table (what the live page fetches when a game ends)."""
     front = front_of(request)
     visitor = front.visitor(request)
     tournament, key = _pool_of(request)
 
-    async def render(template: str) -> Response:
-        ranking: admin_pb2.GetRankingsResponse = await front.call(
+    async def ranked() -> admin_pb2.GetRankingsResponse:
+        answer: admin_pb2.GetRankingsResponse = await front.call(
             visitor, "GetRankings",
             admin_pb2.GetRankingsRequest(tournament=tournament, pool=key))
-        return front.render(request, visitor, template, ranking=ranking,
-                            query=_pool_query(request))
+        return answer
 
-    if not request.query_params.get("fragment"):
-        return await render("pool.html")
-    if visitor.signed is not None:
-        return await render("_leaderboard.html")
+    if request.query_params.get("fragment"):
+        async def table() -> Response:
+            return HTMLResponse(front.part("_leaderboard.html", "ranking", await ranked()),
+                                headers={"Cache-Control": "no-store"})
+        return await _live_fragment(request, f"leaderboard?{tournament}&{key}", table)
+    ranking, history = await asyncio.gather(ranked(), _rating_history(front, visitor,
+                                                                      tournament, key))
+    return front.render(request, visitor, "pool.html", ranking=ranking,
+                        table=front.part("_leaderboard.html", "ranking", ranking),
+                        chart=_chart(front, history), query=_pool_query(request))
+
+
+async def rating_chart(request: Request) -> Response:
+    """The chart of a pool's first bots' ratings over its games, alone: what the
+    leaderboard page fetches again when a game ends."""
+    front = front_of(request)
+    visitor = front.visitor(request)
+    tournament, key = _pool_of(request)
+
+    async def chart() -> Response:
+        history = await _rating_history(front, visitor, tournament, key)
+        return HTMLResponse(_chart(front, history), headers={"Cache-Control": "no-store"})
+    return await _live_fragment(request, f"chart?{tournament}&{key}", chart)
+
+
+def _chart(front: Front, history: admin_pb2.GetRatingHistoryResponse) -> Markup:
+    """The rating chart of `history`, drawn once for each answer."""
+    return front.parts.get("chart", history, lambda: views.rating_chart(history))
+
+
+async def _rating_history(front: Front, visitor: Visitor, tournament: str, key: str
+                          ) -> admin_pb2.GetRatingHistoryResponse:
+    history: admin_pb2.GetRatingHistoryResponse = await front.call(
+        visitor, "GetRatingHistory",
+        admin_pb2.GetRatingHistoryRequest(tournament=tournament, pool=key, top=CHARTED))
+    return history
+
+
+async def _live_fragment(request: Request, shared_as: str,
+                         render: Callable[[], Awaitable[Response]]) -> Response:
+    """A fragment a live page fetches when a game ends: made for a signed-in visitor
+    alone, and once for everyone else (they all call with the same token)."""
+    front = front_of(request)
+    if front.visitor(request).signed is not None:
+        return await render()
 
     async def made() -> bytes:
-        return bytes((await render("_leaderboard.html")).body)
+        return bytes((await render()).body)
 
-    # Everyone not signed in calls with the same token: one answer serves them all.
-    body = await front.shared.get(f"leaderboard?{tournament}&{key}", made)
+    body = await front.shared.get(shared_as, made)
     return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 

@@ -13,8 +13,19 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from arena import narration, wire
+from markupsafe import Markup
+
+from arena import chart, narration, wire
 from arena.v1 import admin_pb2, uno_pb2
+from arena.wire_admin import rating_histories
+
+
+def rating_chart(history: admin_pb2.GetRatingHistoryResponse) -> Markup:
+    """The report's rating chart (`arena.chart`: inline SVG, every name escaped, no
+    script and no style attribute) of a `GetRatingHistory` answer, its x axis running to
+    the pool's last game."""
+    over = f"the {history.pool.games} games of {history.pool.description or history.pool.key}"
+    return Markup(chart.rating_chart(rating_histories(history), history.pool.games, over))
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,3 +121,13 @@ def test_an_estimate_past_max_games_says_so_and_the_bar_keeps_within_it(
     assert (pos, length) == (30, 200)
     assert "≈10,000 games to go at the current effect" in text
     assert text.endswith("past --max-games 200")
+
+
+def test_the_time_left_after_a_resume_is_this_run_s_games_at_this_run_s_rate() -> None:
+    rate = output._Rate()
+    rate.eta = True
+    rate.begin(200)  # 200 games were played before this run
+    rate.started -= 10  # this run has played for 10 s ...
+    rate.done = 229  # ... 29 games: 2.9 games/s, 171 to go
+    rate.seen = admin_pb2.RunProgress(done=229, total=400)
+    assert rate.text(None) == "2.9 games/s, ~59 s left"

@@ -34,5 +34,10 @@ def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
     assert entered == sorted(["house@", *(f"bot{number:03d}" for number in range(PLAN.authors))])
     (row,) = rows_of("backend", outcome, PLAN)
     assert row["let through"] == 0 and row["p99 ms quiet"] > 0
+    assert [load.period for load in outcome.loads] == list(PLAN.periods)
+    assert all(load.server_cpu > 0 and load.seconds >= PLAN.phase_seconds
+               for load in outcome.loads)
+    assert outcome.loads[1].reads > 0 == outcome.loads[0].reads
+    assert isinstance(row["server ms per read"], float)
     assert {read["read"] for read in read_rows("backend", outcome)} >= {
         "GetRankings", "ListBotVersions", "ListGames"}

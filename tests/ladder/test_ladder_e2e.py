@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 from collections import Counter
@@ -156,8 +157,10 @@ def test_six_bots_of_known_strength_a_version_midway_and_a_removed_bot(
             if ladder.poll() is None:
                 ladder.kill()
                 print("ladder said:", ladder.communicate()[1].decode())
-    assert ladder.returncode == 130, err
+    assert ladder.returncode == 0, "a ladder stopped by SIGTERM ended cleanly"
     assert "the games in play were abandoned and go first next time" in err.decode()
+    [said_played] = re.findall(r"stopped after (\d+) games this run", err.decode())
+    assert int(said_played) == _done(db), "every game this run recorded is counted"
     assert "Traceback" not in said + err.decode()
     _assert_recorded_once(db)
 
@@ -241,7 +244,23 @@ def test_sigterm_stops_a_ladder_started_as_a_background_job_with_ctrl_c_ignored(
         try:
             wait_for_line(process, "waiting for 2", 60)
             process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=30) == 130
+            assert process.wait(timeout=30) == 0, "stopped by SIGTERM: a clean end"
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def test_ctrl_c_stops_a_ladder_as_an_interrupted_command(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    with marked_env(f"ladder-int-{os.getpid()}-{tmp_path.name}") as env:
+        process = subprocess.Popen([*ARENA, "--db", str(db), "ladder", "run"],
+                                   env=arena_env(env, db), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        try:
+            wait_for_line(process, "waiting for 2", 60)
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 130, "Ctrl-C: the shell's interrupted status"
         finally:
             if process.poll() is None:
                 process.kill()

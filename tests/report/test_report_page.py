@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from arena import rankings
+from arena.chart import nice_ticks
 from arena.rating import pools as rating_pools
 from arena.record import SeatTermination
 from arena.report import Report, gather, render
-from arena.report.chart import nice_ticks
 from arena.report.html import frame_json, script_json
 from arena.store import Store
 from tests.cli.cli_support import ok

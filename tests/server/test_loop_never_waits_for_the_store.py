@@ -222,3 +222,45 @@ def test_time_limits_of_the_tests_scale_with_their_factor_or_the_load(
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert time_scale() == expected
+
+
+def test_reads_build_their_answers_in_the_readers_threads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena import wire_admin
+    built: dict[str, set[str]] = {}
+    for name in ("game_response", "rankings_response", "crosstable_response",
+                 "stats_response", "summary_info", "version_info"):
+        original = getattr(wire_admin, name)
+
+        def recording(*args: Any, _name: str = name, _original: Any = original) -> Any:
+            built.setdefault(_name, set()).add(threading.current_thread().name)
+            return _original(*args)
+        monkeypatch.setattr(wire_admin, name, recording)
+
+    async def scenario() -> None:
+        async with managed_server(tmp_path) as served, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{served.port}") as channel:
+            admin = admin_pb2_grpc.ArenaAdminStub(channel)
+            tokens = {name: (await admin.AddBot(admin_pb2.AddBotRequest(name=name))).token
+                      for name in ("alice", "bob")}
+            bots = [await TestBot(served.port, token, first_legal).start()
+                    for token in tokens.values()]
+            await admin.CreateTournament(admin_pb2.CreateTournamentRequest(
+                name="cup", bots=list(tokens), settings_json=SETTINGS, rules_json=ONE_HAND))
+            [u async for u in admin.RunTournament(
+                admin_pb2.RunTournamentRequest(tournament="cup"))]
+            built.clear()
+            await admin.GetRankings(admin_pb2.GetRankingsRequest(tournament="cup"))
+            await admin.GetCrosstable(admin_pb2.GetCrosstableRequest(tournament="cup"))
+            await admin.GetStats(admin_pb2.GetStatsRequest(tournament="cup"))
+            games = await admin.ListGames(admin_pb2.ListGamesRequest(tournament="cup"))
+            await admin.GetGame(admin_pb2.GetGameRequest(id=games.games[0].id, as_bot="bob"))
+            await admin.ListBotVersions(admin_pb2.ListBotVersionsRequest(name="alice"))
+            for bot in bots:
+                await bot.close()
+
+    asyncio.run(scenario())
+    assert set(built) == {"game_response", "rankings_response", "crosstable_response",
+                          "stats_response", "summary_info", "version_info"}
+    assert all(names and all(name.startswith("arena-read") for name in names)
+               for names in built.values()), built

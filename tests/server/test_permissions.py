@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 import pytest
 
-from arena.server.permissions import RULES, STRICT_OWNER, Need
+from arena.server.permissions import CALLER_SECONDS, RULES, STRICT_OWNER, Need
 from arena.store import BotKind, Quota
 from arena.submissions import pack
 from arena.v1 import admin_pb2, admin_pb2_grpc
@@ -62,6 +62,7 @@ def requests(caller: str, archive: bytes, invite: str) -> dict[str, Any]:
         "ListPools": admin_pb2.ListPoolsRequest(),
         "GetCrosstable": admin_pb2.GetCrosstableRequest(),
         "GetStats": admin_pb2.GetStatsRequest(),
+        "GetRatingHistory": admin_pb2.GetRatingHistoryRequest(),
         "FitRatings": admin_pb2.FitRatingsRequest(apply=True),
         "ListGames": admin_pb2.ListGamesRequest(),
         "GetGame": admin_pb2.GetGameRequest(game_id=999, as_bot="alice-bot"),
@@ -282,12 +283,51 @@ def test_an_author_may_run_competitions_once_the_organizer_allows_it(tmp_path: P
             request = admin_pb2.CreateTournamentRequest(
                 name="cup", bots=["one", "two"], settings_json='{"table_size": 2}')
             before = await _ask(served.port, "CreateTournament", request, token)
-            served.store.set_author("ann", may_run=True)
+            allowed = await _ask(served.port, "SetAuthor", admin_pb2.SetAuthorRequest(
+                name="ann", may_run=True), ORGANIZER_TOKEN)
+            assert allowed[0] is grpc.StatusCode.OK
             after = await _ask(served.port, "CreateTournament", request, token)
             return before[0], after[0]
 
     assert asyncio.run(scenario()) == (grpc.StatusCode.PERMISSION_DENIED,
                                        grpc.StatusCode.OK)
+
+
+def test_a_removed_or_rotated_token_is_refused_at_once(tmp_path: Path) -> None:
+    async def scenario() -> list[grpc.StatusCode]:
+        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN) as served:
+            _, ann = served.store.add_author("ann")
+            _, bob = served.store.add_author("bob")
+            port, listing = served.port, admin_pb2.ListBotsRequest()
+            codes = [(await _ask(port, "ListBots", listing, token))[0] for token in (ann, bob)]
+            await _ask(port, "RemoveAuthor", admin_pb2.RemoveAuthorRequest(name="ann"),
+                       ORGANIZER_TOKEN)
+            codes.append((await _ask(port, "ListBots", listing, ann))[0])
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                rotated = await admin_pb2_grpc.ArenaAdminStub(channel).RotateAuthorToken(
+                    admin_pb2.RotateAuthorTokenRequest(name="bob"),
+                    metadata=(("authorization", f"Bearer {ORGANIZER_TOKEN}"),))
+            codes.append((await _ask(port, "ListBots", listing, bob))[0])
+            codes.append((await _ask(port, "ListBots", listing, rotated.token))[0])
+            return codes
+
+    assert asyncio.run(scenario()) == [
+        grpc.StatusCode.OK, grpc.StatusCode.OK, grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.OK]
+
+
+def test_a_change_made_beside_the_server_counts_within_a_second(tmp_path: Path) -> None:
+    async def scenario() -> list[grpc.StatusCode]:
+        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN) as served:
+            _, ann = served.store.add_author("ann")
+            port, listing = served.port, admin_pb2.ListBotsRequest()
+            codes = [(await _ask(port, "ListBots", listing, ann))[0]]
+            served.store.remove_author("ann")
+            await asyncio.sleep(CALLER_SECONDS + 0.1)
+            codes.append((await _ask(port, "ListBots", listing, ann))[0])
+            return codes
+
+    assert asyncio.run(scenario()) == [grpc.StatusCode.OK, grpc.StatusCode.UNAUTHENTICATED]
 
 
 

@@ -160,6 +160,30 @@ def test_stored_events_and_actions_are_the_json_mapping_and_a_new_object_each_ti
             assert wire.action_to_dict(action) == expected
 
 
+def test_stored_events_and_actions_read_back_as_the_json_mapping_parses_them() -> None:
+    for game in random_games(HOUSE, 4, range(3)):
+        for _ in range(2):  # the second time from what the first kept
+            for event in game.events:
+                stored = json.loads(json.dumps(wire.event_to_dict(event)))
+                read = wire.stored_event_into(stored, uno_pb2.Event())
+                assert read == wire.dict_into(stored, uno_pb2.Event())
+                assert wire.stored_event_audience(stored) == event.audience
+            for action in game.actions:
+                stored = json.loads(json.dumps(wire.action_to_dict(action)))
+                read_action = wire.stored_action_into(stored, uno_pb2.Action())
+                assert wire.action_from_proto(read_action) == action
+
+
+def test_a_stored_object_that_is_no_event_is_a_wire_error_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(wire.WireError):
+            wire.stored_event_into({"card_played": {"seat": "north"}}, uno_pb2.Event())
+        with pytest.raises(wire.WireError):
+            wire.stored_event_audience({"hand_dealt": {"seat": "north"}})
+        with pytest.raises(wire.WireError):
+            wire.stored_action_into({"kind": "dance"}, uno_pb2.Action())
+
+
 def test_event_messages_use_the_engine_field_names() -> None:
     played = events.CardPlayed(1, Card(Rank.WILD), Color.GREEN, uno=True, target=None)
     message = wire.event_to_proto(played).card_played

@@ -4,7 +4,8 @@ against uvicorn serving the front of a real match server.
 Every page loads with no script error and no request leaving the site; axe-core (npm,
 `make web-axe`) finds no serious or critical violation on any of them; a leaderboard
 follows a game's end within 2 s without a reload; the replay steps; a second author is
-refused the first's private pages. Screenshots go to test-artifacts/web/.
+refused the first's private pages; a leaderboard's rating chart is drawn, passes axe, and
+follows a game's end. Screenshots go to test-artifacts/web/.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from arena.services.recent import FRESH_FOR
 from arena.v1 import admin_pb2
 from arena.web import WebSettings, create_app
 from tests.support import ROOT, chromium, free_port
@@ -31,6 +33,7 @@ ONE_HAND = '{"target_score": null}'
 SERIOUS = ("serious", "critical")
 AXE_PATH = "/axe-core-under-test.js"
 SCREENSHOTS = ("leaderboard", "game", "me", "private-game")
+"""The pages whose whole-page screenshots are kept (the rating chart's is its own test's)."""
 
 
 class Uvicorn:
@@ -189,6 +192,57 @@ def test_the_leaderboard_follows_a_games_end_without_a_reload(
         assert time.monotonic() - ended < 2.0
         assert visit.page.url.endswith(f"/pool?key={pool.key}"), "no reload, no navigation"
         visit.page.screenshot(path=str(ARTIFACTS / "leaderboard-live.png"), full_page=True)
+        assert visit.errors == [] and visit.left_the_origin() == []
+    finally:
+        visit.close()
+
+
+CHART_AS_DRAWN = """() => {
+  const chart = document.querySelector("#chart svg.chart");
+  const box = chart.getBoundingClientRect();
+  return {width: box.width, height: box.height, label: chart.getAttribute("aria-label"),
+          bots: Array.from(chart.querySelectorAll("g.series"), g => g.dataset.bot),
+          lineFill: getComputedStyle(chart.querySelector("polyline.mu")).fill,
+          bandOpacity: getComputedStyle(chart.querySelector("polygon.band")).fillOpacity};
+}"""
+"""What the browser drew of a leaderboard page's rating chart."""
+
+
+def test_the_leaderboards_rating_chart_is_drawn_accessible_and_follows_the_games(
+        browser: Any, front: Uvicorn, served: Served) -> None:
+    served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+        bots=["greedy@1", "rnd", HOSTILE], games=1, seed=21, rules_json=ONE_HAND))
+    time.sleep(FRESH_FOR + 0.2)  # the server's kept answers now say the match was played
+    pool = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
+                if p.key.startswith("rules:") and p.key.endswith(":3"))
+    rows = served.call("GetRankings", admin_pb2.GetRankingsRequest(pool=pool.key)).rows
+    visit = Visit(browser, front)
+    try:
+        assert visit.open(f"/pool?key={pool.key}") == 200
+        # Read in one evaluation: a game's end may refresh the chart between two reads.
+        drawn = visit.page.evaluate(CHART_AS_DRAWN)
+        assert drawn["width"] > 400 and drawn["height"] > 150, drawn
+        assert drawn["bots"] == [row.bot for row in rows], \
+            "one line per bot, in the leaderboard's order"
+        assert drawn["label"] == (
+            f"rating of each bot over the {pool.games} games of {pool.description}")
+        # The page's style sheet reached the SVG: lines are stroked, bands are faint.
+        assert (drawn["lineFill"], drawn["bandOpacity"]) == ("none", "0.13")
+        assert visit.serious_violations() == []
+        visit.page.locator("#chart svg.chart").screenshot(
+            path=str(ARTIFACTS / "rating-chart.png"))
+        visit.page.wait_for_timeout(600)  # the page's event stream is open
+        served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+            bots=["greedy@1", "rnd", HOSTILE], games=1, seed=22, rules_json=ONE_HAND))
+        ended = time.monotonic()
+        now = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
+                   if p.key == pool.key)
+        assert now.games > pool.games
+        visit.page.wait_for_function(
+            "text => document.querySelector('#chart svg').getAttribute('aria-label')"
+            ".includes(text)", arg=f"over the {now.games} games", timeout=2000)
+        assert time.monotonic() - ended < 2.0
+        assert visit.page.url.endswith(f"/pool?key={pool.key}"), "no reload, no navigation"
         assert visit.errors == [] and visit.left_the_origin() == []
     finally:
         visit.close()

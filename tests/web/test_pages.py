@@ -5,7 +5,9 @@ names, CSRF refusals, the sign-in limit, cookies, uploads and the live feed."""
 from __future__ import annotations
 
 import asyncio
+import html
 import re
+import time
 from collections.abc import Iterator
 
 import grpc
@@ -13,13 +15,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.server.permissions import RULES
+from arena.services.recent import FRESH_FOR
 from arena.v1 import admin_pb2
 from arena.web import WebSettings, create_app
 from arena.web.client import AdminClient, answer_for
 from arena.web.front import MAX_UPLOAD_BYTES
 from arena.web.live import GameFeed
 from tests.server.test_permissions import expected_refused
-from tests.web.web_support import HOSTILE, TOURNAMENT, Served, bot_archive
+from tests.web.web_support import HOSTILE, ONE_HAND, TOURNAMENT, Served, bot_archive
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -63,6 +66,7 @@ READ_PAGES = {
     f"/pool?tournament={TOURNAMENT}": "μ − 3σ",
     f"/pool/crosstable?tournament={TOURNAMENT}": "W-L-D",
     f"/pool/stats?tournament={TOURNAMENT}": "Seat",
+    f"/pool/chart?tournament={TOURNAMENT}": '<svg class="chart"',
     "/tournaments": TOURNAMENT,
     f"/tournaments/{TOURNAMENT}": "The schedule",
     "/games": "Stored games",
@@ -98,12 +102,78 @@ def test_names_are_shown_as_text_never_as_markup(web: TestClient, served: Served
         assert ESCAPED in text, path
 
 
+SERIES = re.compile(r'<g class="series" data-bot="([^"]*)">\s*<polygon class="band" '
+                    r'fill="[^"]+" points="([^"]+)"/>\s*<polyline class="mu" stroke="[^"]+" '
+                    r'points="([^"]+)"/>\s*<circle[^>]*><title>([^<]*)</title>')
+ROW_BOT = re.compile(r'<td><a href="/games\?bot=[^"]*">([^<]*)</a></td>')
+
+
+def test_the_leaderboard_page_draws_each_bots_rating_after_each_of_its_games(
+        web: TestClient, served: Served) -> None:
+    page = web.get(f"/pool?tournament={TOURNAMENT}").text
+    rows = served.call("GetRankings", admin_pb2.GetRankingsRequest(tournament=TOURNAMENT)).rows
+    assert ROW_BOT.findall(page) == [html.escape(row.bot) for row in rows]
+    chart = page[page.index('<svg class="chart"'):page.index("</svg>")]
+    series = SERIES.findall(chart)
+    assert [bot for bot, *_ in series] == [html.escape(row.bot) for row in rows], \
+        "one line per bot, in the leaderboard's order"
+    for (_, band, line, title), row in zip(series, rows, strict=True):
+        corners = [tuple(float(v) for v in pair.split(",")) for pair in line.split()]
+        # A step line: two corners for each point, the starting rating and each game.
+        assert len(corners) == 2 * (row.games + 1)
+        assert len(band.split()) == 2 * len(corners)
+        assert corners[0][0] == chart_left(chart), "from the pool's initial rating at 0"
+        assert corners[-1][0] == max(x for x, _ in corners), "held to the pool's last game"
+        assert title.endswith(f"μ {row.mu:.2f}, σ {row.sigma:.2f} after {row.games} games")
+    assert f"{len(rows)} bots, after {served.seeded.games} games" in page
+
+
+def test_a_leaderboards_table_is_rendered_once_for_each_answer_whoever_asks(
+        served: Served) -> None:
+    served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+        bots=["greedy@1", "rnd"], games=1, seed=31, rules_json=ONE_HAND))
+    time.sleep(FRESH_FOR + 0.2)  # the server's kept answers now say the match was played
+    pool = next(p for p in served.call("ListPools", admin_pb2.ListPoolsRequest()).pools
+                if p.key.startswith("rules:") and p.key.endswith(":2"))
+    path = f"/pool?key={pool.key}"
+    with client_for(served) as web, client_for(served) as signed:
+        sign_in(signed, served.token("alice"))
+        parts = web.app.state.front.parts  # type: ignore[attr-defined]
+        first = web.get(path).text
+        made = parts.rendered
+        assert web.get(path).text.count("<tr") == first.count("<tr")
+        assert web.get(path + "&fragment=1").status_code == 200
+        assert parts.rendered == made, "the same answer is not rendered again"
+        signed_page = signed.get(path).text
+        assert table_of(signed_page) == table_of(first)
+        served.call("PlayMatch", admin_pb2.PlayMatchRequest(
+            bots=["greedy@1", "rnd"], games=1, seed=32, rules_json=ONE_HAND))
+        deadline = time.monotonic() + 10
+        while f"after {pool.games + 2} games" not in (page := web.get(path).text):
+            assert time.monotonic() < deadline, "the new games reach the table"
+            time.sleep(0.2)
+        assert parts.rendered > made and table_of(page) != table_of(first)
+
+
+def table_of(page: str) -> str:
+    """The leaderboard table of a page."""
+    return page[page.index('<table class="leaderboard">'):page.index("</table>")]
+
+
+def chart_left(chart: str) -> float:
+    """The x of game 0: the left end of the chart's grid lines."""
+    found = re.search(r'<line class="grid" x1="([0-9.]+)"', chart)
+    assert found
+    return float(found.group(1))
+
+
 PRIVATE_PAGES = {
     "/games/{game}?as=greedy@1": "GetGame",
     "/bots/greedy": "ListBotVersions",
     "/bots/greedy@1/log": "GetBotLog",
     "/audit": "ListAudit",
     f"/pool?tournament={TOURNAMENT}": "GetRankings",
+    f"/pool/chart?tournament={TOURNAMENT}": "GetRatingHistory",
     "/tables": "ListTables",
 }
 """Pages → the RPC whose rule decides who may open them."""

@@ -1,17 +1,40 @@
-"""Each bot's rating over a tournament as one inline SVG chart, written in Python.
+"""Each bot's rating over a pool's games as one inline SVG chart, written in Python.
 
 One line per bot for TrueSkill's μ, over a band for μ ± σ, against the pool's
 games in the order they were rated. A rating holds from one of the bot's games
 to its next, so lines and bands are drawn as steps. Every name is escaped.
+
+The tournament report draws it into its page (`arena.report`), and the web front
+into a pool's leaderboard page, from the points `GetRatingHistory` answers. The
+module needs nothing but the standard library, and draws with SVG attributes
+only (no style attribute, no script), so that a page under a strict
+Content-Security-Policy shows it as it is.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from html import escape
 
-from arena.report.data import BotHistory, RatingPoint
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A bot's TrueSkill rating after the pool's `game`-th rated game (0: before any)."""
+
+    game: int
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotHistory:
+    """One bot's rating over a pool's games, starting from the pool's initial rating."""
+
+    bot: str
+    points: tuple[RatingPoint, ...]
+
 
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31",
            "#666666")
@@ -27,17 +50,23 @@ def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-def rating_chart(histories: Sequence[BotHistory]) -> str:
-    """The chart as an `<svg>` element; a short note when no game was rated."""
-    games = max((point.game for h in histories for point in h.points), default=0)
-    if games == 0:
+def rating_chart(histories: Sequence[BotHistory], games: int | None = None,
+                 over: str = "the tournament") -> str:
+    """The chart as an `<svg>` element; a short note when no game was rated.
+
+    The x axis runs to the pool's `games` (by default the last game any of
+    `histories` played), so that bots drawn from a larger pool keep their lines to
+    its end; `over` says what the chart spans, for its accessible name."""
+    last = max((point.game for h in histories for point in h.points), default=0)
+    games = max(last, games or 0)
+    if last == 0:
         return '<p class="note">No rated game yet: no rating to draw.</p>'
     low = min(p.mu - p.sigma for h in histories for p in h.points)
     high = max(p.mu + p.sigma for h in histories for p in h.points)
     ticks = nice_ticks(low, high)
     scale = _Scale(games, ticks[0], ticks[-1])
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             'aria-label="rating of each bot over the tournament">']
+             f'aria-label="rating of each bot over {escape(over)}">']
     parts += _axes(scale, ticks, games)
     for index, history in enumerate(histories):
         parts += _series(scale, history, index)
@@ -138,7 +167,8 @@ def _legend(histories: Sequence[BotHistory]) -> list[str]:
         last = history.points[-1]
         parts.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" rx="2" '
                      f'fill="{colour(index)}"/>')
-        shown = history.bot if len(history.bot) <= 14 else history.bot[:13] + "…"
+        # Room for about 18 characters of 12px text: the name's first 12, then μ.
+        shown = history.bot if len(history.bot) <= 12 else history.bot[:11] + "…"
         parts.append(f'<text class="legend" x="{x + 20}" y="{y}"><title>{escape(history.bot)}'
                      f'</title>{escape(shown)} <tspan class="muted">{last.mu:.1f}</tspan></text>')
     return parts
