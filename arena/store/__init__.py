@@ -161,6 +161,7 @@ class Store(AuthorRecords, BotRecords, TimetableRecords, TournamentRecords, Sche
             GameRecords, RatingRecords, VersionRecords):
     """The arena database. Open with `Store.open(path_or_url)`; use as a context manager.
 
-    Safe to call from any thread, one call at a time: a lock serialises access
-    to the single connection.
+    Safe to call from any thread: a lock serialises access to the writer's connection;
+    opened with `readers=N`, the methods that only read run on up to N connections of
+    their own, side by side, without that lock.
     """

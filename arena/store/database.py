@@ -172,9 +172,10 @@ _NO_LOCK = _NoLock()
 class Database:
     """The connection every part of `Store` works through. Open with `Store.open(target)`.
 
-    Safe to call from any thread, one call at a time: a lock serialises access
-    to the single connection. Every public method a part of the store defines is one
-    unit, run again after a reconnect (see the module's description).
+    Safe to call from any thread: a lock serialises access to the writer's connection
+    (and, without readers, every call). Every public method a part of the store defines
+    is one unit, run again after a reconnect (see the module's description); one marked
+    `reads` runs on a reader where the store has them.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
