@@ -100,16 +100,19 @@ async def managed_server(folder: Path, *, admin_token: str | None = None,
 
 _WITHOUT_WRITE_OVERRIDE = """
 import ctypes, os, sys
-PR_CAPBSET_READ, PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 23, 24, 1
+PR_CAPBSET_READ, PR_CAPBSET_DROP = 23, 24
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 1, 2
 prctl = ctypes.CDLL(None, use_errno=True).prctl
-if os.geteuid() == 0 and prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 \\
-        and prctl(PR_CAPBSET_READ, CAP_DAC_OVERRIDE, 0, 0, 0) != 0:
-    sys.exit(f"cannot give up CAP_DAC_OVERRIDE: {os.strerror(ctypes.get_errno())}")
+for cap, name in ((CAP_DAC_OVERRIDE, "CAP_DAC_OVERRIDE"),
+                  (CAP_DAC_READ_SEARCH, "CAP_DAC_READ_SEARCH")):
+    if os.geteuid() == 0 and prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 \\
+            and prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0:
+        sys.exit(f"cannot give up {name}: {os.strerror(ctypes.get_errno())}")
 os.execv(sys.argv[1], sys.argv[1:])
 """
 """Runs its arguments as a command that file permissions bind even under root: root
-ignores them through CAP_DAC_OVERRIDE, which is dropped from the bounding set first,
-so the exec'd command has it in none of its sets."""
+ignores them through CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, which are dropped from
+the bounding set first, so the exec'd command has them in none of its sets."""
 
 
 RunBound = Callable[[Sequence[str]], subprocess.CompletedProcess[str]]
@@ -134,6 +137,27 @@ def read_only_folder(folder: Path) -> Iterator[RunBound]:
                      f"open({str(folder / 'probe')!r}, 'x')"])
         assert probe.returncode != 0 and "Permission denied" in probe.stderr, (
             f"the folder {folder} can still be written: {probe.stderr}")
+        yield run
+    finally:
+        folder.chmod(mode)
+
+
+@contextlib.contextmanager
+def unenterable_folder(folder: Path) -> Iterator[RunBound]:
+    """Make `folder` one nobody may enter or list (mode 0000) and yield a runner for
+    commands bound by that, even when the tests run as root; a probe proves first that
+    they are."""
+    def run(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", _WITHOUT_WRITE_OVERRIDE, *argv]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              check=False)
+
+    mode = folder.stat().st_mode & 0o7777
+    folder.chmod(0)
+    try:
+        probe = run([sys.executable, "-c", f"import os; os.stat({str(folder / 'x')!r})"])
+        assert probe.returncode != 0 and "Permission denied" in probe.stderr, (
+            f"the folder {folder} can still be entered: {probe.stderr}")
         yield run
     finally:
         folder.chmod(mode)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import grpc
 
     from arena.cli.session import Session
+    from arena.store import ConnectionSettings
 
 T = TypeVar("T")
 
@@ -37,7 +38,11 @@ class DatabaseOption(click.ParamType):  # type: ignore[type-arg]
         text = str(value)
         if is_postgres(text):
             return text
-        if Path(text).is_dir():
+        try:
+            is_folder = Path(text).is_dir()
+        except OSError as exc:
+            self.fail(unreachable(Path(text), exc), param, ctx)
+        if is_folder:
             self.fail(f"{text} is a folder, not a database file", param, ctx)
         return Path(text)
 
@@ -46,9 +51,49 @@ class DatabaseOption(click.ParamType):  # type: ignore[type-arg]
         return "FILE|URL"
 
 
+def unreachable(path: Path, exc: OSError) -> str:
+    """Why `path` cannot be looked at (`exc`), naming the folder this user cannot enter
+    when that is why."""
+    reason = (exc.strerror or str(exc)).lower()
+    for folder in reversed(path.absolute().parents):
+        if folder.is_dir() and not os.access(folder, os.X_OK):
+            return (f"cannot reach {path}: {reason}: the folder {folder} cannot be entered "
+                    "by this user")
+    return f"cannot reach {path}: {reason}"
+
+
 RECONNECT_VARIABLE = "ARENA_DB_RECONNECT"
 """Names the seconds a PostgreSQL store that lost its connection goes on trying to
 reconnect (`arena.store.RECONNECT_WITHIN` without it)."""
+
+
+STATEMENT_TIMEOUT_VARIABLE = "ARENA_DB_STATEMENT_TIMEOUT"
+"""Names the seconds one PostgreSQL statement may run before the server cancels it (0: no
+limit; `arena.store.STATEMENT_TIMEOUT` without it)."""
+
+READERS_VARIABLE = "ARENA_DB_READERS"
+"""Names how many connections `arena serve` reads its database through (`DB_READERS`
+without it)."""
+
+DB_READERS = 4
+"""Connections `arena serve` reads through beside its writer, by default: leaderboards,
+game lists and games served to many callers at once do not wait for games being
+recorded."""
+
+
+def _seconds_from_env(variable: str, default: float) -> float:
+    """The seconds the environment `variable` names, else `default`; a usage error for a
+    value that is not a number of seconds (0 or more)."""
+    given = os.environ.get(variable, "").strip()
+    if not given:
+        return default
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise click.UsageError(f"{variable}={given!r} is not a number of seconds (0 or more)")
+    return seconds
 
 
 class Context:
@@ -71,17 +116,34 @@ class Context:
         value that is not a number of seconds."""
         from arena.store import RECONNECT_WITHIN
 
-        given = os.environ.get(RECONNECT_VARIABLE, "").strip()
+        return _seconds_from_env(RECONNECT_VARIABLE, RECONNECT_WITHIN)
+
+    @property
+    def connection_settings(self) -> ConnectionSettings:
+        """How this command's PostgreSQL connections name themselves (`arena` and the
+        command, as `pg_stat_activity` shows them) and how long a statement may run
+        (`ARENA_DB_STATEMENT_TIMEOUT` seconds, 0 for no limit; a usage error for a value
+        that is not a number of seconds)."""
+        from arena.store import STATEMENT_TIMEOUT, ConnectionSettings
+
+        timeout = _seconds_from_env(STATEMENT_TIMEOUT_VARIABLE, STATEMENT_TIMEOUT)
+        command = click.get_current_context(silent=True)
+        words = command.command_path.split()[1:] if command is not None else []
+        return ConnectionSettings(application_name=" ".join(["arena", *words]),
+                                  statement_timeout=timeout or None)
+
+    @property
+    def db_readers(self) -> int:
+        """How many connections `arena serve` reads its database through beside its
+        writer: `ARENA_DB_READERS`, else `DB_READERS`; a usage error for a value that is
+        not a whole number from 0 (none: every call waits for the writer's connection)."""
+        given = os.environ.get(READERS_VARIABLE, "").strip()
         if not given:
-            return RECONNECT_WITHIN
-        try:
-            seconds = float(given)
-        except ValueError:
-            seconds = math.nan
-        if not math.isfinite(seconds) or seconds < 0:
-            raise click.UsageError(f"{RECONNECT_VARIABLE}={given!r} is not a number of "
-                                   "seconds (0 or more)")
-        return seconds
+            return DB_READERS
+        if not given.isdigit():
+            raise click.UsageError(f"{READERS_VARIABLE}={given!r} is not a number of "
+                                   "connections (0 or more)")
+        return int(given)
 
     @property
     def db_name(self) -> str:
@@ -137,6 +199,7 @@ class Context:
         from arena.store import NoDatabase, StoreError
 
         reconnect_within = self.reconnect_within
+        connection = self.connection_settings
         try:
             call_seconds(), silence_seconds()  # a bad setting is said before anything runs
             tls = tls_from_env() if self.server else None
@@ -149,6 +212,7 @@ class Context:
             async with admin_session(self.server, self.db, token, tls,
                                      read_only=read_only,
                                      reconnect_within=reconnect_within,
+                                     connection=connection,
                                      metrics_at=self.metrics_at) as session:
                 try:
                     return await body(session)

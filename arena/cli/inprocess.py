@@ -52,7 +52,8 @@ def _run(context: Context, label: str,
     from arena.tournament.inprocess import InProcessRefused
 
     async def main() -> tuple[admin_pb2.RunProgress, Any]:
-        store = Store.open(context.db, reconnect_within=context.reconnect_within)
+        store = Store.open(context.db, reconnect_within=context.reconnect_within,
+                           connection=context.connection_settings)
         try:
             updates: asyncio.Queue[admin_pb2.RunProgress | None] = asyncio.Queue()
             named: list[str] = []

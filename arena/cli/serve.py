@@ -137,7 +137,8 @@ def serve(context: Context, host: str, port: int, tls_cert: Path | None,
     isolation = bot_isolation(host, unsafe_bots)
     check_port_free(host, port)
     try:
-        store = Store.open(context.db, reconnect_within=context.reconnect_within)
+        store = Store.open(context.db, reconnect_within=context.reconnect_within,
+                           connection=context.connection_settings, readers=context.db_readers)
     except (sqlite3.Error, StoreError) as exc:
         raise click.ClickException(f"cannot use the database {context.db_name}: {exc}"
                                    ) from None

@@ -27,7 +27,7 @@ from arena.client.connection import channel_credentials
 from arena.distributed import worker_pools
 from arena.metrics import Metrics
 from arena.server.assembly import build_server, log_dir_for
-from arena.store import RECONNECT_WITHIN, Store
+from arena.store import RECONNECT_WITHIN, ConnectionSettings, Store
 from arena.store.backend import side_path
 from arena.v1 import admin_pb2_grpc
 
@@ -49,7 +49,9 @@ async def admin_session(server_address: str | None, db_path: Path | str,
                         tls: grpc.ChannelCredentials | None = None, *,
                         read_only: bool = False,
                         reconnect_within: float = RECONNECT_WITHIN,
-                        metrics_at: tuple[str, int] | None = None) -> AsyncIterator[Session]:
+                        connection: ConnectionSettings | None = None,
+                        metrics_at: tuple[str, int] | None = None,
+                        ) -> AsyncIterator[Session]:
     """An admin session against `server_address` (sending `admin_token`, if any, over
     `tls`, if given), or an in-process server on `db_path`, a file or a `postgresql://`
     URL (under an admin token of its own). With `read_only`, the in-process server's
@@ -62,7 +64,8 @@ async def admin_session(server_address: str | None, db_path: Path | str,
         async with _admin_channel(server_address, admin_token, tls) as channel:
             yield Session(admin_pb2_grpc.ArenaAdminStub(channel), server_address)
         return
-    store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within)
+    store = Store.open(db_path, read_only=read_only, reconnect_within=reconnect_within,
+                       connection=connection)
     own_token = secrets.token_urlsafe(24)
     metrics = None if metrics_at is None else Metrics()
     server = build_server(store, log_dir_for(side_path(db_path)), _for_one_command,

@@ -2,7 +2,8 @@
 SQLite file (the default) or a PostgreSQL database (`Store.open` of a `postgresql://`
 URL; `backend` says what differs, and the rules SQL keeps to so it runs on both).
 
-One `Store` owns one connection. Every write is one transaction, and
+One `Store` owns one connection (and, opened with `readers=N`, up to N more that only
+read, for callers that must not wait for the writer). Every write is one transaction, and
 `record_game` writes a finished game, marks its scheduled game done and
 applies the rating update together, so a tournament killed at any moment
 resumes without losing or double-counting a game. The schema evolves through
@@ -27,6 +28,7 @@ from arena.store.authors import (
     QuotaExceeded,
     UnknownAuthor,
 )
+from arena.store.backend import STATEMENT_TIMEOUT, ConnectionSettings
 from arena.store.bots import BotRecords
 from arena.store.database import RECONNECT_WITHIN
 from arena.store.errors import (
@@ -35,6 +37,7 @@ from arena.store.errors import (
     CommitUncertain,
     ConnectionLost,
     DamagedDatabase,
+    DatabaseError,
     DuplicateName,
     EntrantRemoved,
     InvalidInput,
@@ -43,6 +46,7 @@ from arena.store.errors import (
     NotWritable,
     ReconnectFailed,
     SchemaError,
+    StatementTimeout,
     StoreError,
     TournamentBusy,
     UnknownBot,
@@ -101,6 +105,10 @@ __all__ = [
     "ClaimTakenOver",
     "CommitUncertain",
     "ConnectionLost",
+    "ConnectionSettings",
+    "DatabaseError",
+    "STATEMENT_TIMEOUT",
+    "StatementTimeout",
     "BotKind",
     "BotVersion",
     "BuildStatus",
@@ -153,6 +161,7 @@ class Store(AuthorRecords, BotRecords, TimetableRecords, TournamentRecords, Sche
             GameRecords, RatingRecords, VersionRecords):
     """The arena database. Open with `Store.open(path_or_url)`; use as a context manager.
 
-    Safe to call from any thread, one call at a time: a lock serialises access
-    to the single connection.
+    Safe to call from any thread: a lock serialises access to the writer's connection;
+    opened with `readers=N`, the methods that only read run on up to N connections of
+    their own, side by side, without that lock.
     """

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from arena.store.codec import _json, _now
-from arena.store.database import Database
+from arena.store.database import Database, reads
 from arena.store.errors import DuplicateName, InvalidInput, StoreError
 from arena.store.records import AuditEntry, Author, AuthorRole, Invite, Quota
 from arena.store.values import _check_name, hash_token
@@ -121,6 +121,7 @@ class AuthorRecords(Database):
                 (hash_token(token),)).fetchone()
         return None if row is None else _author(row)
 
+    @reads
     def list_authors(self) -> list[Author]:
         """The active authors and viewers, by name."""
         with self._lock:
@@ -273,6 +274,7 @@ class AuthorRecords(Database):
                 (_now(), actor, role, author_id, action, target, result,
                  detail[:AUDIT_DETAIL_CHARS]))
 
+    @reads
     def audit(self, *, author_id: int | None = None, actor: str | None = None,
               limit: int = 100) -> list[AuditEntry]:
         """The newest `limit` audit lines, newest first: all of them, or one author's (by

@@ -39,6 +39,8 @@ import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,6 +53,47 @@ Target = str | PathLike[str]
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 """URL schemes that name a PostgreSQL database."""
+
+
+STATEMENT_TIMEOUT = 60.0
+"""Seconds one statement may run on PostgreSQL before the server cancels it (the default of
+`ConnectionSettings.statement_timeout`): far longer than any statement of a game, a
+leaderboard or a list takes, short enough that one stuck behind a lock or a runaway plan
+does not hold a connection for ever. Migrations and `arena db copy` run without it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionSettings:
+    """How the store's connections present themselves to the database server and guard
+    against it going silent. Only PostgreSQL has any of them; SQLite ignores them.
+
+    Each is set only where the `postgresql://` URL does not already set it: a URL's
+    `application_name=` or `keepalives_idle=` wins."""
+
+    application_name: str = "arena"
+    """What `pg_stat_activity` shows for each connection (`arena serve`, `arena
+    tournament run`, ...); the readers of a store add ` (reader)`."""
+
+    statement_timeout: float | None = STATEMENT_TIMEOUT
+    """Seconds one statement may run before the server cancels it
+    (`StatementTimeout`); None or 0 for no limit."""
+
+    keepalive_idle: int = 30
+    """Seconds a connection may be silent before TCP checks that the server is still
+    there, then every `keepalive_interval` s, `keepalive_count` times, before giving up
+    (so a network split ends a connection in about a minute rather than hours)."""
+
+    keepalive_interval: int = 10
+    """Seconds between two TCP keepalive probes."""
+
+    keepalive_count: int = 3
+    """Unanswered probes after which the connection is dropped."""
+
+    def statement_timeout_ms(self) -> int:
+        """The statement timeout in milliseconds, as PostgreSQL takes it (0: none)."""
+        if not self.statement_timeout or self.statement_timeout <= 0:
+            return 0
+        return max(1, round(self.statement_timeout * 1000))
 
 
 class Row(Protocol):
@@ -131,8 +174,25 @@ def side_path(target: Target) -> Path:
     return Path(re.sub(r"[^A-Za-z0-9_.-]", "_", name))
 
 
+class Readers(ABC):
+    """Connections that only read, handed to one caller at a time, beside a store's one
+    writing connection (`Store.open(..., readers=N)`)."""
+
+    @abstractmethod
+    def connection(self) -> AbstractContextManager[Connection]:
+        """A reading connection for the block, waiting while all are in use."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close every connection."""
+
+
 class Backend(ABC):
     """What one kind of database does its own way; the store's SQL is the same on both."""
+
+    def __init__(self, settings: ConnectionSettings | None = None) -> None:
+        self.settings = settings or ConnectionSettings()
+        """How connections present themselves and guard against a silent server."""
 
     name: str
     """'sqlite' or 'postgresql'."""
@@ -151,6 +211,12 @@ class Backend(ABC):
         not answer within `timeout` seconds (None: the driver's own limit) is an error."""
 
     @abstractmethod
+    def readers(self, target: Target, size: int) -> Readers | None:
+        """Up to `size` connections to `target` that only read, for callers that need not
+        wait for the writer; None where `target` cannot have any (a database in memory,
+        or a file that cannot be written)."""
+
+    @abstractmethod
     def prepare(self, conn: Connection) -> None:
         """Session settings every connection needs before the schema is looked at."""
 
@@ -165,6 +231,25 @@ class Backend(ABC):
     @abstractmethod
     def tables(self, conn: Connection) -> set[str]:
         """The names of the tables the database holds."""
+
+    @abstractmethod
+    def table_sizes(self, conn: Connection) -> dict[str, int | None]:
+        """Bytes each table takes on disk with its indexes (None where the database
+        cannot tell)."""
+
+    def sessions(self, conn: Connection) -> dict[str, int] | None:
+        """How many connections to the database each program holds, by the name it gave
+        (`application_name`); None where the database cannot tell (SQLite)."""
+        return None
+
+    @abstractmethod
+    def explain(self, conn: Connection, sql: str, parameters: Sequence[Any] = ()) -> str:
+        """The plan the database would follow for `sql`, as text."""
+
+    @abstractmethod
+    def without_statement_timeout(self, conn: Connection) -> None:
+        """Lift the statement timeout for the rest of the transaction `conn` is in (a
+        migration, a copy: long by nature)."""
 
     @abstractmethod
     def begin(self, conn: Connection) -> None:

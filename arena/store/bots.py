@@ -12,6 +12,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    reads,
 )
 from arena.store.errors import (
     DuplicateName,
@@ -96,6 +97,7 @@ class BotRecords(Database):
             ).fetchone()
         return None if row is None else _bot(row)
 
+    @reads
     def list_bots(self, *, include_removed: bool = False) -> list[Bot]:
         """Bots by name; removed ones only when asked."""
         query = "SELECT * FROM bots"

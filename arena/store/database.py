@@ -13,6 +13,14 @@ does what running it once does), else it fails with `CommitUncertain`. A claim t
 another run took over while the connection was down is not taken back: every write
 made for it (`acting_for`) fails with `ClaimTakenOver`. SQLite connections do not
 break this way, and nothing of this happens on SQLite.
+
+A store opened with `readers=N` also keeps up to N connections that only read, beside
+its one writing connection: each method marked `reads` (leaderboards, game lists and
+games, tournaments, bots) then runs on one of them, without waiting for the writer's
+lock, so that many callers reading do not hold up the recording of games. On SQLite
+they are read-only connections to the file (in WAL mode a reader never waits for the
+writer); on PostgreSQL a `psycopg_pool` pool. A reading method called inside a unit of
+the writer still reads through the writer's connection (and sees its transaction).
 """
 
 from __future__ import annotations
@@ -29,7 +37,16 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from arena.record import Decision
-from arena.store.backend import Backend, Connection, Row, Target, describe, is_postgres
+from arena.store.backend import (
+    Backend,
+    Connection,
+    ConnectionSettings,
+    Readers,
+    Row,
+    Target,
+    describe,
+    is_postgres,
+)
 from arena.store.codec import (
     _TOURNAMENT_SELECT,
     _json,
@@ -78,13 +95,14 @@ one before, up to `RECONNECT_LONGEST_WAIT`."""
 RECONNECT_LONGEST_WAIT = 5.0
 """The longest wait between two attempts to reconnect."""
 
-def backend_for(target: Target) -> Backend:
-    """The backend for `target`: PostgreSQL for a `postgresql://` URL, else SQLite."""
+def backend_for(target: Target, settings: ConnectionSettings | None = None) -> Backend:
+    """The backend for `target`: PostgreSQL for a `postgresql://` URL, else SQLite; its
+    connections made with `settings` (PostgreSQL's only)."""
     if is_postgres(target):
         from arena.store.postgres_backend import PostgresBackend
 
-        return PostgresBackend()
-    return SQLiteBackend()
+        return PostgresBackend(settings)
+    return SQLiteBackend(settings)
 
 
 ConnectionListener = Callable[[str], None]
@@ -112,24 +130,52 @@ def repeatable(method: Method) -> Method:
     return method
 
 
+def reads(method: Method) -> Method:
+    """Mark a store method that only reads: on a store with readers it runs on one of
+    them, not on the writer's connection (see the module's description)."""
+    method.__arena_reads__ = True  # type: ignore[attr-defined]
+    return method
+
+
 def _one_unit(method: Callable[..., T]) -> Callable[..., T]:
-    """`method` run as one unit of the store: again from its start after a reconnect."""
+    """`method` run as one unit of the store: again from its start after a reconnect; a
+    method that `reads`, on a reader where the store has them."""
     again_after_commit = getattr(method, "__arena_repeatable__", False)
+    only_reads = getattr(method, "__arena_reads__", False)
 
     @functools.wraps(method)
     def unit(self: Database, *args: Any, **kwargs: Any) -> T:
-        return self._run_unit(functools.partial(method, self, *args, **kwargs),
-                              again_after_commit)
+        body = functools.partial(method, self, *args, **kwargs)
+        if getattr(self._local, "reader", None) is not None:
+            return body()  # part of a reading unit, on its connection
+        if only_reads and self._readers is not None \
+                and not getattr(self._local, "writing", False):
+            return self._run_read(body)
+        return self._run_unit(body, again_after_commit)
     unit.__arena_unit__ = True  # type: ignore[attr-defined]
     return unit
+
+
+class _NoLock:
+    """Stands for the writer's lock in a reading unit, which has its connection alone."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_LOCK = _NoLock()
 
 
 class Database:
     """The connection every part of `Store` works through. Open with `Store.open(target)`.
 
-    Safe to call from any thread, one call at a time: a lock serialises access
-    to the single connection. Every public method a part of the store defines is one
-    unit, run again after a reconnect (see the module's description).
+    Safe to call from any thread: a lock serialises access to the writer's connection
+    (and, without readers, every call). Every public method a part of the store defines
+    is one unit, run again after a reconnect (see the module's description); one marked
+    `reads` runs on a reader where the store has them.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -142,14 +188,20 @@ class Database:
     def __init__(
         self, target: Target, *, migrations: Sequence[Migration] | None = None,
         read_only: bool = False, reconnect_within: float = RECONNECT_WITHIN,
+        connection: ConnectionSettings | None = None, readers: int = 0,
+        migrate: bool = True,
     ) -> None:
-        self._lock = threading.RLock()
+        self._writer_lock = threading.RLock()
+        self._local = threading.local()
+        """Per thread: `reader`, the reading connection of the unit it runs (if any);
+        `writing`, whether it runs a unit on the writer's connection."""
+        self._readers: Readers | None = None
         wanted = MIGRATIONS if migrations is None else migrations
         self._target = target
         self._read_only = read_only
         self.reconnect_within = reconnect_within
         """Seconds to go on trying to reconnect after the connection broke."""
-        self._backend = backend_for(target)
+        self._backend = backend_for(target, connection)
         self._held_claims: dict[str, int] = {}
         """The run claims whose locks this connection holds: token → tournament id."""
         self._lost_claims: dict[str, str] = {}
@@ -172,7 +224,10 @@ class Database:
         self._closed = False
         self._conn, file_read_only = self._backend.connect(target, read_only)
         try:
-            self._prepare(wanted, read_only=read_only, file_read_only=file_read_only)
+            self._prepare(wanted, read_only=read_only, file_read_only=file_read_only,
+                          migrate=migrate)
+            if readers > 0 and not file_read_only:
+                self._readers = self._backend.readers(target, readers)
         except BaseException as exc:
             self._close_connection()
             problem = self._backend.explain_open_failure(target, exc, file_read_only)
@@ -186,17 +241,38 @@ class Database:
         self._authored = "authors" in tables
         """Whether the schema has authors, invites and the audit trail (migration 8)."""
 
+    @property
+    def _conn(self) -> Connection:
+        """The connection this thread's unit works through: its reader's, else the
+        writer's."""
+        reader: Connection | None = getattr(self._local, "reader", None)
+        return self._writer if reader is None else reader
+
+    @_conn.setter
+    def _conn(self, conn: Connection) -> None:
+        self._writer = conn
+
+    @property
+    def _lock(self) -> threading.RLock | _NoLock:
+        """The lock that serialises use of the writer's connection; none to take in a
+        reading unit."""
+        if getattr(self._local, "reader", None) is not None:
+            return _NO_LOCK
+        return self._writer_lock
+
     def _prepare(self, migrations: Sequence[Migration], *, read_only: bool,
-                 file_read_only: bool) -> None:
+                 file_read_only: bool, migrate: bool = True) -> None:
         self._backend.prepare(self._conn)
         # Nothing is written before the database is known to be ours and not too new:
         # a database arena refuses is left exactly as it was.
         self._check_schema(migrations, read_only)
         if file_read_only:
-            self._check_current(migrations)
+            if migrate:
+                self._check_current(migrations)
             return
-        self._backend.before_writing(self._conn)
-        self._migrate(migrations)
+        if migrate:
+            self._backend.before_writing(self._conn)
+            self._migrate(migrations)
         if read_only:
             self._backend.make_read_only(self._conn)
 
@@ -204,6 +280,7 @@ class Database:
     def open(
         cls, target: Target, *, migrations: Sequence[Migration] | None = None,
         read_only: bool = False, reconnect_within: float = RECONNECT_WITHIN,
+        connection: ConnectionSettings | None = None, readers: int = 0,
     ) -> Self:
         """Open the database at `target` and bring its schema up to date.
 
@@ -223,10 +300,22 @@ class Database:
 
         On PostgreSQL, a connection that breaks later is made again for up to
         `reconnect_within` seconds, and the call in flight run again (see the module's
-        description); opening itself is not retried.
+        description); opening itself is not retried. `connection` says how PostgreSQL
+        connections name themselves and the keepalives and statement timeout they keep.
+
+        With `readers`, up to that many more connections only read, and the methods
+        marked `reads` run on them without waiting for writes (see the module's
+        description); where the database cannot have them (SQLite in memory, or a file
+        read as it stands), every method goes through the one connection.
         """
         return cls(target, migrations=migrations, read_only=read_only,
-                   reconnect_within=reconnect_within)
+                   reconnect_within=reconnect_within, connection=connection,
+                   readers=readers)
+
+    @property
+    def readers(self) -> bool:
+        """Whether the store reads through connections of their own (`readers=N`)."""
+        return self._readers is not None
 
     @property
     def target(self) -> str:
@@ -239,15 +328,48 @@ class Database:
         return self._backend.name
 
     def close(self) -> None:
-        """Close the connection (on PostgreSQL, every claim it held lapses)."""
+        """Close the connection and the readers (on PostgreSQL, every claim it held
+        lapses)."""
         with self._lock:
             self._closed = True
             self._close_connection()
 
     def _close_connection(self) -> None:
         self._held_claims.clear()
+        if self._readers is not None:
+            self._readers.close()
+            self._readers = None
         with suppress(ConnectionLost):
             self._conn.close()
+
+    def _run_read(self, body: Callable[[], T]) -> T:
+        """Run `body`, a unit that only reads, on one of the readers; after its connection
+        broke, again on another, for up to `reconnect_within` s."""
+        deadline: float | None = None
+        wait = RECONNECT_FIRST_WAIT
+        while True:
+            readers = self._readers
+            if readers is None:
+                raise DatabaseError("the store is closed")
+            try:
+                with readers.connection() as conn:
+                    self._local.reader = conn
+                    try:
+                        return body()
+                    finally:
+                        self._local.reader = None
+            except ConnectionLost as lost:
+                if self._closed:
+                    raise DatabaseError("the store is closed") from None
+                now = time.monotonic()
+                deadline = now + self.reconnect_within if deadline is None else deadline
+                if now >= deadline:
+                    raise ReconnectFailed(
+                        f"lost the connection to the database {self.target} and could not "
+                        f"read it again within {self.reconnect_within:g} s ({lost})"
+                    ) from None
+                time.sleep(min(wait, deadline - now))
+                wait = min(2 * wait, RECONNECT_LONGEST_WAIT)
 
     @contextmanager
     def acting_for(self, claim: RunClaim) -> Iterator[None]:
@@ -274,14 +396,14 @@ class Database:
             return "the store is closed"
         if self._read_only:
             return f"the database {self.target} is open read-only"
-        if not self._lock.acquire(timeout=within):
+        if not self._writer_lock.acquire(timeout=within):
             return f"the store has been busy for over {within:g} s"
         try:
             self._run_unit(self._take_write_lock, again_after_commit=True)
         except Exception as exc:  # whatever stops the write lock is the answer
             return f"cannot write to the database {self.target}: {exc}"
         finally:
-            self._lock.release()
+            self._writer_lock.release()
         return None
 
     def _take_write_lock(self) -> None:
@@ -309,7 +431,7 @@ class Database:
         with self._lock:
             if self._in_unit:
                 return body()  # part of the unit that called it, which runs again whole
-            self._in_unit = True
+            self._in_unit = self._local.writing = True
             try:
                 while True:
                     self._committed = False
@@ -333,7 +455,7 @@ class Database:
                                            f"{self.target}; reconnecting")
                         self._reconnect()
             finally:
-                self._in_unit = self._rerun_after_commit = False
+                self._in_unit = self._rerun_after_commit = self._local.writing = False
 
     def _reconnect(self) -> None:
         """Connect again, within `reconnect_within` s (at once after an earlier reconnect
@@ -455,11 +577,23 @@ class Database:
         self.close()
 
     @contextmanager
+    def _on_the_writer(self) -> Iterator[None]:
+        """Mark this thread, for the block, as working on the writer's connection: the
+        reading methods it calls read there too (and see what it has not committed)."""
+        before = getattr(self._local, "writing", False)
+        self._local.writing = True
+        try:
+            yield
+        finally:
+            self._local.writing = before
+
+    @contextmanager
     def _transaction(self) -> Iterator[Connection]:
-        with self._lock:
+        with self._lock, self._on_the_writer():
             self._check_acting_claim()
-            self._backend.begin(self._conn)
             try:
+                # in the try: a BEGIN whose write lock timed out has a transaction to end
+                self._backend.begin(self._conn)
                 yield self._conn
             except BaseException:
                 # A connection that broke has no transaction left to roll back; the
@@ -530,6 +664,7 @@ class Database:
             with self._transaction() as conn:
                 if migration.version <= self.schema_version:
                     return  # another process applied it while this one waited
+                self._backend.without_statement_timeout(conn)
                 for statement in migration.statements_for(self._backend.name):
                     conn.execute(self._backend.ddl(statement))
                 if migration.rebuild is not None:
@@ -541,8 +676,12 @@ class Database:
                 )
         except (*self._backend.errors, ValueError, InvalidInput) as exc:  # type: ignore[misc]
             # a rebuild that cannot rate fails here too
+            hint = ""
+            if "must be owner" in str(exc) or "permission denied" in str(exc):
+                hint = ("; the role that owns the database's schema applies it: "
+                        "`arena db migrate` run as that role")
             raise SchemaError(
-                f"migration {migration.version} ({migration.description}) failed: {exc}"
+                f"migration {migration.version} ({migration.description}) failed: {exc}{hint}"
             ) from exc
 
     @property

@@ -97,3 +97,8 @@ class ClaimTakenOver(TournamentBusy):
 
 class NotOwner(StoreError):
     """A bot's name belongs to someone else: their versions hold it."""
+
+
+class StatementTimeout(DatabaseError):
+    """The database cancelled a statement that ran longer than the statement timeout
+    (`ConnectionSettings.statement_timeout`); nothing of its transaction was kept."""

@@ -22,6 +22,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    reads,
     repeatable,
 )
 from arena.store.errors import (
@@ -235,6 +236,7 @@ class GameRecords(Database):
             ],
         )
 
+    @reads
     def get_game(self, game_id: int) -> StoredGame:
         """A finished game with its replay log and its decisions (None for a game stored
         without them); `UnknownGame` if there is none."""
@@ -249,6 +251,7 @@ class GameRecords(Database):
             ).fetchone()
         return _with_logs(summaries[0], logs)
 
+    @reads
     def seat_endings(self, tournament: str | int) -> dict[str, dict[SeatTermination, int]]:
         """For each bot with a seat of `tournament`'s games that did not end normally, how
         many of its games ended each such way (one query, however many games)."""
@@ -264,6 +267,7 @@ class GameRecords(Database):
             counts.setdefault(name, {})[SeatTermination(ending)] = count
         return counts
 
+    @reads
     def games(
         self,
         *,

@@ -11,6 +11,13 @@ by its token: PostgreSQL lets go of it the moment the run's connection ends, so 
 claim whose run was killed lapses at once, from any host. An error that leaves the
 connection broken or closed (the server restarted or ended the session, the network
 failed) is a `ConnectionLost`, which the store answers by reconnecting.
+
+Every connection names itself (`application_name`), has TCP keepalives, so that a
+network split ends it rather than leaving a statement waiting for ever, and a statement
+timeout (`StatementTimeout` when it fires); columns of type `timestamptz` read back as
+the ISO 8601 text in UTC the store writes, as SQLite's text columns do. A store's
+readers (`Store.open(..., readers=N)`) are a `psycopg_pool` pool of connections that
+refuse to write.
 """
 
 from __future__ import annotations
@@ -20,15 +27,25 @@ import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
-from arena.store.backend import Backend, Connection, Cursor, Target, describe
+from arena.store.backend import (
+    Backend,
+    Connection,
+    ConnectionSettings,
+    Cursor,
+    Readers,
+    Target,
+    describe,
+)
 from arena.store.errors import (
     ConnectionLost,
     ConstraintViolation,
     DatabaseError,
     NoDatabase,
+    StatementTimeout,
     StoreError,
 )
 
@@ -65,22 +82,48 @@ class PostgresBackend(Backend):
         # libpq waits at least 2 s, in whole seconds
         limit = {} if timeout is None else {"connect_timeout": max(2, math.ceil(timeout))}
         try:
-            raw = psycopg.connect(target, autocommit=True, row_factory=_row_factory, **limit)
+            raw = psycopg.connect(target, **self.connection_parameters(target), **limit)
         except psycopg.Error as exc:
             message = f"cannot connect to {describe(target)}: {_message(exc)}"
             if read_only and "does not exist" in message:
                 raise NoDatabase(message) from None
             raise DatabaseError(message) from None
-        return PostgresConnection(raw), False
+        return PostgresConnection(raw, self.settings), False
 
-    def __init__(self) -> None:
+    def connection_parameters(self, target: str,
+                              application_name: str | None = None) -> dict[str, Any]:
+        """What psycopg is given beside `target` for each connection: autocommit, rows
+        as the store reads them, and the settings' name and keepalives where the URL
+        does not set them."""
+        settings = self.settings
+        wanted: dict[str, Any] = {
+            "application_name": application_name or settings.application_name,
+            "keepalives": 1,
+            "keepalives_idle": settings.keepalive_idle,
+            "keepalives_interval": settings.keepalive_interval,
+            "keepalives_count": settings.keepalive_count,
+        }
+        given = _conninfo_keys(target)
+        parameters = {key: value for key, value in wanted.items() if key not in given}
+        return {"autocommit": True, "row_factory": _row_factory, **parameters}
+
+    def __init__(self, settings: ConnectionSettings | None = None) -> None:
+        super().__init__(settings)
         self._schema_key = 0
+
+    def readers(self, target: Target, size: int) -> Readers | None:
+        assert isinstance(target, str)
+        return PostgresReaders(self, target, size)
 
     def prepare(self, conn: Connection) -> None:
         conn.execute("SET client_min_messages = warning")
+        conn.execute(f"SET statement_timeout = {self.settings.statement_timeout_ms()}")
         schema = str(conn.execute("SELECT current_schema()").fetchone()[0])
         # Two arena stores in two schemas of one database write independently.
         self._schema_key = zlib.crc32(schema.encode()) - 2**31
+
+    def without_statement_timeout(self, conn: Connection) -> None:
+        conn.execute("SET LOCAL statement_timeout = 0")
 
     def before_writing(self, conn: Connection) -> None:
         """Nothing: PostgreSQL keeps its own write-ahead log."""
@@ -91,6 +134,20 @@ class PostgresBackend(Backend):
     def tables(self, conn: Connection) -> set[str]:
         return {str(row[0]) for row in conn.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+
+    def table_sizes(self, conn: Connection) -> dict[str, int | None]:
+        return {str(row[0]): int(row[1]) for row in conn.execute(
+            "SELECT tablename, pg_total_relation_size(format('%I.%I', schemaname, tablename))"
+            " FROM pg_tables WHERE schemaname = current_schema()")}
+
+    def sessions(self, conn: Connection) -> dict[str, int] | None:
+        return {str(row[0]): int(row[1]) for row in conn.execute(
+            "SELECT application_name, COUNT(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND backend_type = 'client backend'"
+            " GROUP BY application_name")}
+
+    def explain(self, conn: Connection, sql: str, parameters: Sequence[Any] = ()) -> str:
+        return "\n".join(str(row[0]) for row in conn.execute(f"EXPLAIN {sql}", parameters))
 
     def begin(self, conn: Connection) -> None:
         conn.execute("BEGIN")
@@ -138,22 +195,75 @@ class PostgresBackend(Backend):
                      f" FROM {table} HAVING MAX(id) IS NOT NULL")
 
 
+class PostgresReaders(Readers):
+    """A `psycopg_pool` pool of connections that refuse to write, each set up as the
+    store's own (name with ` (reader)`, keepalives, statement timeout, schema)."""
+
+    WAIT = 30.0
+    """Seconds a caller waits for a reading connection (all busy, or the server gone)."""
+
+    def __init__(self, backend: PostgresBackend, target: str, size: int) -> None:
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError:
+            raise StoreError("readers of a PostgreSQL store need psycopg_pool: "
+                             "pip install 'arena[postgres]'") from None
+        self._backend = backend
+        self._target = target
+        name = f"{backend.settings.application_name} (reader)"
+        self._pool: Any = ConnectionPool(
+            target, min_size=1, max_size=size, open=False, name="arena-readers",
+            kwargs=backend.connection_parameters(target, name), configure=self._configure,
+            check=ConnectionPool.check_connection, timeout=self.WAIT)
+        try:
+            self._pool.open(wait=True, timeout=self.WAIT)
+        except Exception as exc:
+            self._pool.close()
+            raise DatabaseError(f"cannot open readers of {describe(target)}: "
+                                f"{_message(exc)}") from None
+
+    def _configure(self, raw: psycopg.Connection[Any]) -> None:
+        conn = PostgresConnection(raw, self._backend.settings)
+        conn.execute("SET client_min_messages = warning")
+        conn.execute(f"SET statement_timeout = {self._backend.settings.statement_timeout_ms()}")
+        conn.execute("SET default_transaction_read_only = on")
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A pooled reading connection for the block; the pool takes back one that broke
+        and makes another."""
+        from psycopg_pool import PoolTimeout
+
+        try:
+            with self._pool.connection() as raw:
+                yield PostgresConnection(raw, self._backend.settings)
+        except PoolTimeout as exc:
+            raise ConnectionLost(f"no connection to read {describe(self._target)} within "
+                                 f"{self.WAIT:g} s: {_message(exc)}") from None
+
+    def close(self) -> None:
+        self._pool.close()
+
+
 class PostgresConnection:
     """A psycopg connection that takes the store's SQL and raises the store's errors."""
 
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+    def __init__(self, raw: psycopg.Connection[Any],
+                 settings: ConnectionSettings | None = None) -> None:
         self._raw = raw
+        self._settings = settings or ConnectionSettings()
+        _read_timestamps_as_text(raw)
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         """Run one statement with `?` placeholders; return its cursor."""
-        with _translated(self._raw):
+        with _translated(self._raw, self._settings):
             if not parameters:
                 return cast(Cursor, self._raw.execute(cast(Any, sql)))
             return cast(Cursor, self._raw.execute(cast(Any, _pyformat(sql)), tuple(parameters)))
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor:
         """Run one statement once for each set of parameters."""
-        with _translated(self._raw):
+        with _translated(self._raw, self._settings):
             cursor = self._raw.cursor()
             cursor.executemany(cast(Any, _pyformat(sql)), [tuple(p) for p in parameters])
             return cast(Cursor, cursor)
@@ -229,19 +339,57 @@ def _claim_key(token: str) -> int:
 
 
 @contextmanager
-def _translated(raw: psycopg.Connection[Any]) -> Iterator[None]:
+def _translated(raw: psycopg.Connection[Any], settings: ConnectionSettings) -> Iterator[None]:
     """psycopg's errors as the store's; one that left `raw` broken or closed (the server
-    went away, or ended the session) as `ConnectionLost`."""
+    went away, or ended the session) as `ConnectionLost`; a statement the server
+    cancelled for running too long as `StatementTimeout`."""
     psycopg = _psycopg()
     try:
         yield
     except psycopg.errors.IntegrityError as exc:
         raise ConstraintViolation(_message(exc)) from exc
+    except psycopg.errors.QueryCanceled as exc:
+        if "statement timeout" not in str(exc) or raw.broken or raw.closed:
+            raise DatabaseError(_message(exc)) from exc
+        raise StatementTimeout(
+            f"the database cancelled a statement that ran longer than the statement "
+            f"timeout ({settings.statement_timeout:g} s); nothing of it was kept. A busy "
+            f"or locked database may need a longer one: ARENA_DB_STATEMENT_TIMEOUT sets it "
+            f"for arena's commands") from exc
     except psycopg.Error as exc:
         if raw.broken or raw.closed:
             raise ConnectionLost(f"the connection to the database was lost: {_message(exc)}"
                                  ) from exc
         raise DatabaseError(_message(exc)) from exc
+
+
+def _conninfo_keys(target: str) -> set[str]:
+    """The connection parameters `target` (a URL) sets itself."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        return set(conninfo_to_dict(target))
+    except _psycopg().Error:
+        return set()  # psycopg.connect says what is wrong with it
+
+
+def _read_timestamps_as_text(raw: psycopg.Connection[Any]) -> None:
+    """Make `raw` read `timestamptz` columns as the text the store writes: ISO 8601 in
+    UTC (`datetime.isoformat`), as SQLite keeps them."""
+    raw.adapters.register_loader("timestamptz", _iso_text_loader())
+
+
+@lru_cache(maxsize=1)
+def _iso_text_loader() -> type:
+    """psycopg's `timestamptz` loader, giving the moment's ISO 8601 text in UTC."""
+    from psycopg.types.datetime import TimestamptzLoader
+
+    class IsoText(TimestamptzLoader):
+        def load(self, data: Any) -> str:  # type: ignore[override]
+            moment: datetime = super().load(data)
+            return moment.astimezone(UTC).isoformat()
+
+    return IsoText
 
 
 def _message(exc: BaseException) -> str:

@@ -8,7 +8,7 @@ from arena import rating
 from arena.rating import pools as rating_pools
 from arena.store.backend import Connection, Row
 from arena.store.codec import _teams_from_json
-from arena.store.database import Database
+from arena.store.database import Database, reads
 from arena.store.errors import StoreError, UnknownBot
 from arena.store.pools import rerate_pool
 from arena.store.records import Pool, PoolGame, Rating, RatingPoint, tournament_kind
@@ -21,6 +21,7 @@ class UnknownPool(StoreError):
 class RatingRecords(Database):
     """Rating pools, the ratings within each, their history, and the games each has rated."""
 
+    @reads
     def pools(self) -> list[Pool]:
         """Every pool with a rated game: tournaments' own pools first, newest first."""
         with self._lock:
@@ -29,10 +30,12 @@ class RatingRecords(Database):
                 " FROM pools p ORDER BY p.tournament_id IS NULL, p.id DESC").fetchall()
         return [_pool(row) for row in rows]
 
+    @reads
     def pool(self, key: str) -> Pool:
         """One pool by key; `UnknownPool` if none."""
         return self._pool_by_key(self._conn, key)
 
+    @reads
     def pool_key(self, tournament: str | int | None = None, pool: str | None = None) -> str:
         """The key of the pool a listing means: `pool` itself, else `tournament`'s own pool;
         with neither, the pool that rated the latest game (`UnknownPool` if none has)."""
@@ -49,6 +52,7 @@ class RatingRecords(Database):
             raise UnknownPool("no rated game yet")
         return str(row[0])
 
+    @reads
     def ratings(self, tournament: str | int | None = None, *,
                 pool: str | None = None) -> list[Rating]:
         """Ratings of every bot with a rated game in one pool (see `pool_key`); none when the
@@ -66,6 +70,7 @@ class RatingRecords(Database):
                    games=row["games"], wins=row["wins"], points=row["points"])
             for row in rows)
 
+    @reads
     def rating_history(self, bot: str, tournament: str | int | None = None, *,
                        pool: str | None = None) -> list[RatingPoint]:
         """A bot's skill in one pool (see `pool_key`) after each of its rated games, oldest
@@ -90,6 +95,7 @@ class RatingRecords(Database):
         return [RatingPoint(bot=bot, game_id=r["game_id"], pool=key, mu=r["mu"],
                             sigma=r["sigma"]) for r in rows]
 
+    @reads
     def pool_game_ids(self, key: str) -> list[int]:
         """The stored ids of the games pool `key` has rated, in the order it rated them
         (`UnknownPool` for a pool there is not)."""
@@ -100,6 +106,7 @@ class RatingRecords(Database):
                 (pool_id,)).fetchall()
         return [int(row[0]) for row in rows]
 
+    @reads
     def pool_games(self, key: str, *, after: int = 0) -> list[PoolGame]:
         """Every game a pool has rated (those after game id `after`, if given), in the
         order it rated them, with its deal block."""
@@ -120,6 +127,7 @@ class RatingRecords(Database):
             by_game.setdefault(seat["game_id"], []).append(seat)
         return [_pool_game(game, by_game.get(game["id"], [])) for game in games]
 
+    @reads
     def rebuilt_ratings(self, key: str) -> list[Rating]:
         """The pool's ratings computed afresh from its stored games under its parameters,
         without writing anything: equal to `ratings(pool=key)` unless the store is damaged."""

@@ -13,6 +13,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    reads,
     repeatable,
 )
 from arena.store.errors import (
@@ -102,6 +103,7 @@ class ScheduleRecords(Database):
                     (tournament_id, *batch)).rowcount
         return removed
 
+    @reads
     def scheduled_games(self, tournament: str | int) -> list[ScheduledGame]:
         """The whole schedule of a tournament, by game index."""
         return self._scheduled(tournament, pending_only=False)
@@ -110,6 +112,7 @@ class ScheduleRecords(Database):
         """The scheduled games not yet recorded, by game index."""
         return self._scheduled(tournament, pending_only=True)
 
+    @reads
     def tournament_bots(self, tournament: str | int) -> list[str]:
         """The names of the bots in `tournament`'s schedule, sorted."""
         return self._scheduled_bot_names(tournament, pending_only=False, removed_only=False)
@@ -142,6 +145,7 @@ class ScheduleRecords(Database):
             ).fetchall()
         return sorted(str(row["name"]) for row in rows)
 
+    @reads
     def schedule_progress(self, tournament: str | int) -> tuple[int, int]:
         """(games done, games scheduled) for a tournament."""
         with self._lock:
@@ -176,6 +180,7 @@ class ScheduleRecords(Database):
                 " AND status = 'pending'", (tournament_id, seed)).fetchone()
         return int(row[0])
 
+    @reads
     def schedule_places(self, game_ids: Iterable[int]) -> dict[int, tuple[str, int]]:
         """Where each of the stored games `game_ids` sits in a schedule: (tournament name,
         game index), by game number; a game outside any schedule is left out."""

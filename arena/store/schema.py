@@ -32,6 +32,30 @@ class Migration:
         return self.statements
 
 
+TIMESTAMP_COLUMNS: dict[str, tuple[str, ...]] = {
+    "schema_migrations": ("applied_at",),
+    "bots": ("created_at", "removed_at"),
+    "tournaments": ("created_at",),
+    "games": ("started_at", "finished_at"),
+    "tournament_runs": ("claimed_at", "heartbeat_at"),
+    "bot_versions": ("created_at",),
+    "timetables": ("first_due_at", "next_due_at", "created_at", "removed_at"),
+    "timetable_editions": ("due_at",),
+    "authors": ("created_at", "removed_at"),
+    "invites": ("created_at", "removed_at"),
+    "audit": ("at",),
+}
+"""The columns that hold a moment, per table: ISO 8601 text in UTC on SQLite, and from
+migration 10 on, `timestamptz` on PostgreSQL (read back as the same text)."""
+
+_INDEXES_10 = (
+    # a tournament's games, newest first: its game list, its seat endings, its export
+    "CREATE INDEX games_tournament ON games (tournament_id, id)",
+    # the pools a game was rated in, and the latest game of any pool (the leaderboard's
+    # default pool)
+    "CREATE INDEX pool_games_game ON pool_games (game_id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -251,6 +275,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         9,
         "every decision of a game, with its time and what came of it (none for older games)",
         ("ALTER TABLE games ADD COLUMN decisions TEXT",),
+    ),
+    Migration(
+        10,
+        "indexes for a tournament's games and a game's pools; on PostgreSQL, moments are"
+        " timestamptz",
+        _INDEXES_10,
+        postgres=(*_INDEXES_10, *(
+            f"ALTER TABLE {table} " + ", ".join(
+                f"ALTER COLUMN {column} TYPE timestamptz USING {column}::timestamptz"
+                for column in columns)
+            for table, columns in TIMESTAMP_COLUMNS.items())),
     ),
 )
 """Every schema change in order; a new one goes at the end with the next version."""

@@ -1,14 +1,20 @@
 """The SQLite backend: one file (WAL mode), created owner-only, opened read-only where
-its folder cannot be written."""
+its folder cannot be written. In WAL mode readers do not wait for the writer: a store's
+readers (`Store.open(..., readers=N)`) are connections of their own that open the file
+read-only, each reading the latest commit as it begins."""
 
 from __future__ import annotations
 
 import os
+import queue
 import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
-from arena.store.backend import Backend, Connection, Target
+from arena.store.backend import Backend, Connection, Readers, Target
 from arena.store.errors import NoDatabase, NotWritable, StoreError
 
 
@@ -24,6 +30,15 @@ class SQLiteBackend(Backend):
         conn, file_read_only = _connect(target, read_only)
         conn.row_factory = sqlite3.Row
         return cast(Connection, conn), file_read_only
+
+    def readers(self, target: Target, size: int) -> Readers | None:
+        name = os.fspath(target)
+        if name in ("", ":memory:") or name.startswith("file:"):
+            return None
+        file = Path(name)
+        if not (os.access(file, os.W_OK) and os.access(file.parent, os.W_OK)):
+            return None  # read as it stands through the store's own connection
+        return SQLiteReaders(file, size)
 
     def prepare(self, conn: Connection) -> None:
         conn.execute("PRAGMA foreign_keys = ON")
@@ -55,6 +70,27 @@ class SQLiteBackend(Backend):
         return {str(row[0]) for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
 
+    def without_statement_timeout(self, conn: Connection) -> None:
+        """Nothing: SQLite has no statement timeout."""
+
+    def table_sizes(self, conn: Connection) -> dict[str, int | None]:
+        """Each table's bytes with its indexes, from the `dbstat` table where this SQLite
+        has it; else None for each."""
+        tables = self.tables(conn)
+        try:
+            rows = conn.execute(
+                "SELECT COALESCE(i.tbl_name, s.name), SUM(s.pgsize) FROM dbstat s"
+                " LEFT JOIN sqlite_master i ON i.name = s.name AND i.type = 'index'"
+                " GROUP BY COALESCE(i.tbl_name, s.name)").fetchall()
+        except sqlite3.OperationalError:
+            return dict.fromkeys(tables)
+        sizes = {str(row[0]): int(row[1]) for row in rows}
+        return {table: sizes.get(table, 0) for table in tables}
+
+    def explain(self, conn: Connection, sql: str, parameters: Sequence[Any] = ()) -> str:
+        return "\n".join(str(row["detail"]) for row in conn.execute(
+            f"EXPLAIN QUERY PLAN {sql}", parameters))
+
     def begin(self, conn: Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
 
@@ -72,6 +108,47 @@ class SQLiteBackend(Backend):
     def journal_mode(conn: Connection) -> str:
         """SQLite's journal mode for the database ('wal' for a file)."""
         return str(conn.execute("PRAGMA journal_mode").fetchone()[0])
+
+
+class SQLiteReaders(Readers):
+    """Up to `size` read-only connections to one file, made as they are first needed."""
+
+    def __init__(self, file: Path, size: int) -> None:
+        self._uri = f"{file.absolute().as_uri()}?mode=ro"
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self._slots = threading.BoundedSemaphore(size)
+        self._made: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A reading connection for the block (waiting while all `size` are in use)."""
+        with self._slots:
+            try:
+                conn = self._idle.get_nowait()
+            except queue.Empty:
+                conn = self._open()
+            try:
+                yield cast(Connection, conn)
+            finally:
+                if conn.in_transaction:
+                    conn.rollback()
+                self._idle.put(conn)
+
+    def _open(self) -> sqlite3.Connection:
+        conn = _sqlite(self._uri, uri=True)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA query_only = ON")
+        with self._lock:
+            self._made.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._made:
+                conn.close()
+            self._made.clear()
 
 
 def _connect(path: Target, read_only: bool) -> tuple[sqlite3.Connection, bool]:

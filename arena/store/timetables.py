@@ -11,6 +11,7 @@ from typing import Any
 
 from arena.store.backend import Connection, Row
 from arena.store.codec import _decoding, _json, _now, _timestamp
+from arena.store.database import reads
 from arena.store.errors import DuplicateName, InvalidInput, UnknownTimetable
 from arena.store.records import ScheduleEntry, Tournament, TournamentStatus
 from arena.store.tournaments import TournamentRecords
@@ -129,6 +130,7 @@ class TimetableRecords(TournamentRecords):
                  _now(), *extra[2])).fetchone()[0])
             return self._timetable_at(conn, timetable_id)
 
+    @reads
     def timetables(self, *, removed: bool = False) -> list[Timetable]:
         """Every tournament on the timetable, oldest first (with `removed`, also those
         taken off it)."""
@@ -191,6 +193,7 @@ class TimetableRecords(TournamentRecords):
             candidate = f"{name}-{number}"
         return candidate
 
+    @reads
     def editions(self, timetable: str | None = None) -> list[Edition]:
         """The editions of the active timetable `timetable` (None: of every timetable,
         removed ones too), oldest first."""

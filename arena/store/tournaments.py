@@ -22,6 +22,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    reads,
     repeatable,
 )
 from arena.store.errors import (
@@ -80,6 +81,7 @@ class TournamentRecords(Database):
             return self._tournament_value(self._conn,
                                           self._tournament_row(self._conn, tournament))
 
+    @reads
     def list_tournaments(self) -> list[Tournament]:
         """Every tournament, oldest first."""
         with self._lock:

@@ -17,6 +17,7 @@ from arena.store.codec import (
 )
 from arena.store.database import (
     Database,
+    reads,
 )
 from arena.store.errors import (
     DuplicateName,
@@ -138,6 +139,7 @@ class VersionRecords(Database):
                                      " ORDER BY b.id DESC LIMIT 1", (name,)).fetchone()
         return None if row is None else _bot_version(row)
 
+    @reads
     def bot_versions(self, base_name: str) -> list[BotVersion]:
         """Every version of `base_name`, oldest first (removed ones too)."""
         with self._lock:
@@ -212,6 +214,7 @@ class VersionRecords(Database):
                 kept.add(name)
         return sorted(kept)
 
+    @reads
     def version_numbers(self) -> dict[str, tuple[str, int]]:
         """Every submitted version's entrant name → (base name, number)."""
         with self._lock:
@@ -220,6 +223,7 @@ class VersionRecords(Database):
                 " JOIN bots b ON b.id = v.bot_id").fetchall()
         return {str(row[0]): (str(row[1]), int(row[2])) for row in rows}
 
+    @reads
     def latest_rating(self, name: str) -> Rating | None:
         """Bot `name`'s rating in the rule-set pool of its latest rated game, or None if it
         has none."""
