@@ -1,25 +1,33 @@
-"""`python -m mutation [--quick] [--base REF] [MODULE ...]`: mutate each listed module,
-run its own tests against every mutant, print its score and the mutants that survived.
+"""`python -m mutation [--quick] [--survivors] [--base REF] [MODULE ...]`: mutate each
+listed module, run its own tests against every mutant, print its score and the mutants
+that survived (and which test file killed how many: files run in the listed order).
 
 The run happens in a copy of the working tree (tracked and untracked files, not what
 git ignores), so the tree itself is never mutated and can be edited meanwhile. Modules
 run one after another; Cosmic Ray runs one mutant at a time. The exit status is 1
 when a module scores below the threshold in `modules.toml` or the equivalents file
 names a mutant that no longer survives (a stale entry), 2 for a bad configuration.
+
+Each module's session stays in `.mutation/`: after adding tests, `--survivors` runs
+only the mutants that survived last time, as long as the module itself is unchanged
+(tests only added cannot bring a killed mutant back).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 MODULES_FILE = HERE / "modules.toml"
 EQUIVALENT_FILE = HERE / "equivalent.toml"
+SESSIONS = ROOT / ".mutation"
+"""The Cosmic Ray sessions of the last run, one per module (git ignores them)."""
 
 
 class ConfigError(Exception):
@@ -84,6 +94,8 @@ class Score:
     equivalent: list[Mutant] = field(default_factory=list)
     survived: list[Mutant] = field(default_factory=list)
     errors: list[Mutant] = field(default_factory=list)
+    killers: Counter[str] = field(default_factory=Counter)
+    """How many mutants each test file killed first (files run in the listed order)."""
 
     @property
     def percent(self) -> float:
@@ -169,14 +181,32 @@ def changed_lines(diff: str) -> tuple[str, str]:
     return before, after
 
 
+def session_paths(module: Module) -> tuple[Path, Path]:
+    """Where a module's Cosmic Ray session is kept, and the fingerprint of what it ran."""
+    stem = SESSIONS / module.path.replace("/", "_")
+    return stem.with_suffix(".sqlite"), stem.with_suffix(".fingerprint")
+
+
+def fingerprint(module: Module, settings: Settings) -> str:
+    """What a session's killed mutants depend on: the module's source and the operators.
+    (Tests only added since keep them killed; that is what `--survivors` relies on.)"""
+    source = hashlib.sha256((ROOT / module.path).read_bytes()).hexdigest()
+    return f"{source} {' '.join(settings.operators)}"
+
+
+def killer(output: str) -> str:
+    """The test file whose failure killed a mutant (pytest's first FAILED or ERROR line)."""
+    found = re.search(r"^(?:FAILED|ERROR) ([^:\s]+)", output, re.MULTILINE)
+    return found.group(1) if found else "timeout" if output == "timeout" else "?"
+
+
 def run_module(module: Module, settings: Settings, workdir: Path,
-               equivalents: Sequence[Equivalent]) -> Score:
-    """Mutate `module` in the copy at `workdir` and run its tests against each mutant."""
+               equivalents: Sequence[Equivalent], survivors_only: bool = False) -> Score:
+    """Mutate `module` in the copy at `workdir` and run its tests against each mutant
+    (with `survivors_only`, only the mutants that survived the last run of an unchanged
+    module)."""
     from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import (
-        WorkerOutcome,
-        WorkResult,
-    )
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     env = {**os.environ, "PYTHONPATH": str(workdir), "PYTHONDONTWRITEBYTECODE": "1"}
     command = test_command(module)
@@ -188,9 +218,9 @@ def run_module(module: Module, settings: Settings, workdir: Path,
         raise ConfigError(f"{module.path}: its tests fail before any mutation:\n"
                           f"{baseline.stdout[-3000:]}")
     timeout = max(20.0, 5.0 * baseline_seconds)
-    session = workdir / ".mutation" / (module.path.replace("/", "_") + ".sqlite")
+    session, stamp = session_paths(module)
     config = session.with_suffix(".toml")
-    session.parent.mkdir(exist_ok=True)
+    SESSIONS.mkdir(exist_ok=True)
     config.write_text(
         "[cosmic-ray]\n"
         f"module-path = {module.path!r}\n"
@@ -200,17 +230,32 @@ def run_module(module: Module, settings: Settings, workdir: Path,
         "[cosmic-ray.distributor]\n"
         'name = "local"\n')
     cosmic_ray = [sys.executable, "-m", "cosmic_ray.cli"]
-    subprocess.run([*cosmic_ray, "init", str(config), str(session)], cwd=workdir, env=env,
-                   check=True)
-    made = re.compile("|".join(f"(?:{pattern})" for pattern in settings.operators))
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        skipped = [item.job_id for item in db.pending_work_items
-                   if not all(made.fullmatch(m.operator_name) for m in item.mutations)]
-        db.set_multiple_results(skipped, WorkResult(output="operator left out",
-                                                    worker_outcome=WorkerOutcome.SKIPPED))
-        print(f"{module.path}: {db.num_work_items - len(skipped)} mutants "
-              f"({len(skipped)} of operators left out), tests {' '.join(module.tests)} "
-              f"take {baseline_seconds:.1f}s", flush=True)
+    current = fingerprint(module, settings)
+    again = survivors_only and session.exists() and stamp.exists() \
+        and stamp.read_text() == current
+    if again:
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            redo = [item.job_id for item, result in db.completed_work_items
+                    if result.test_outcome == "survived"]
+        with sqlite3.connect(session) as connection:
+            connection.executemany("DELETE FROM work_results WHERE job_id = ?",
+                                   [(job,) for job in redo])
+        print(f"{module.path}: the {len(redo)} survivors of its last run again, tests "
+              f"{' '.join(module.tests)} take {baseline_seconds:.1f}s", flush=True)
+    else:
+        stamp.unlink(missing_ok=True)
+        subprocess.run([*cosmic_ray, "init", str(config), str(session)], cwd=workdir,
+                       env=env, check=True)
+        made = re.compile("|".join(f"(?:{pattern})" for pattern in settings.operators))
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            skipped = [item.job_id for item in db.pending_work_items
+                       if not all(made.fullmatch(m.operator_name) for m in item.mutations)]
+            db.set_multiple_results(skipped, WorkResult(output="operator left out",
+                                                        worker_outcome=WorkerOutcome.SKIPPED))
+            print(f"{module.path}: {db.num_work_items - len(skipped)} mutants "
+                  f"({len(skipped)} of other operators left out), tests "
+                  f"{' '.join(module.tests)} take {baseline_seconds:.1f}s", flush=True)
+        stamp.write_text(current)
     subprocess.run([*cosmic_ray, "exec", str(config), str(session)], cwd=workdir, env=env,
                    check=True)
     score = Score(module.path, time.monotonic() - started)
@@ -234,6 +279,7 @@ def run_module(module: Module, settings: Settings, workdir: Path,
                     score.survived.append(mutant)
             else:
                 score.killed += 1
+                score.killers[killer(result.output or "")] += 1
     return score
 
 
@@ -251,7 +297,9 @@ def report(score: Score, threshold: float) -> str:
     verdict = "ok" if score.percent >= threshold and not score.errors else "BELOW"
     lines = [f"{score.module}: {score.percent:.1f}% [{verdict}] — {score.killed} killed, "
              f"{len(score.survived)} survived, {len(score.equivalent)} equivalent "
-             f"({score.seconds / 60:.1f} min)"]
+             f"({score.seconds / 60:.1f} min)",
+             "  killed first by: " + ", ".join(f"{name} {count}"
+                                               for name, count in score.killers.items())]
     for mutant in sorted(score.survived, key=lambda m: m.line):
         lines.append(f"  survived  line {mutant.line} {mutant.operator}\n"
                      f"    - {mutant.before}\n    + {mutant.after}")
@@ -268,9 +316,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="only modules whose file or tests differ from --base")
     parser.add_argument("--base", default="main", help="what --quick compares with")
+    parser.add_argument("--modules-file", type=Path, default=MODULES_FILE,
+                        help="the modules and their tests (default: mutation/modules.toml)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="run only the mutants that survived the last run of a module "
+                             "whose source has not changed since (after adding tests)")
     args = parser.parse_args(argv)
     try:
-        settings = load_settings()
+        settings = load_settings(args.modules_file)
         equivalents = load_equivalents()
         chosen = list(settings.modules)
         if args.modules:
@@ -287,7 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="arena-mutation-") as workdir:
             copy_tree(Path(workdir))
             for module in chosen:
-                score = run_module(module, settings, Path(workdir), equivalents)
+                score = run_module(module, settings, Path(workdir), equivalents,
+                                   args.survivors)
                 scores.append(score)
                 print(report(score, settings.threshold), flush=True)
     except ConfigError as error:
