@@ -280,3 +280,36 @@ def test_a_stratum_of_one_block_falls_back_to_the_unstratified_variance() -> Non
     stratified = estimate_mean(one_per_block(SCORES), pseudo_blocks=False, strata=lonely)
     assert stratified.standard_error == pytest.approx(stats.sem(SCORES), rel=1e-12)
     assert stratified.df == len(SCORES) - 1
+
+
+def test_strata_of_two_blocks_each_are_stratified() -> None:
+    values = SCORES[:6]
+    strata = {i: i // 2 for i in range(6)}  # three strata of two blocks
+    estimate = estimate_mean(one_per_block(values), pseudo_blocks=False, strata=strata)
+    assert estimate.standard_error ** 2 == pytest.approx(
+        stratified_variance(values, strata, len(values)), rel=1e-12)
+    assert estimate.df == 3
+
+
+# ------------------------------------------------------------------- contrasts
+
+def test_a_contrast_gives_each_terms_pseudo_blocks_the_side_its_coefficient_favours() -> None:
+    # For c < 0 the term's worst result goes in the block where the others did best.
+    a = [*SCORES, 1.0, 0.0]
+    b = [*OTHER, 0.0, 1.0]
+    combined = np.subtract(a, np.multiply(0.5, b))
+    estimate = estimate_contrast([(1.0, one_per_block(SCORES)), (-0.5, one_per_block(OTHER))])
+    assert estimate.adjusted == pytest.approx(combined.mean(), rel=1e-12)
+    assert estimate.standard_error == pytest.approx(stats.sem(combined), rel=1e-12)
+
+
+def test_a_difference_with_a_side_that_has_no_values_takes_its_mean_as_one_half() -> None:
+    estimate = estimate_difference(one_per_block(SCORES), {})
+    assert estimate.value == pytest.approx(np.mean(SCORES) - 0.5, rel=1e-12)
+    assert estimate.adjusted == pytest.approx(np.mean([*SCORES, 1.0, 0.0]) - 0.5, rel=1e-12)
+
+
+def test_an_estimate_cannot_be_changed_once_made() -> None:
+    estimate = estimate_mean(one_per_block(SCORES))
+    with pytest.raises(AttributeError):
+        estimate.df = 3  # type: ignore[misc]
