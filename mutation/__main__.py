@@ -141,6 +141,11 @@ def changed_files(base: str) -> set[str]:
         out = subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
                              text=True).stdout
         return [line for line in out.splitlines() if line]
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", base], cwd=ROOT,
+                           capture_output=True)
+    if known.returncode != 0:
+        raise ConfigError(f"--quick compares with {base}, which git does not know here; "
+                          "name another with --base")
     merge_base = git("merge-base", base, "HEAD")[0]
     return {*git("diff", "--name-only", merge_base),
             *git("ls-files", "--others", "--exclude-standard")}
