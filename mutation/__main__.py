@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import os
+import random
 import re
 import shlex
 import shutil
@@ -31,6 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -97,6 +100,18 @@ class Score:
     errors: list[Mutant] = field(default_factory=list)
     killers: Counter[str] = field(default_factory=Counter)
     """How many mutants each test file killed first (files run in the listed order)."""
+
+    def interval(self) -> tuple[float, float]:
+        """Wilson's 95% interval of the percentage, for a score taken on a sample."""
+        counted = self.killed + len(self.survived)
+        if not counted:
+            return 100.0, 100.0
+        z = NormalDist().inv_cdf(0.975)
+        p = self.killed / counted
+        centre = (p + z * z / (2 * counted)) / (1 + z * z / counted)
+        half = z * math.sqrt(p * (1 - p) / counted + z * z / (4 * counted * counted)) / (
+            1 + z * z / counted)
+        return 100.0 * (centre - half), 100.0 * (centre + half)
 
     @property
     def percent(self) -> float:
@@ -193,11 +208,11 @@ def session_paths(module: Module) -> tuple[Path, Path]:
     return stem.with_suffix(".sqlite"), stem.with_suffix(".fingerprint")
 
 
-def fingerprint(module: Module, settings: Settings) -> str:
-    """What a session's killed mutants depend on: the module's source and the operators.
-    (Tests only added since keep them killed; that is what `--survivors` relies on.)"""
+def fingerprint(module: Module, settings: Settings, sample: int | None) -> str:
+    """What a session's killed mutants depend on: the module's source, the operators and
+    the sample. (Tests only added since keep them killed: `--survivors` relies on it.)"""
     source = hashlib.sha256((ROOT / module.path).read_bytes()).hexdigest()
-    return f"{source} {' '.join(settings.operators)}"
+    return f"{source} sample={sample} {' '.join(settings.operators)}"
 
 
 def killer(output: str) -> str:
@@ -207,10 +222,11 @@ def killer(output: str) -> str:
 
 
 def run_module(module: Module, settings: Settings, workdir: Path,
-               equivalents: Sequence[Equivalent], survivors_only: bool = False) -> Score:
+               equivalents: Sequence[Equivalent], survivors_only: bool = False,
+               sample: int | None = None) -> Score:
     """Mutate `module` in the copy at `workdir` and run its tests against each mutant
     (with `survivors_only`, only the mutants that survived the last run of an unchanged
-    module)."""
+    module; with `sample`, only that many mutants drawn at random, the same every run)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -236,7 +252,7 @@ def run_module(module: Module, settings: Settings, workdir: Path,
         "[cosmic-ray.distributor]\n"
         'name = "local"\n')
     cosmic_ray = [sys.executable, "-m", "cosmic_ray.cli"]
-    current = fingerprint(module, settings)
+    current = fingerprint(module, settings, sample)
     again = survivors_only and session.exists() and stamp.exists() \
         and stamp.read_text() == current
     if again:
@@ -254,11 +270,18 @@ def run_module(module: Module, settings: Settings, workdir: Path,
                        env=env, check=True)
         made = re.compile("|".join(f"(?:{pattern})" for pattern in settings.operators))
         with use_db(str(session), WorkDB.Mode.open) as db:
-            skipped = [item.job_id for item in db.pending_work_items
+            items = sorted(db.pending_work_items, key=lambda item: (
+                str(item.mutations[0].operator_name), item.mutations[0].occurrence))
+            skipped = [item.job_id for item in items
                        if not all(made.fullmatch(m.operator_name) for m in item.mutations)]
             db.set_multiple_results(skipped, WorkResult(output="operator left out",
                                                         worker_outcome=WorkerOutcome.SKIPPED))
-            print(f"{module.path}: {db.num_work_items - len(skipped)} mutants "
+            made_ids = [item.job_id for item in items if item.job_id not in set(skipped)]
+            drawn = made_ids if sample is None or sample >= len(made_ids) else \
+                random.Random(module.path).sample(made_ids, sample)
+            db.set_multiple_results(sorted(set(made_ids) - set(drawn)), WorkResult(
+                output="not in the sample", worker_outcome=WorkerOutcome.SKIPPED))
+            print(f"{module.path}: {len(drawn)} of {len(made_ids)} mutants "
                   f"({len(skipped)} of other operators left out), tests "
                   f"{' '.join(module.tests)} take {baseline_seconds:.1f}s", flush=True)
         stamp.write_text(current)
@@ -298,10 +321,13 @@ def stale_equivalents(equivalents: Sequence[Equivalent], scores: Sequence[Score]
         for m in run[e.module].equivalent)]
 
 
-def report(score: Score, threshold: float) -> str:
-    """A module's score line, then each surviving mutant."""
+def report(score: Score, threshold: float, sampled: bool = False) -> str:
+    """A module's score line (with its 95% interval when the mutants were a sample), then
+    each surviving mutant."""
     verdict = "ok" if score.percent >= threshold and not score.errors else "BELOW"
-    lines = [f"{score.module}: {score.percent:.1f}% [{verdict}] — {score.killed} killed, "
+    low, high = score.interval()
+    spread = f" (95% interval {low:.0f}–{high:.0f}% on this sample)" if sampled else ""
+    lines = [f"{score.module}: {score.percent:.1f}%{spread} [{verdict}] — {score.killed} killed, "
              f"{len(score.survived)} survived, {len(score.equivalent)} equivalent "
              f"({score.seconds / 60:.1f} min)",
              "  killed first by: " + ", ".join(f"{name} {count}"
@@ -324,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--base", default="main", help="what --quick compares with")
     parser.add_argument("--modules-file", type=Path, default=MODULES_FILE,
                         help="the modules and their tests (default: mutation/modules.toml)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="run N mutants of each module drawn at random (the same N "
+                             "every time) and give the score with its 95%% interval")
     parser.add_argument("--survivors", action="store_true",
                         help="run only the mutants that survived the last run of a module "
                              "whose source has not changed since (after adding tests)")
@@ -347,9 +376,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             copy_tree(Path(workdir))
             for module in chosen:
                 score = run_module(module, settings, Path(workdir), equivalents,
-                                   args.survivors)
+                                   args.survivors, args.sample)
                 scores.append(score)
-                print(report(score, settings.threshold), flush=True)
+                print(report(score, settings.threshold, args.sample is not None), flush=True)
     except ConfigError as error:
         print(f"mutation: {error}", file=sys.stderr)
         return 2
