@@ -50,7 +50,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True, slots=True)
 class Module:
     """A module to mutate and the tests that cover it: test files or node ids, in the
-    order they run, and pytest options such as ``-k`` (a word starting with "-")."""
+    order they run, and pytest options such as ``-k EXPRESSION``."""
 
     path: str
     tests: tuple[str, ...]
@@ -128,7 +128,8 @@ def load_settings(path: Path = MODULES_FILE) -> Settings:
     for entry in data.get("module", []):
         module = Module(entry["path"], tuple(entry["tests"]))
         for name in (module.path, *module.tests):
-            if not name.startswith("-") and not (ROOT / name.split("::")[0]).exists():
+            path = name.split("::")[0]
+            if "/" in path and not name.startswith("-") and not (ROOT / path).exists():
                 raise ConfigError(f"{path.name}: {name} does not exist")
         modules.append(module)
     return Settings(float(data.get("threshold", 90.0)),
