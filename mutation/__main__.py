@@ -129,8 +129,9 @@ def load_settings(path: Path = MODULES_FILE) -> Settings:
         module = Module(entry["path"], tuple(entry["tests"]))
         for name in (module.path, *module.tests):
             test_path = name.split("::")[0]
-            if "/" in test_path and not name.startswith("-") and not (ROOT / test_path).exists():
-                raise ConfigError(f"{test_path.name}: {name} does not exist")
+            if "/" in test_path and not name.startswith("-") \
+                    and not (ROOT / test_path).exists():
+                raise ConfigError(f"{path.name}: {name} does not exist")
         modules.append(module)
     return Settings(float(data.get("threshold", 90.0)),
                     tuple(data["operators"]), tuple(modules))
