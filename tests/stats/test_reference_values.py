@@ -4,10 +4,11 @@ named, the textbook formula they implement)."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 from arena.stats import RankedGame, seat_tables
 from arena.stats.distributions import (
@@ -22,6 +23,17 @@ from arena.stats.distributions import (
 )
 from arena.stats.elo import elo_interval, logistic_elo, normalized_elo_interval
 from arena.stats.headtohead import likelihood_of_superiority, paired_likelihood_of_superiority
+from arena.stats.sequential import mixing_blocks, mixture_radius
+from arena.stats.sprt import (
+    _PSEUDO_COUNT,
+    CATEGORY_PRIOR,
+    categorical_llr,
+    elo_to_score,
+    multinomial_llr,
+    normal_llr,
+    score_to_elo,
+    wald_bounds,
+)
 
 # ------------------------------------------------------------------ distributions
 
@@ -181,3 +193,94 @@ def test_the_seat_test_of_clustered_games_is_an_f_test_on_the_blocks() -> None:
              for i, w in enumerate(winners)]
     table = seat_tables(games)[0]
     assert table.p_value == pytest.approx(stats.f.sf(table.chi_square, 1, 5), rel=1e-9)
+
+
+# ------------------------------------------------------------- sequential tests
+
+def test_walds_bounds_are_the_log_error_ratios() -> None:
+    # Wald (1945): accept H0 at log(β/(1 − α)), H1 at log((1 − β)/α); ±log 19 at 5%/5%.
+    assert wald_bounds(0.05, 0.05) == pytest.approx((-math.log(19), math.log(19)), rel=1e-12)
+    assert wald_bounds(0.01, 0.2) == pytest.approx((math.log(0.2 / 0.99), math.log(80)),
+                                                   rel=1e-12)
+
+
+@pytest.mark.parametrize("elo", [-200.0, 0.0, 7.0, 350.0])
+def test_elo_and_score_convert_along_the_logistic_curve(elo: float) -> None:
+    score = elo_to_score(elo)
+    assert score == pytest.approx(special.expit(elo * math.log(10) / 400), rel=1e-12)
+    assert score_to_elo(score) == pytest.approx(elo, abs=1e-9)
+
+
+def test_the_normal_llr_is_the_likelihood_ratio_with_each_variance_fitted() -> None:
+    x = np.array([0.5, 0.75, 0.25, 1.0, 0.5, 0.75, 0.5, 1.0])
+    s0, s1 = 0.5, 0.6
+
+    def fitted(mean: float) -> float:
+        sigma = math.sqrt(np.mean((x - mean) ** 2))  # the MLE of σ with the mean fixed
+        return float(stats.norm.logpdf(x, mean, sigma).sum())
+
+    assert normal_llr(len(x), float(x.mean()), float(x.var()), s0, s1) == pytest.approx(
+        fitted(s1) - fitted(s0), rel=1e-9)
+
+
+def test_the_multinomial_llr_is_the_generalized_likelihood_ratio_of_the_counts() -> None:
+    # Each hypothesis' distribution over the observed values (and 0 and 1, with the tiny
+    # pseudo-count) maximizes the likelihood under its mean: found here by SLSQP.
+    counts = Counter({0.25: 3.0, 0.5: 5.0, 0.75: 6.0, 1.0: 2.0})
+    weights = Counter({0.0: _PSEUDO_COUNT, 1.0: _PSEUDO_COUNT})
+    weights.update(counts)
+    values = np.array(sorted(weights))
+    shares = np.array([weights[v] for v in values]) / sum(weights.values())
+
+    def best_log_likelihood(mean: float) -> float:
+        fit = optimize.minimize(
+            lambda p: -float(shares @ np.log(p)), shares, method="SLSQP",
+            bounds=[(1e-12, 1.0)] * len(values), options={"ftol": 1e-15, "maxiter": 500},
+            constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1.0},
+                         {"type": "eq", "fun": lambda p: p @ values - mean}])
+        return float(shares @ np.log(fit.x))
+
+    expected = sum(counts.values()) * (best_log_likelihood(0.6) - best_log_likelihood(0.5))
+    assert multinomial_llr(counts, 0.5, 0.6) == pytest.approx(expected, rel=1e-6)
+
+
+def test_the_pentanomial_llr_is_the_brownian_gsprt_of_the_counts_with_their_prior() -> None:
+    # fishtest's LLR_alt2: n (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²), x̄ and σ² of the counts.
+    counts = [1.0, 3.0, 8.0, 5.0, 2.0]
+    weights = np.array(counts) + CATEGORY_PRIOR
+    scores = np.arange(5) / 4
+    mean = np.average(scores, weights=weights)
+    variance = np.average((scores - mean) ** 2, weights=weights)
+    expected = sum(counts) * (0.51 - 0.5) * (2 * mean - 0.5 - 0.51) / (2 * variance)
+    assert categorical_llr(counts, 0.5, 0.51) == pytest.approx(expected, rel=1e-12)
+    assert categorical_llr([0.0] * 5, 0.5, 0.51) == 0.0
+
+
+@pytest.mark.parametrize(("blocks", "variance", "alpha"), [(10, 0.2, 0.05), (250, 0.05, 0.01),
+                                                           (4000, 0.5, 0.1)])
+def test_the_mixture_radius_is_where_robbins_martingale_reaches_one_over_alpha(
+        blocks: int, variance: float, alpha: float) -> None:
+    # sqrt(ρσ²/(V + ρσ²)) · exp(S² / (2 (V + ρσ²))) = 1/α with V = nσ², solved for S = n·r.
+    rho = mixing_blocks(1000, alpha) * variance
+    v = blocks * variance
+
+    def martingale(s: float) -> float:
+        return 0.5 * math.log(rho / (v + rho)) + s * s / (2 * (v + rho)) - math.log(1 / alpha)
+
+    boundary = optimize.brentq(martingale, 0.0, 1e6)
+    assert mixture_radius(blocks, variance, alpha, 1000) == pytest.approx(boundary / blocks,
+                                                                          rel=1e-9)
+
+
+def test_the_mixing_blocks_make_the_radius_nearly_tightest_at_the_plan() -> None:
+    # Howard et al. (2021): the closed form is the Lambert-W optimum's asymptote.
+    plan, alpha = 1000, 0.05
+
+    def radius(rho: float) -> float:
+        return math.sqrt(2 * (plan + rho) * math.log(math.sqrt((plan + rho) / rho) / alpha)
+                         ) / plan
+
+    best = optimize.minimize_scalar(radius, bounds=(1.0, 10 * plan), method="bounded")
+    assert radius(mixing_blocks(plan, alpha)) == pytest.approx(best.fun, rel=0.01)
+    assert mixing_blocks(plan, alpha) == pytest.approx(
+        plan / (2 * math.log(1 / alpha) + math.log(2 * math.log(1 / alpha) + 1)), rel=1e-12)
