@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import optimize, special, stats
 
-from arena.stats import RankedGame, seat_tables
+from arena.stats import RankedGame, duplicate_effect, seat_tables
 from arena.stats.distributions import (
     chi_square_sf,
     f_sf,
@@ -284,3 +284,26 @@ def test_the_mixing_blocks_make_the_radius_nearly_tightest_at_the_plan() -> None
     assert radius(mixing_blocks(plan, alpha)) == pytest.approx(best.fun, rel=0.01)
     assert mixing_blocks(plan, alpha) == pytest.approx(
         plan / (2 * math.log(1 / alpha) + math.log(2 * math.log(1 / alpha) + 1)), rel=1e-12)
+
+
+# ---------------------------------------------------------------- duplicate deals
+
+def test_the_duplicate_design_effect_is_kishs_from_pooled_variances() -> None:
+    # Heads up, blocks of two rotations: a's and b's scores are two cells, each centred on
+    # its own mean. Kish (Survey Sampling, 1965): deff = 1 + (k − 1)·ρ.
+    outcomes = [(1, 0), (1, 1), (0, 1), (1, 0), (0, 0), (1, 1), (1, 0), (0, 1)]
+    games = []
+    for block, (first, second) in enumerate(outcomes):
+        games.append(RankedGame(block, ("a", "b"), (0, 1) if first else (1, 0)))
+        games.append(RankedGame(block, ("b", "a"), (1, 0) if second else (0, 1)))
+    effect = duplicate_effect(games)
+    assert effect is not None
+    cells = {"a": np.array(outcomes, dtype=float)}
+    cells["b"] = 1.0 - cells["a"]
+    single = sum(((c - c.mean()) ** 2).sum() for c in cells.values()) / (2 * 16 - 2)
+    means = sum(((c.mean(axis=1) - c.mean()) ** 2).sum() for c in cells.values()) / (2 * 8 - 2)
+    assert effect.design_effect == pytest.approx(2 * means / single, rel=1e-12)
+    assert effect.intraclass_correlation == pytest.approx((effect.design_effect - 1) / (2 - 1),
+                                                          rel=1e-12)
+    assert effect.games_saved == pytest.approx(1 - effect.design_effect, rel=1e-12)
+    assert (effect.block_size, effect.blocks, effect.games) == (2, 16, 32)
