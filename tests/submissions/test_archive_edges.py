@@ -200,15 +200,27 @@ def test_a_tar_gz_of_a_bomb_is_refused_by_its_ratio() -> None:
         read_archive(gzip.compress(tar_of({"zeros": bytes(2 * MIB)})))
 
 
+def test_the_limits_are_linuxs_own() -> None:
+    # NAME_MAX 255, a quarter of PATH_MAX 4096 for the path inside the folder, 40 links
+    # (the kernel's ELOOP limit).
+    assert (MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_LINK_HOPS) == (255, 1024, 40)
+
+
+def test_the_default_limits_of_a_submission() -> None:
+    assert MIB == 1_048_576
+    assert Limits() == Limits(max_upload_bytes=64 * 1_048_576,
+                              max_unpacked_bytes=256 * 1_048_576, max_files=20_000,
+                              max_ratio=100)
+
+
 def test_a_name_of_exactly_the_longest_is_taken() -> None:
-    name = "n" * MAX_NAME_BYTES
+    name = "n" * 255
     assert paths(read_archive(tar_of({name: b"x"}))) == [name]
 
 
 def test_a_name_one_byte_over_the_longest_is_refused() -> None:
-    with pytest.raises(ArchiveError, match=f"a name of {MAX_NAME_BYTES + 1} bytes, over the "
-                                           f"limit of {MAX_NAME_BYTES}"):
-        read_archive(tar_of({"bot": b"", "n" * (MAX_NAME_BYTES + 1): b"x"}))
+    with pytest.raises(ArchiveError, match="a name of 256 bytes, over the limit of 255"):
+        read_archive(tar_of({"bot": b"", "n" * 256: b"x"}))
 
 
 def test_a_path_of_exactly_the_longest_is_taken() -> None:
@@ -261,6 +273,12 @@ def test_a_symlink_that_climbs_out_through_another_link_is_refused() -> None:
     with pytest.raises(ArchiveError, match=r"up: a symlink out of the bot's folder \(through"):
         read_archive(tar_of({"bot": b"x", "lib/util": b"y"}, {"lib/here": ".", "up":
                                                                 "lib/here/../.."}))
+
+
+def test_a_symlink_that_climbs_out_is_refused_naming_its_target() -> None:
+    with pytest.raises(ArchiveError, match=r"lib/etc: a symlink out of the bot's folder "
+                                           r"\(to \.\./\.\./etc\)"):
+        read_archive(tar_of({"bot": b"x"}, {"lib/etc": "../../etc"}))
 
 
 def test_a_symlink_to_the_parent_of_the_folder_is_refused() -> None:
@@ -439,6 +457,35 @@ def test_unpacking_writes_files_with_their_modes_and_links(tmp_path: Path) -> No
     assert stat.S_IMODE((out / "bot").stat().st_mode) == 0o755
     assert os.readlink(out / "start") == "bot"
     assert (out / "lib" / "util").read_bytes() == b"u"
+
+
+def test_unpacking_makes_the_folders_leading_to_the_destination(tmp_path: Path) -> None:
+    unpack(read_archive(tar_of({"bot": b"x"})), tmp_path / "bots" / "7" / "v1")
+    assert (tmp_path / "bots" / "7" / "v1" / "bot").read_bytes() == b"x"
+
+
+def test_unpacking_into_an_existing_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(FileExistsError):
+        unpack(read_archive(tar_of({"bot": b"x"})), tmp_path)
+
+
+def test_folder_entries_of_a_zip_or_tar_are_not_files() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("lib/", b"")
+        archive.writestr("lib/util", b"u")
+        archive.writestr("bot", b"x")
+    assert paths(read_archive(buffer.getvalue())) == ["bot", "lib/util"]
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        folder = tarfile.TarInfo("lib")
+        folder.type = tarfile.DIRTYPE
+        tar.addfile(folder)
+        for name, data in (("lib/util", b"u"), ("bot", b"x")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    assert paths(read_archive(buffer.getvalue())) == ["bot", "lib/util"]
 
 
 def test_unpacking_a_plain_file_makes_it_readable_not_executable(tmp_path: Path) -> None:
