@@ -16,6 +16,7 @@ only the mutants that survived last time, as long as the module itself is unchan
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import math
 import os
@@ -98,6 +99,8 @@ class Score:
     equivalent: list[Mutant] = field(default_factory=list)
     survived: list[Mutant] = field(default_factory=list)
     errors: list[Mutant] = field(default_factory=list)
+    annotations: int = 0
+    """Survivors inside annotations, never evaluated: equivalent, and left out."""
     killers: Counter[str] = field(default_factory=Counter)
     """How many mutants each test file killed first (files run in the listed order)."""
 
@@ -217,6 +220,34 @@ def fingerprint(module: Module, settings: Settings, sample: int | None) -> str:
     return f"{source} sample={sample} {' '.join(settings.operators)}"
 
 
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The (line, column) spans of a module's annotations when it has
+    `from __future__ import annotations` (then they are never evaluated, and a mutant
+    inside one changes nothing); none otherwise."""
+    tree = ast.parse(source)
+    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+                    and any(alias.name == "annotations" for alias in node.names)
+                    for node in tree.body)
+    if not postponed:
+        return []
+    annotations: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            annotations.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
+            annotations.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            annotations.append(node.annotation)
+    return [((a.lineno, a.col_offset), (a.end_lineno or a.lineno, a.end_col_offset or 0))
+            for a in annotations]
+
+
+def in_annotation(position: tuple[int, int],
+                  spans: Sequence[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
+    """Whether the (line, column) `position` lies inside one of `spans`."""
+    return any(start <= tuple(position) < end for start, end in spans)
+
+
 def killer(output: str) -> str:
     """The test file whose failure killed a mutant (pytest's first FAILED or ERROR line)."""
     found = re.search(r"^(?:FAILED|ERROR) ([^:\s]+)", output, re.MULTILINE)
@@ -278,18 +309,27 @@ def run_module(module: Module, settings: Settings, workdir: Path,
                        if not all(made.fullmatch(m.operator_name) for m in item.mutations)]
             db.set_multiple_results(skipped, WorkResult(output="operator left out",
                                                         worker_outcome=WorkerOutcome.SKIPPED))
+            spans = annotation_spans((ROOT / module.path).read_text())
+            annotated = [item.job_id for item in items if item.job_id not in set(skipped)
+                         and in_annotation(item.mutations[0].start_pos, spans)]
+            db.set_multiple_results(annotated, WorkResult(
+                output="in an annotation, never evaluated",
+                worker_outcome=WorkerOutcome.SKIPPED))
+            skipped += annotated
             made_ids = [item.job_id for item in items if item.job_id not in set(skipped)]
             drawn = made_ids if sample is None or sample >= len(made_ids) else \
                 random.Random(module.path).sample(made_ids, sample)
             db.set_multiple_results(sorted(set(made_ids) - set(drawn)), WorkResult(
                 output="not in the sample", worker_outcome=WorkerOutcome.SKIPPED))
             print(f"{module.path}: {len(drawn)} of {len(made_ids)} mutants "
-                  f"({len(skipped)} of other operators left out), tests "
+                  f"({len(skipped) - len(annotated)} of other operators and {len(annotated)} "
+                  "in annotations left out), tests "
                   f"{' '.join(module.tests)} take {baseline_seconds:.1f}s", flush=True)
         stamp.write_text(current)
     subprocess.run([*cosmic_ray, "exec", str(config), str(session)], cwd=workdir, env=env,
                    check=True)
     score = Score(module.path, time.monotonic() - started)
+    spans = annotation_spans((ROOT / module.path).read_text())
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
@@ -303,7 +343,9 @@ def run_module(module: Module, settings: Settings, workdir: Path,
                     mutant.outcome = f"{result.worker_outcome}: {result.output}"
                     score.errors.append(mutant)
             elif result.test_outcome == "survived":
-                if any(e.module == module.path and e.operator == mutant.operator
+                if in_annotation(mutation.start_pos, spans):
+                    score.annotations += 1
+                elif any(e.module == module.path and e.operator == mutant.operator
                        and e.before == before and e.after == after for e in equivalents):
                     score.equivalent.append(mutant)
                 else:
@@ -330,7 +372,8 @@ def report(score: Score, threshold: float, sampled: bool = False) -> str:
     low, high = score.interval()
     spread = f" (95% interval {low:.0f}–{high:.0f}% on this sample)" if sampled else ""
     lines = [f"{score.module}: {score.percent:.1f}%{spread} [{verdict}] — {score.killed} killed, "
-             f"{len(score.survived)} survived, {len(score.equivalent)} equivalent "
+             f"{len(score.survived)} survived, "
+             f"{len(score.equivalent) + score.annotations} equivalent "
              f"({score.seconds / 60:.1f} min)",
              "  killed first by: " + ", ".join(f"{name} {count}"
                                                for name, count in score.killers.items())]

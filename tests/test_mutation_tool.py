@@ -13,7 +13,9 @@ from mutation.__main__ import (
     Module,
     Mutant,
     Score,
+    annotation_spans,
     changed_lines,
+    in_annotation,
     killer,
     load_equivalents,
     load_settings,
@@ -96,3 +98,15 @@ def test_the_listed_modules_are_the_core_ones_and_every_equivalent_names_one() -
             "arena/store/games.py", "arena/server/auth.py", "arena/server/permissions.py",
             "arena/submissions/archive.py", "arena/sandbox/plan.py"} <= listed
     assert {entry.module for entry in load_equivalents()} <= listed
+
+
+def test_mutants_in_postponed_annotations_are_found() -> None:
+    source = ("from __future__ import annotations\n"
+              "def f(x: int | None, y: int = 1 | 2) -> str | None:\n"
+              "    z: int | str = x or y\n"
+              "    return str(z)\n")
+    spans = annotation_spans(source)
+    assert in_annotation((2, 14), spans)  # the | of x's annotation
+    assert not in_annotation((2, 34), spans)  # the | of y's default, which runs
+    assert in_annotation((2, 44), spans) and in_annotation((3, 11), spans)
+    assert annotation_spans(source.replace("from __future__ import annotations\n", "")) == []
