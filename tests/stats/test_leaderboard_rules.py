@@ -189,3 +189,24 @@ def test_a_three_seat_score_counts_each_opponent() -> None:
     totals = bot_block_totals([RankedGame(1, ("a", "b", "c"), (0, 1, 1))])
     assert totals == {"a": {1: (1.0, 1.0)}, "b": {1: (0.25, 1.0)}, "c": {1: (0.25, 1.0)}}
     assert math.isclose(sum(t[1][0] for t in totals.values()), 1.5)
+
+
+def duplicate_deals(deals: int) -> list[RankedGame]:
+    """`a` wins both seatings of every one of `deals` heads-up duplicate deals."""
+    return [game for deal in range(deals)
+            for game in (duel(deal, "a", "b"), RankedGame(deal, ("b", "a"), (1, 0)))]
+
+
+def test_an_exact_p_value_of_exactly_alpha_does_not_separate() -> None:
+    # Three deals won: the exact p is 2/8 = 0.25, which is α at 75% confidence.
+    [pair] = leaderboard(duplicate_deals(3), confidence=0.75).separations
+    assert pair.ci_low > 0.0 and pair.p_value == 0.25
+    assert not pair.separated
+    [wider] = leaderboard(duplicate_deals(3), confidence=0.74).separations
+    assert wider.separated
+
+
+def test_a_board_of_two_pairings_is_stratified() -> None:
+    games = [duel(("ab", i), "a", "b") if i % 3 else duel(("ab", i), "b", "a") for i in range(6)]
+    games += [duel(("ac", i), "a", "c") if i % 2 else duel(("ac", i), "c", "a") for i in range(6)]
+    assert leaderboard(games, stratify=True).interval_method == SCORE_INTERVAL_METHOD + STRATIFIED
