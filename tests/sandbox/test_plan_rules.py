@@ -112,9 +112,11 @@ def test_seccomp_and_cgroups_are_carried_into_the_plan() -> None:
         True, ("/c/cgroup.procs",), "/b", "/s")
 
 
-def test_a_sandboxs_uid_is_drawn_from_the_keys_hash() -> None:
+def test_a_sandboxs_uid_is_drawn_from_the_keys_hash_above_every_account() -> None:
     digest = hashlib.sha256(b"7/bot").digest()
-    assert sandbox_uid("7/bot") == UID_BASE + int.from_bytes(digest[:8], "big") % UID_SPAN
+    assert (UID_BASE, UID_SPAN) == (2_000_000_000, 100_000_000)
+    assert sandbox_uid("7/bot") == 2_000_000_000 + int.from_bytes(digest[:8], "big") % (
+        100_000_000)
 
 
 def test_a_folder_whose_name_extends_another_is_not_inside_it(tmp_path: Path) -> None:
