@@ -299,6 +299,7 @@ def run_module(module: Module, settings: Settings, workdir: Path,
               f"{' '.join(module.tests)} take {baseline_seconds:.1f}s", flush=True)
     else:
         stamp.unlink(missing_ok=True)
+        session.unlink(missing_ok=True)
         subprocess.run([*cosmic_ray, "init", str(config), str(session)], cwd=workdir,
                        env=env, check=True)
         made = re.compile("|".join(f"(?:{pattern})" for pattern in settings.operators))

@@ -54,6 +54,16 @@ def test_a_stored_token_is_kept_per_server_with_name_and_role(tmp_path: Path) ->
                                                     "role": "author"}
 
 
+def test_the_credentials_file_is_indented_json_and_its_folders_are_made(tmp_path: Path
+                                                                        ) -> None:
+    env = env_for(tmp_path / "home" / "config" / "arena" / "credentials.json")
+    path = store_token(SERVER, "t1", "amy", "author", env)
+    store_token("other:1", "t2", "bob", "viewer", env)
+    forget_token("other:1", env)
+    assert path.read_text() == json.dumps(
+        {SERVER: {"token": "t1", "name": "amy", "role": "author"}}, indent=2)
+
+
 def test_the_credentials_file_and_its_new_folder_are_owner_only(tmp_path: Path) -> None:
     path = store_token(SERVER, "t1", "amy", "author",
                        env_for(tmp_path / "cfg" / "credentials.json"))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.sandbox.limits import MIB, Limits
+from arena.sandbox.limits import LOG_FILES, MIB, Limits
 
 FLOORS = {"processes": 1, "open_files": 16, "memory_bytes": 16 * MIB,
           "total_memory_bytes": 16 * MIB, "cpu_percent": 1}
@@ -57,3 +57,7 @@ def test_limits_survive_their_plain_form_and_missing_keys_take_defaults() -> Non
 def test_limits_cannot_be_changed_once_made() -> None:
     with pytest.raises(FrozenInstanceError):
         Limits().processes = 2  # type: ignore[misc]
+
+
+def test_a_managed_bot_keeps_three_log_files() -> None:
+    assert LOG_FILES == 3
