@@ -4,6 +4,7 @@ owner-only file, or issued), with the wording of each refusal."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -227,3 +228,24 @@ def test_printable_ascii_is_sendable_without_surrounding_whitespace(token: str) 
 def test_anything_else_is_not_sendable_and_the_refusal_names_its_kind(token: str) -> None:
     with pytest.raises(AdminTokenError, match="^a session token in here holds a character"):
         sendable_token(token, "here", kind="a session token")
+
+
+@pytest.mark.parametrize("mode", [0o601, 0o610, 0o604])
+def test_issuing_replaces_a_token_file_with_any_bit_for_others(tmp_path: Path, mode: int) -> None:
+    path = admin_token_path(tmp_path / "arena.db")
+    path.write_text("old\n")
+    path.chmod(mode)
+    token, _ = issue_admin_token(tmp_path / "arena.db", {})
+    assert token != "old" and stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_new_token_file_is_owner_only_from_the_moment_it_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The mode is set twice: at creation and after. Without the second, the first holds.
+    monkeypatch.setattr(os, "fchmod", lambda descriptor, mode: None)
+    old_umask = os.umask(0)
+    try:
+        _, path = issue_admin_token(tmp_path / "arena.db", {})
+    finally:
+        os.umask(old_umask)
+    assert path is not None and stat.S_IMODE(path.stat().st_mode) == 0o600
