@@ -99,6 +99,8 @@ class Score:
     equivalent: list[Mutant] = field(default_factory=list)
     survived: list[Mutant] = field(default_factory=list)
     errors: list[Mutant] = field(default_factory=list)
+    unmade: int = 0
+    """Mutants Cosmic Ray's operator failed to make (nothing was tested)."""
     annotations: int = 0
     """Survivors inside annotations, never evaluated: equivalent, and left out."""
     killers: Counter[str] = field(default_factory=Counter)
@@ -339,10 +341,11 @@ def run_module(module: Module, settings: Settings, workdir: Path,
             before, after = changed_lines(result.diff or "")
             mutant = Mutant(mutation.operator_name, mutation.start_pos[0], before, after,
                             str(result.test_outcome))
-            if result.worker_outcome != WorkerOutcome.NORMAL:
-                if result.worker_outcome != WorkerOutcome.NO_TEST:
-                    mutant.outcome = f"{result.worker_outcome}: {result.output}"
-                    score.errors.append(mutant)
+            if result.worker_outcome in (WorkerOutcome.NO_TEST, WorkerOutcome.EXCEPTION):
+                score.unmade += 1  # Cosmic Ray could not make it (its operator failed)
+            elif result.worker_outcome != WorkerOutcome.NORMAL:
+                mutant.outcome = f"{result.worker_outcome}: {result.output}"
+                score.errors.append(mutant)
             elif result.test_outcome == "survived":
                 if in_annotation(mutation.start_pos, spans):
                     score.annotations += 1
@@ -374,7 +377,9 @@ def report(score: Score, threshold: float, sampled: bool = False) -> str:
     spread = f" (95% interval {low:.0f}–{high:.0f}% on this sample)" if sampled else ""
     lines = [f"{score.module}: {score.percent:.1f}%{spread} [{verdict}] — {score.killed} killed, "
              f"{len(score.survived)} survived, "
-             f"{len(score.equivalent) + score.annotations} equivalent "
+             f"{len(score.equivalent) + score.annotations} equivalent"
+             + (f", {score.unmade} that Cosmic Ray could not make" if score.unmade else "")
+             + " "
              f"({score.seconds / 60:.1f} min)",
              "  killed first by: " + ", ".join(f"{name} {count}"
                                                for name, count in score.killers.items())]

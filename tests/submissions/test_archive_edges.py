@@ -491,3 +491,54 @@ def test_folder_entries_of_a_zip_or_tar_are_not_files() -> None:
 def test_unpacking_a_plain_file_makes_it_readable_not_executable(tmp_path: Path) -> None:
     unpack(read_archive(tar_of({"data": b"d"})), tmp_path / "v1")
     assert stat.S_IMODE((tmp_path / "v1" / "data").stat().st_mode) == 0o644
+
+
+# ------------------------------------------------------------- further edges
+
+def test_a_top_folder_is_taken_off_every_entry_of_a_nested_archive() -> None:
+    files = read_archive(zip_of({"tiny/bot": b"x", "tiny/lib/util": b"u", "tiny/lib/x/y": b""}))
+    assert paths(files) == ["bot", "lib/util", "lib/x/y"]
+
+
+def test_a_ratio_over_no_packed_bytes_counts_one() -> None:
+    _check_ratio(MIB + 1, 0, Limits(max_ratio=2 * MIB))
+    _check_ratio(MIB + 1, 1, Limits(max_ratio=2 * MIB))
+    with pytest.raises(ArchiveError, match="zip bomb"):
+        _check_ratio(MIB + 1, 1, Limits(max_ratio=MIB))
+
+
+def test_a_tar_gz_with_matches_far_back_in_its_window_is_read() -> None:
+    # Deflate may refer 32 KiB back: this data refers 20 000 bytes back.
+    block = os.urandom(20_000)
+    files = read_archive(gzip.compress(tar_of({"bot": block + block})))
+    assert files.read("bot") == block + block
+
+
+def test_a_packed_folder_carries_no_timestamp(tmp_path: Path) -> None:
+    # RFC 1952: bytes 4 to 7 are MTIME, and 0 means no time stamp is available.
+    (tmp_path / "bot").write_bytes(b"x")
+    assert pack(tmp_path)[4:8] == bytes(4)
+
+
+def test_a_long_name_is_cut_to_80_characters_in_the_refusal() -> None:
+    name = "".join(chr(ord("a") + i % 26) for i in range(300))
+    with pytest.raises(ArchiveError) as refused:
+        read_archive(tar_of({"bot": b"", name: b"x"}))
+    assert str(refused.value).startswith(name[:80] + "...: a name of 300 bytes")
+
+
+def test_a_long_path_is_cut_to_80_characters_in_the_refusal() -> None:
+    path = "/".join(f"{i:03d}" + "d" * 96 for i in range(11))
+    with pytest.raises(ArchiveError) as refused:
+        read_archive(tar_of({"bot": b"", path: b"x"}))
+    assert str(refused.value).startswith(path[:80] + "...: a path of 1099 bytes")
+
+
+def test_checked_files_cannot_be_changed() -> None:
+    files = read_archive(tar_of({"bot": b"x"}))
+    with pytest.raises(AttributeError):
+        files.files = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        files.files[0].path = "other"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        Limits().max_files = 1  # type: ignore[misc]
