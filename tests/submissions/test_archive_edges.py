@@ -542,3 +542,48 @@ def test_checked_files_cannot_be_changed() -> None:
         files.files[0].path = "other"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         Limits().max_files = 1  # type: ignore[misc]
+
+
+def test_a_link_sorted_before_files_leaves_them_in_the_canonical_tar_and_the_folder(
+        tmp_path: Path) -> None:
+    files = read_archive(tar_of({"bot": b"x", "lib/util": b"u"}, {"a-start": "bot"}))
+    with tarfile.open(fileobj=io.BytesIO(files.canonical_tar())) as tar:
+        assert tar.getnames() == ["a-start", "bot", "lib/util"]
+    unpack(files, tmp_path / "v1")
+    assert (tmp_path / "v1" / "a-start").read_bytes() == b"x"
+    assert (tmp_path / "v1" / "lib" / "util").read_bytes() == b"u"
+
+
+def test_packing_a_folder_of_exactly_the_largest_total_is_taken(tmp_path: Path) -> None:
+    (tmp_path / "a").write_bytes(b"x" * 600)
+    (tmp_path / "b").write_bytes(b"y" * 424)
+    assert len(folder_files(tmp_path, Limits(max_unpacked_bytes=1024))) == 2
+
+
+def test_packing_a_folder_one_byte_over_the_largest_total_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a").write_bytes(b"x" * 600)
+    (tmp_path / "b").write_bytes(b"y" * 425)
+    with pytest.raises(ArchiveError, match="over the limit"):
+        folder_files(tmp_path, Limits(max_unpacked_bytes=1024))
+
+
+def patched_zip(flag: int = 0, method: int | None = None) -> bytes:
+    """A stored zip of one file with general-purpose `flag` bits set and, if given, its
+    compression `method` replaced, in both its local and its central header."""
+    data = bytearray(zip_of({"bot": b"#!/bin/sh\n"}, compression=zipfile.ZIP_STORED))
+    local, central = data.index(b"PK\x03\x04"), data.index(b"PK\x01\x02")
+    for flag_at, method_at in ((local + 6, local + 8), (central + 8, central + 10)):
+        data[flag_at] |= flag
+        if method is not None:
+            data[method_at:method_at + 2] = method.to_bytes(2, "little")
+    return bytes(data)
+
+
+def test_an_encrypted_zip_entry_cannot_be_read() -> None:
+    with pytest.raises(ArchiveError, match="bot: cannot be read: .*encrypted"):
+        read_archive(patched_zip(flag=0x1))
+
+
+def test_a_zip_entry_of_an_unknown_compression_cannot_be_read() -> None:
+    with pytest.raises(ArchiveError, match="bot: cannot be read: .*compression"):
+        read_archive(patched_zip(method=99))
