@@ -6,11 +6,12 @@ PIP := $(PY) -m pip
 STAMP_BASE := $(VENV)/.stamp-base
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
+STAMP_MUTATION := $(VENV)/.stamp-mutation
 NODE_BOT := sample_bots/node
 CPP_BOT := sample_bots/cpp
 WEB_AXE := tests/web/axe
 
-.PHONY: demo test lint bench protos docs docs-build rules-page bots node-bot cpp-bot web-axe clean
+.PHONY: demo test lint mutation mutation-quick bench protos docs docs-build rules-page bots node-bot cpp-bot web-axe clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,10 @@ $(STAMP_BASE): pyproject.toml | $(VENV)/bin/python
 $(STAMP_DEV): pyproject.toml | $(VENV)/bin/python
 	$(PIP) install --quiet -e '.[dev]'
 	touch $@ $(STAMP_BASE)
+
+$(STAMP_MUTATION): pyproject.toml | $(VENV)/bin/python
+	$(PIP) install --quiet -e '.[dev,mutation]'
+	touch $@ $(STAMP_DEV) $(STAMP_BASE)
 
 $(STAMP_BENCH): pyproject.toml | $(VENV)/bin/python
 	$(PIP) install --quiet -e '.[dev,bench]'
@@ -37,8 +42,17 @@ test: $(STAMP_DEV) bots web-axe
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP_DEV)
-	$(VENV)/bin/ruff check arena tests sample_bots benchmarks docs/hooks
+	$(VENV)/bin/ruff check arena tests sample_bots benchmarks docs/hooks mutation
 	$(VENV)/bin/mypy
+
+# Mutation testing (mutation/modules.toml): each core module's score and surviving mutants.
+# Not part of `make test`: it runs each module's tests once per mutant. MODULES=path ...
+# picks modules; QUICK=1 (or make mutation-quick) takes those that differ from main.
+mutation: $(STAMP_MUTATION)
+	$(PY) -m mutation $(if $(QUICK),--quick) $(MODULES)
+
+mutation-quick: $(STAMP_MUTATION)
+	$(PY) -m mutation --quick $(MODULES)
 
 bench: $(STAMP_BENCH) bots
 	$(PY) -m benchmarks
