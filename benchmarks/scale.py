@@ -48,6 +48,8 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import random_hand
+
 ROOT = Path(__file__).resolve().parent.parent
 BOT_SCRIPTS = {f"random-{n}": "random_bot.py" for n in "abcd"}
 """The protocol benchmark's bots: decisions cost the bots next to nothing, so what is
@@ -273,31 +275,11 @@ class _InstantPool:
         return ChunkResult(tuple((g.id, self.made[g.id]) for g in chunk.games), 1e-3)
 
 
-def _random_game(seats: Sequence[str], seed: int) -> Any:
-    """A single hand of random legal moves from deal `seed`, as a worker hands it back."""
-    from arena import wire
-    from arena.engine.game import Game
-    from arena.engine.rules import RuleSet
-    from arena.record import SeatTermination
-    from arena.tournament.runner import PlayedGame
-
-    game = Game.new(RuleSet.from_dict(RULES), len(seats), seed)
-    pick = random.Random(seed)
-    actions = []
-    while not game.is_over:
-        action = pick.choice(game.legal_actions())
-        actions.append(wire.action_to_dict(action))
-        game.apply(action)
-    assert game.outcome is not None
-    return PlayedGame(game.outcome, [wire.event_to_dict(e) for e in game.events], actions,
-                      [SeatTermination.NORMAL] * len(seats))
-
-
 async def _ceiling(bench: _Bench, games: int, seed: int) -> dict[str, float]:
     from arena.tournament.chunked import run_tournament_on_workers
 
     name = bench.tournament(games, seed)
-    made = {g.id: _random_game(g.seats, g.seed) for g in bench.store.pending_games(name)}
+    made = {g.id: random_hand(g.seats, g.seed, RULES) for g in bench.store.pending_games(name)}
     start = time.perf_counter()
     summary = await run_tournament_on_workers(bench.store, name, _InstantPool(made))
     return {"games/s": summary.played / (time.perf_counter() - start)}

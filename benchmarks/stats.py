@@ -87,3 +87,28 @@ def one_core() -> Iterator[None]:
         yield
     finally:
         os.sched_setaffinity(0, saved)
+
+
+def random_hand(seats: Sequence[str], seed: int,
+                rules: dict[str, Any] | None = None) -> Any:
+    """A single hand of seeded random legal moves from deal `seed` among `seats` (under
+    `rules`, one hand by default), as a worker hands a played game back: a `PlayedGame`
+    with its events and actions as the store keeps them."""
+    import random
+
+    from arena import wire
+    from arena.engine.game import Game
+    from arena.engine.rules import RuleSet
+    from arena.record import SeatTermination
+    from arena.tournament.runner import PlayedGame
+
+    game = Game.new(RuleSet.from_dict(rules or {"target_score": None}), len(seats), seed)
+    pick = random.Random(seed)
+    actions = []
+    while not game.is_over:
+        action = pick.choice(game.legal_actions())
+        actions.append(wire.action_to_dict(action))
+        game.apply(action)
+    assert game.outcome is not None
+    return PlayedGame(game.outcome, [wire.event_to_dict(e) for e in game.events], actions,
+                      [SeatTermination.NORMAL] * len(seats))

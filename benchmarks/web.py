@@ -45,7 +45,7 @@ from typing import Any
 from arena.server.assembly import build_server
 from arena.services import Services
 from arena.store import BotKind, Store
-from benchmarks.stats import median
+from benchmarks.stats import median, random_hand
 
 BOTS = 1000
 GAMES_PER_BOT = 3
@@ -74,23 +74,6 @@ def core_wait_ms() -> float:
     return total
 
 
-def _random_game(seats: Sequence[str], seed: int) -> dict[str, Any]:
-    from arena import wire
-    from arena.engine.game import Game
-    from arena.engine.rules import RuleSet
-
-    game = Game.new(RuleSet.from_dict(RULES), len(seats), seed)
-    pick = random.Random(seed)
-    actions = []
-    while not game.is_over:
-        action = pick.choice(game.legal_actions())
-        actions.append(wire.action_to_dict(action))
-        game.apply(action)
-    assert game.outcome is not None
-    return {"outcome": game.outcome, "events": [wire.event_to_dict(e) for e in game.events],
-            "actions": actions}
-
-
 def fill_pool(store: Store, bots: int, games_per_bot: int, seed: int) -> None:
     """`bots` remote bots and `games_per_bot` rated two-seat games each, in one pool: each
     round pairs every bot with another at random."""
@@ -98,7 +81,7 @@ def fill_pool(store: Store, bots: int, games_per_bot: int, seed: int) -> None:
     for name in names:
         store.add_bot(name, BotKind.REMOTE)
     pick = random.Random(seed)
-    templates = [_random_game(("a", "b"), seed * 1000 + n) for n in range(8)]
+    templates = [random_hand(("a", "b"), seed * 1000 + n, RULES) for n in range(8)]
     pairs = []
     for _ in range(games_per_bot):
         order = pick.sample(names, len(names))
@@ -107,15 +90,13 @@ def fill_pool(store: Store, bots: int, games_per_bot: int, seed: int) -> None:
         record_game(store, seats, number, templates[number % len(templates)])
 
 
-def record_game(store: Store, seats: Sequence[str], seed: int, game: dict[str, Any]) -> None:
-    """Store `game` (a `_random_game`) as played, rated, by `seats`."""
-    from arena.record import SeatTermination
-
+def record_game(store: Store, seats: Sequence[str], seed: int, game: Any) -> int:
+    """Store `game` (a `random_hand`) as played, rated, by `seats`; its number."""
     now = datetime.now(UTC)
-    store.record_game(seats=seats, seed=seed, rules=RULES, outcome=game["outcome"],
-                      seat_terminations=[SeatTermination.NORMAL] * 2,
-                      events=game["events"], actions=game["actions"],
-                      started_at=now, finished_at=now)
+    return store.record_game(seats=seats, seed=seed, rules=RULES, outcome=game.outcome,
+                             seat_terminations=list(game.seat_terminations),
+                             events=game.events, actions=game.actions,
+                             started_at=now, finished_at=now).id
 
 
 async def _asgi_get(app: Any, path: str) -> tuple[int, bytes]:
@@ -194,7 +175,7 @@ async def leaderboard_times(bots: int, games_per_bot: int, requests: int, seed: 
                     assert status == 200
                 load = max(load, os.getloadavg()[0])
                 changed, changed_cpu, changed_waits = [], [], []
-                game = _random_game(("a", "b"), seed)
+                game = random_hand(("a", "b"), seed, RULES)
                 for change in range(changes):
                     record_game(store, ["bot0000", "bot0001"], 10**6 + change, game)
                     await asyncio.sleep(FRESH_FOR + 0.1)

@@ -4,7 +4,6 @@ Real games played by the engine, in a real SQLite file."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -13,19 +12,13 @@ import pytest
 
 from arena import wire_admin
 from arena.services.results import ResultsService
-from arena.store import BotKind, Store
 from arena.v1 import admin_pb2
-from tests.services.test_rating_history import BOTS, record
+from tests.services.test_rating_history import BOTS, filled_store
 
 
 @pytest.fixture
 def results(tmp_path: Path) -> Iterator[ResultsService]:
-    store = Store.open(tmp_path / "arena.db")
-    for name in BOTS:
-        store.add_bot(name, BotKind.REMOTE)
-    pairs = random.Random(5)
-    for seed in range(12):
-        record(store, pairs.sample(BOTS, 2), seed)
+    store = filled_store(tmp_path / "arena.db", 12, 5)
     yield ResultsService(store)
     store.close()
 

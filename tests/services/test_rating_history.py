@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from arena import wire
-from arena.engine.game import Game
-from arena.engine.rules import RuleSet
-from arena.record import SeatTermination
 from arena.services.errors import ServiceError
 from arena.services.recent import RecentAnswers
 from arena.services.results import CHARTED, MAX_CHARTED, ResultsService
 from arena.store import BotKind, Store, UnknownBot, UnknownPool
+from benchmarks.stats import random_hand
+from benchmarks.web import record_game
 
 RULES = {"target_score": None}
 BOTS = [f"bot{index}" for index in range(10)]
@@ -27,31 +24,24 @@ BOTS = [f"bot{index}" for index in range(10)]
 
 def record(store: Store, seats: Sequence[str], seed: int) -> int:
     """Play a single hand among `seats` with seeded random moves and store it, rated."""
-    game = Game.new(RuleSet.from_dict(RULES), len(seats), seed)
-    pick = random.Random(seed)
-    actions = []
-    while not game.is_over:
-        action = pick.choice(game.legal_actions())
-        actions.append(wire.action_to_dict(action))
-        game.apply(action)
-    assert game.outcome is not None
-    now = datetime(2026, 1, 1, tzinfo=UTC)
-    summary = store.record_game(
-        seats=seats, seed=seed, rules=RULES, outcome=game.outcome,
-        seat_terminations=[SeatTermination.NORMAL] * len(seats),
-        events=[wire.event_to_dict(e) for e in game.events], actions=actions,
-        started_at=now, finished_at=now)
-    return summary.id
+    return record_game(store, seats, seed, random_hand(seats, seed, RULES))
+
+
+def filled_store(path: Path, games: int, seed: int) -> Store:
+    """A store at `path` with `BOTS` and `games` rated two-seat hands between pairs of them
+    drawn from `seed`."""
+    opened = Store.open(path)
+    for name in BOTS:
+        opened.add_bot(name, BotKind.REMOTE)
+    pairs = random.Random(seed)
+    for number in range(games):
+        record(opened, pairs.sample(BOTS, 2), number)
+    return opened
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "arena.db")
-    for name in BOTS:
-        opened.add_bot(name, BotKind.REMOTE)
-    pairs = random.Random(3)
-    for seed in range(30):
-        record(opened, pairs.sample(BOTS, 2), seed)
+    opened = filled_store(tmp_path / "arena.db", 30, 3)
     yield opened
     opened.close()
 
