@@ -45,6 +45,20 @@ WIDTH, HEIGHT = 760, 320
 LEFT, RIGHT, TOP, BOTTOM = 52, 150, 14, 40
 
 
+STYLE = """\
+.chart { width: 100%; max-width: 860px; height: auto; }
+.chart .grid { stroke: var(--line); }
+.chart .tick { fill: var(--muted); font-size: 11px; }
+.chart .axis { fill: var(--muted); font-size: 12px; }
+.chart .legend { fill: var(--ink); font-size: 12px; }
+.chart .muted { fill: var(--muted); }
+.chart .band { fill-opacity: 0.13; stroke: none; }
+.chart .mu { fill: none; stroke-width: 2; }
+"""
+"""The chart's style sheet (its colours come from the page's `--ink`, `--muted` and
+`--line`): the report inlines it, the web front serves it as `/chart.css`."""
+
+
 def colour(index: int) -> str:
     """The colour of the `index`-th bot's line."""
     return PALETTE[index % len(PALETTE)]

@@ -39,14 +39,6 @@ tr:last-child td { border-bottom: none; }
 .cross td.self { background: var(--wash); }
 .cross .wld { display: block; font-size: 11px; color: var(--muted); }
 .bad { color: var(--red); font-weight: 600; }
-.chart { width: 100%; max-width: 860px; height: auto; }
-.chart .grid { stroke: var(--line); }
-.chart .tick { fill: var(--muted); font-size: 11px; }
-.chart .axis { fill: var(--muted); font-size: 12px; }
-.chart .legend { fill: var(--ink); font-size: 12px; }
-.chart .muted { fill: var(--muted); }
-.chart .band { fill-opacity: 0.13; stroke: none; }
-.chart .mu { fill: none; stroke-width: 2; }
 .games td button { font-size: 12px; }
 .viewer { border: 1px solid var(--line); border-radius: 10px; background: #0f5132;
   background: radial-gradient(ellipse at center, #1f7a4d 0%, #135c39 70%, #0e4a2e 100%);

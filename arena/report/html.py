@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from arena import stats
+from arena.chart import STYLE as CHART_STYLE
 from arena.chart import colour, rating_chart
 from arena.record import SeatTermination
 from arena.report.assets import SCRIPT, STYLE
@@ -33,7 +34,7 @@ def render(report: Report) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>arena report: {name}</title>",
-        f"<style>{STYLE}</style></head><body>",
+        f"<style>{STYLE}{CHART_STYLE}</style></head><body>",
         _header(report),
         '<nav><a href="#leaderboard">Leaderboard</a><a href="#crosstable">Crosstable</a>'
         '<a href="#ratings">Ratings</a><a href="#seats">Seats</a>'

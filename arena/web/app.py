@@ -45,6 +45,7 @@ ROUTES = [
     Route("/pool/crosstable", pages.crosstable),
     Route("/pool/stats", pages.seat_stats),
     Route("/pool/chart", pages.rating_chart),
+    Route("/chart.css", pages.chart_style),
     Route("/tournaments", pages.tournaments),
     Route("/tournaments/{name}", pages.tournament),
     Route("/games", pages.games),

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
+from arena import chart
 from arena.v1 import admin_pb2
 from arena.web import views
 from arena.web.client import Answer
@@ -86,6 +87,12 @@ async def leaderboard(request: Request) -> Response:
     return front.render(request, visitor, "pool.html", ranking=ranking,
                         table=front.part("_leaderboard.html", "ranking", ranking),
                         chart=_chart(front, history), query=_pool_query(request))
+
+
+async def chart_style(request: Request) -> Response:
+    """The rating chart's style sheet, the one the report inlines."""
+    return Response(chart.STYLE, media_type="text/css",
+                    headers={"Cache-Control": "public, max-age=3600"})
 
 
 async def rating_chart(request: Request) -> Response:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena import rankings
+from arena.chart import STYLE as CHART_STYLE
 from arena.chart import nice_ticks
 from arena.rating import pools as rating_pools
 from arena.record import SeatTermination
@@ -86,6 +87,7 @@ def test_the_page_refers_to_nothing_outside_itself(report: Report) -> None:
     assert {href for href in re.findall(r'href="([^"]*)"', page)} <= {
         "#leaderboard", "#crosstable", "#ratings", "#seats", "#terminations", "#games"}
     assert "<link" not in page and "@import" not in page and "url(" not in page
+    assert CHART_STYLE in page, "the chart's style sheet is inlined with the page's own"
 
 
 def test_the_page_carries_every_frame_of_every_game_as_changes_from_the_one_before(

@@ -128,6 +128,18 @@ def test_the_leaderboard_page_draws_each_bots_rating_after_each_of_its_games(
     assert f"{len(rows)} bots, after {served.seeded.games} games" in page
 
 
+def test_the_chart_is_styled_by_the_style_sheet_the_report_inlines(web: TestClient) -> None:
+    from arena.chart import STYLE
+    from arena.report.assets import STYLE as REPORT_STYLE
+
+    page = web.get(f"/pool?tournament={TOURNAMENT}").text
+    assert '<link rel="stylesheet" href="/chart.css">' in page
+    answer = web.get("/chart.css")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/css")
+    assert answer.text == STYLE and ".chart .mu" in STYLE
+    assert ".chart" not in REPORT_STYLE and ".chart" not in web.get("/static/arena.css").text
+
+
 def test_a_leaderboards_table_is_rendered_once_for_each_answer_whoever_asks(
         served: Served) -> None:
     served.call("PlayMatch", admin_pb2.PlayMatchRequest(
