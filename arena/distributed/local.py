@@ -90,8 +90,6 @@ class LocalWorkers:
                 asyncio.gather(*(self._on_executor(_ready) for _ in range(self._workers))),
                 f"starting {self._workers} worker processes, each with its own match server "
                 f"and bots (a bot has up to {BOT_WAIT:g} s to connect)", self.say)
-            # The pool forgets its processes once one died: kept to say how each ended.
-            self._processes = dict(getattr(self._executor, "_processes", None) or {})
         except BaseException:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
@@ -114,7 +112,11 @@ class LocalWorkers:
             raise RuntimeError("the worker pool is not started")
         loop = asyncio.get_running_loop()
         try:
-            result: ChunkResult = await loop.run_in_executor(executor, function, *args)  # type: ignore[arg-type]
+            running: asyncio.Future[ChunkResult] = loop.run_in_executor(
+                executor, function, *args)  # type: ignore[arg-type]
+            # A submission may spawn a worker process: kept to say how it ended.
+            self._processes.update(getattr(executor, "_processes", None) or {})
+            result: ChunkResult = await running
         except BrokenProcessPool:
             raise WorkersFailed(self._lost(executor)) from None
         return result
