@@ -149,12 +149,17 @@ def test_a_lost_dask_worker_and_the_chunks_it_played_are_said_a_line_each(
     client_class: Any = distributed.Client
     with _local_cluster(2) as cluster, client_class(cluster.scheduler_address) as client, \
             marked_env(f"lost-{os.getpid()}-{db.parent.name}") as env:
-        pids = list(client.run(os.getpid).values())
+        pids = client.run(os.getpid)
         run = _start(db, env, "tournament", "run", "lost", "--cluster",
                      cluster.scheduler_address)
         wait_until(lambda: _done(db, "lost") >= 4 or run.poll() is not None, timeout=60,
                    what="games recorded by the cluster", interval=0.005)
-        os.kill(pids[0], signal.SIGKILL)
+        # The worker killed is one playing a chunk, so that a chunk is out when it dies.
+        busy: list[str] = []
+        wait_until(lambda: busy.extend(worker for worker, keys in client.processing().items()
+                                       if keys) or busy or run.poll() is not None,
+                   timeout=60, what="a worker playing a chunk", interval=0.005)
+        os.kill(pids[busy[0]], signal.SIGKILL)
         _, err = run.communicate(timeout=90)
     assert run.returncode == 0, err
     assert_recorded_once(db, "lost", total)
