@@ -339,6 +339,8 @@ class DaskWorkers:
         self._client: Any = None
         self._plugin = plugin_name(plan)
         self._playing: dict[str, Chunk] = {}
+        self._retries_said: dict[str, int] = {}
+        """For each chunk out, how many of its workers' deaths were said."""
         """The chunks out, by task key."""
         self._watcher: asyncio.Task[None] | None = None
         self._log = _SchedulerLog(self.say)
@@ -425,7 +427,6 @@ class DaskWorkers:
         """Say when a worker leaves or joins, when a chunk is played again because its
         worker left, and when the connection to the scheduler is lost and back."""
         known: dict[str, str] = {}
-        retried: dict[str, int] = {}
         first = True
         while True:
             if not self._connected(client):
@@ -442,14 +443,18 @@ class DaskWorkers:
                 self._say_changes(known, workers)
             first = False
             known = workers
-            for key, count in sorted(deaths.items()):
-                chunk = self._playing.get(key)
-                if chunk is not None and count > retried.get(key, 0):
-                    self.say(f"{_games_text(chunk)} are played again: the worker playing them "
-                             f"died ({count} time(s))")
-            retried = {key: count for key, count in {**retried, **deaths}.items()
-                       if key in self._playing}
+            self._say_retries(deaths)
             await asyncio.sleep(WATCH_EVERY)
+
+    def _say_retries(self, deaths: dict[str, int]) -> None:
+        """Say, once per death, each chunk out that Dask plays again because a worker
+        playing it died (`deaths`: the scheduler's count for each chunk's task)."""
+        for key, count in sorted(deaths.items()):
+            chunk = self._playing.get(key)
+            if chunk is not None and count > self._retries_said.get(key, 0):
+                self._retries_said[key] = count
+                self.say(f"{_games_text(chunk)} are played again: the worker playing them "
+                         f"died ({count} time(s))")
 
     def _connected(self, client: Any) -> bool:
         """Whether `client` is connected to the scheduler; say when the connection is lost
@@ -573,6 +578,10 @@ class DaskWorkers:
         self._playing[key] = chunk
         try:
             played: bytes = await future
+            # A chunk played again may come back before the watcher looks: asked once more.
+            with contextlib.suppress(Exception):
+                _, deaths = await client.run_on_scheduler(_cluster_state([key]))
+                self._say_retries(deaths)
             return played
         except FutureCancelledError:
             if client.status in ("connecting", "running"):
@@ -592,6 +601,7 @@ class DaskWorkers:
                 f"(bot logs in {self.log_dir}/worker-*)") from None
         finally:
             self._playing.pop(key, None)
+            self._retries_said.pop(key, None)
             with contextlib.suppress(Exception):  # a client reconnecting forgot it already
                 future.release()
 
