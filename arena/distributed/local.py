@@ -21,6 +21,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -41,6 +43,9 @@ from arena.tournament.chunked import (
 )
 
 PR_SET_PDEATHSIG = 1
+
+EXIT_WAIT = 2.0
+"""Seconds a broken pool's processes are given to be reaped before their ends are said."""
 
 _log = logging.getLogger("arena.worker")
 
@@ -68,6 +73,7 @@ class LocalWorkers:
         self._executor: ProcessPoolExecutor | None = None
         self.say: Callable[[str], None] = say or (lambda line: None)
         self._said_lost = False
+        self._saying_lost = threading.Lock()
         self._processes: dict[int, Any] = {}
 
     @property
@@ -118,12 +124,18 @@ class LocalWorkers:
             self._processes.update(getattr(executor, "_processes", None) or {})
             result: ChunkResult = await running
         except BrokenProcessPool:
-            raise WorkersFailed(self._lost(executor)) from None
+            raise WorkersFailed(await asyncio.to_thread(self._lost, executor)) from None
         return result
 
     def _lost(self, executor: ProcessPoolExecutor) -> str:
         """Say (once) which worker processes died and how; what the run's error says."""
         processes = {**self._processes, **(getattr(executor, "_processes", None) or {})}
+        # The broken pool's own thread reaps the processes as it terminates them; one it
+        # is reaping reads as running until it has: asked again for a moment.
+        deadline = time.monotonic() + EXIT_WAIT
+        while any(process.exitcode is None for process in processes.values()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.02)
         dead = sorted((process.pid, process.exitcode) for process in processes.values()
                       if process.exitcode not in (None, 0))
         # The pool terminates the others once one died: name the one that did first.
@@ -131,8 +143,9 @@ class LocalWorkers:
         dead = first or dead
         which = ", ".join(f"pid {pid} ({_exit_text(code)})" for pid, code in dead)
         what = f"a worker process died: {which}" if dead else "a worker process died"
-        if not self._said_lost:
-            self._said_lost = True
+        with self._saying_lost:
+            said, self._said_lost = self._said_lost, True
+        if not said:
             self.say(f"{what}; the chunks out are abandoned")
         return (f"{what} (killed, or out of memory?); bot logs in "
                 f"{self.plan.log_dir}/worker-*")
