@@ -13,6 +13,7 @@ from arena.store import ConnectionSettings, StatementTimeout, Store
 from arena.store.postgres_backend import WRITE_LOCK
 from tests.postgres_support import PostgresCluster
 from tests.store.test_store import add_remote_bots, record
+from tests.support import wait_until
 
 
 def _names(cluster: PostgresCluster) -> list[str]:
@@ -28,6 +29,9 @@ def test_every_connection_says_which_process_it_is(postgres_cluster: PostgresClu
     with Store.open(url, connection=settings, readers=2) as store:
         store.list_bots()
         assert _names(postgres_cluster) == ["arena serve", "arena serve (reader)"]
+    # A server process ends after its client has gone: its row goes a moment later.
+    wait_until(lambda: not _names(postgres_cluster), timeout=10,
+               what="the closed store's connections to end")
     assert _names(postgres_cluster) == []
 
 
