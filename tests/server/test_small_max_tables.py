@@ -53,7 +53,7 @@ async def round_robin_of_one_table_bots(folder: Path) -> tuple[TournamentStatus,
                 "table_size": 2, "rotations": False, "seed": 7, "concurrency": CONCURRENCY,
                 "rules": ONE_HAND.to_dict()})
             await asyncio.wait_for(
-                arena.services.runs.run_tournament("cup", CONCURRENCY, 10.0), 20)
+                arena.services.runs.run_tournament("cup", CONCURRENCY, 10.0), 50)
         finally:
             for bot in bots:
                 await bot.close()
