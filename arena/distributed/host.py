@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 from collections.abc import Coroutine, Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,6 +43,10 @@ CRASH_GRACE = 0.5
 violations are recorded as a crash rather than a disconnect."""
 
 _T = TypeVar("_T")
+
+
+class ChunkAbandoned(Exception):
+    """A chunk given up before its end: the run it was for has stopped."""
 
 
 class WorkerHost:
@@ -71,6 +75,8 @@ class WorkerHost:
         self._launched: set[str] = set()
         self._exits: list[tuple[str, int]] = []
         """The bots' processes that exited on their own since the last chunk: name, code."""
+        self._playing: set[Future[ChunkResult]] = set()
+        self._abandoned = False
 
     @property
     def names(self) -> list[str]:
@@ -89,8 +95,29 @@ class WorkerHost:
         self._run(self._start())
 
     def play(self, chunk: Chunk) -> ChunkResult:
-        """Play every game of `chunk`, at most `chunk.tables` at once."""
-        return self._run(self._play(chunk))
+        """Play every game of `chunk`, at most `chunk.tables` at once (raise
+        `ChunkAbandoned` if `abandon` is called meanwhile, or was before)."""
+        if self._abandoned:
+            raise ChunkAbandoned(f"chunk of {len(chunk.games)} games not started: "
+                                 "the run is stopping")
+        playing = asyncio.run_coroutine_threadsafe(self._play(chunk), self._loop)
+        self._playing.add(playing)
+        if self._abandoned:
+            playing.cancel()
+        try:
+            return playing.result()
+        except CancelledError:
+            raise ChunkAbandoned(f"chunk of {len(chunk.games)} games abandoned: "
+                                 "the run is stopping") from None
+        finally:
+            self._playing.discard(playing)
+
+    def abandon(self) -> None:
+        """Give up the chunks in play and any to come, from any thread: the run they
+        were for has stopped, and their games stay pending in its store."""
+        self._abandoned = True
+        for playing in list(self._playing):
+            playing.cancel()
 
     def stop(self) -> None:
         """Stop the bots and the server, then the host's thread (again: a no-op)."""

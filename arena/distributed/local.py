@@ -47,6 +47,9 @@ PR_SET_PDEATHSIG = 1
 EXIT_WAIT = 2.0
 """Seconds a broken pool's processes are given to be reaped before their ends are said."""
 
+ABANDON_POLL = 0.1
+"""Seconds between a worker's looks at whether its run has stopped."""
+
 _log = logging.getLogger("arena.worker")
 
 _host: WorkerHost | None = None
@@ -75,6 +78,9 @@ class LocalWorkers:
         self._said_lost = False
         self._saying_lost = threading.Lock()
         self._processes: dict[int, Any] = {}
+        self._abandon: Any = multiprocessing.get_context("spawn").RawValue(ctypes.c_bool, False)
+        """Set once the run stops, read by each worker (no lock: a worker killed while it
+        holds one would hang the driver)."""
 
     @property
     def size(self) -> int:
@@ -88,7 +94,7 @@ class LocalWorkers:
             slots.put((index, None if self._cpus is None else self._cpus[index]))
         self._executor = ProcessPoolExecutor(
             self._workers, mp_context=context, initializer=_start_host,
-            initargs=(self.plan, slots, os.getpid(), settings()))
+            initargs=(self.plan, slots, os.getpid(), settings(), self._abandon))
         try:
             # One call per worker spawns them all, and a worker that cannot start its
             # bots fails the run here, before the first chunk.
@@ -106,6 +112,9 @@ class LocalWorkers:
                         traceback: TracebackType | None) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
+            # A run that stopped (Ctrl-C, SIGTERM, an error) waits for no chunk in play:
+            # its games stay pending and are played first next time.
+            self._abandon.value = True
             await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
 
     async def play(self, chunk: Chunk) -> ChunkResult:
@@ -160,9 +169,10 @@ def _exit_text(code: int | None) -> str:
 
 
 def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]],
-                driver: int, logs: LogSettings | None = None) -> None:
+                driver: int, logs: LogSettings | None = None,
+                abandon: Any = None) -> None:
     """In a worker process: die with the `driver` process, log as it does (`logs`), take
-    a slot, pin to its cores, start the host."""
+    a slot, pin to its cores, start the host; give up its chunks once `abandon` is set."""
     global _host
     _die_with_parent(driver)
     follow(logs)
@@ -174,9 +184,20 @@ def _start_host(plan: WorkerPlan, slots: Queue[tuple[int, frozenset[int] | None]
     host.start()
     _host = host
     Finalize(host, host.stop, exitpriority=10)
+    if abandon is not None:
+        threading.Thread(target=_abandon_when_set, args=(abandon, host), daemon=True,
+                         name="arena-worker-abandon").start()
     _log.info("worker %d started for %s", index, plan.run,
               extra={"run": plan.run, "worker": index, "pid": os.getpid(),
                      "bots": [name for name, _ in plan.bots]})
+
+
+def _abandon_when_set(abandon: Any, host: WorkerHost) -> None:
+    """In a worker process: abandon `host`'s chunks once the driver sets `abandon`."""
+    while not abandon.value:
+        time.sleep(ABANDON_POLL)
+    _log.info("the run stopped: chunks in play abandoned", extra={"pid": os.getpid()})
+    host.abandon()
 
 
 def _die_with_parent(parent: int) -> None:

@@ -322,3 +322,53 @@ def test_a_second_driver_of_a_run_a_connected_driver_plays_is_refused_on_the_clu
             pass  # its first driver gone, the run may be played again
 
     asyncio.run(twice())
+
+
+SLOW_BOT = '''
+import sys, time
+from arena.client import run
+
+def decide(view, legal):
+    print("deciding", file=sys.stderr, flush=True)
+    time.sleep(0.25)
+    return 0
+
+raise SystemExit(run(decide, name="slow", max_tables=8).exit_code)
+'''
+
+
+def test_a_run_on_workers_stopped_by_ctrl_c_ends_without_finishing_the_chunks_in_play(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    tmp_path.chmod(0o755)  # a root arena runs sandboxed bots as a user of their own
+    (tmp_path / "slow_bot.py").write_text(SLOW_BOT)
+    ok(db, "bot", "add", "slow", "--command", f"{ARENA[0]} {tmp_path / 'slow_bot.py'}")
+    add_bots(db, {"greedy": "greedy"})
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"rules": RULES, "concurrency": 2}))
+    ok(db, "tournament", "create", "slow", "slow", "greedy", "--table-size", "2", "--deals",
+       "6", "--settings", str(path))
+
+    def playing() -> bool:
+        return any("deciding" in log.read_text(errors="replace")
+                   for log in tmp_path.glob("arena-logs/worker-*/slow*"))
+
+    with marked_env(f"abandon-{os.getpid()}-{tmp_path.name}") as env:
+        run = _run_in_background(db, "slow", env, "--workers", "2")
+        wait_until(lambda: playing() or run.poll() is not None, timeout=60,
+                   what="the slow bot's first decision on a worker")
+        asked = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+        took = time.monotonic() - asked
+    # Each of the 12 games takes the slow bot at least 20 decisions of 0.25 s: a chunk
+    # played to its end would hold the run for well over 5 s after Ctrl-C.
+    assert run.returncode == 130, err.decode()
+    assert took < 5, f"{took:.1f} s to stop; said: {err.decode()}"
+    assert "Traceback" not in err.decode(), err.decode()
+    statuses = query(db, "SELECT s.status, count(*) AS n FROM scheduled_games s JOIN games g"
+                         " ON g.id = s.game_id GROUP BY s.status")
+    done = _done(db, "slow")
+    assert done < 12
+    assert [tuple(row) for row in statuses] in ([], [("done", done)]), "games in play stay pending"
+    assert query(db, "SELECT status FROM tournaments")[0]["status"] == "stopped"

@@ -49,8 +49,7 @@ def test_a_ladder_on_two_workers_takes_in_a_bot_added_while_it_plays(tmp_path: P
             wait_until(lambda: _games_of(db, "late") >= 2, timeout=60,
                        what="the added bot's first games on the workers")
             ladder.send_signal(signal.SIGTERM)
-            # A worker's chunk in play is finished first, and one that waits for a bot
-            # starting on its worker waits up to the host's BOT_WAIT (60 s).
+            # The workers give up their chunks in play: their games stay queued.
             _, err = ladder.communicate(timeout=90)
         finally:
             if ladder.poll() is None:
