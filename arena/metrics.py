@@ -87,6 +87,11 @@ class Metrics:
             "Managed bot processes ended by a signal arena did not send (a sandbox limit: "
             "memory, CPU time, file size), by bot and signal.", ["bot", "signal"],
             registry=r)
+        self.worker_events = Counter(
+            "arena_worker_events_total",
+            "What happened to the workers of this process's runs, by event (worker_died, "
+            "worker_left, worker_joined, chunk_replayed, scheduler_lost, scheduler_back).",
+            ["event"], registry=r)
         self._now = _Now()
         r.register(self._now)
 
@@ -117,6 +122,10 @@ class Metrics:
     def build_ended(self, outcome: str) -> None:
         """Count a build that ended as `outcome` (ok, failed, timed_out, not_run)."""
         self.builds.labels(outcome).inc()
+
+    def worker_event(self, event: str) -> None:
+        """Count `event`, a `PoolEvent` of a run's workers."""
+        self.worker_events.labels(str(event)).inc()
 
     def bot_exited(self, bot: str, code: int) -> None:
         """Hear that managed bot `bot`'s process exited on its own with `code`: killed by

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.tournament.chunked import WORKER_WAIT, WorkerPlan, WorkerPool
+from arena.tournament.chunked import WORKER_WAIT, PoolEvent, PoolNews, WorkerPlan, WorkerPool
 
 WORKER_LOGS_VARIABLE = "ARENA_WORKER_LOGS"
 """Names the folder, on the driver's machine, that the bot logs of runs on workers go to
@@ -23,12 +23,14 @@ WORKER_LOGS_VARIABLE = "ARENA_WORKER_LOGS"
 
 
 def worker_pools(plan: WorkerPlan, workers: int, cluster: str, *,
-                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None
+                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None,
+                 note: Callable[[PoolEvent], None] | None = None
                  ) -> contextlib.AbstractAsyncContextManager[WorkerPool]:
     """A pool of `workers` local processes, or of the workers of the Dask cluster at
     `cluster` (a scheduler address such as ``tcp://HOST:8786``) when it is given, which
     waits up to `wait` seconds for a first worker; `say` is told, a line at a time,
-    what happens to the workers. The bots' logs go to `plan.log_dir`, or to the folder
+    what happens to the workers (which is logged too), and `note` counts each
+    `PoolEvent`. The bots' logs go to `plan.log_dir`, or to the folder
     `ARENA_WORKER_LOGS` names."""
     named = os.environ.get(WORKER_LOGS_VARIABLE, "").strip()
     if named:
@@ -36,10 +38,10 @@ def worker_pools(plan: WorkerPlan, workers: int, cluster: str, *,
     if cluster:
         from arena.distributed.cluster import DaskWorkers
 
-        return DaskWorkers(plan, cluster, wait=wait, say=say)
+        return DaskWorkers(plan, cluster, wait=wait, say=PoolNews(plan.run, say, note))
     from arena.distributed.local import LocalWorkers
 
-    return LocalWorkers(plan, workers, say=say)
+    return LocalWorkers(plan, workers, say=PoolNews(plan.run, say, note))
 
 
 __all__ = ["WORKER_LOGS_VARIABLE", "worker_pools"]

@@ -58,6 +58,8 @@ from arena.tournament.chunked import (
     WORKER_WAIT,
     Chunk,
     ChunkResult,
+    PoolEvent,
+    PoolNews,
     WorkerPlan,
     WorkersFailed,
     said_if_slow,
@@ -330,12 +332,13 @@ class DaskWorkers:
     the cluster (see the module)."""
 
     def __init__(self, plan: WorkerPlan, address: str, security: Any = None, *,
-                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None) -> None:
+                 wait: float = WORKER_WAIT,
+                 say: PoolNews | Callable[[str], None] | None = None) -> None:
         self.plan = plan
         self.address = address
         self.security = security
         self.wait = wait
-        self.say: Callable[[str], None] = say or (lambda line: None)
+        self.say = say if isinstance(say, PoolNews) else PoolNews(plan.run, say)
         self._client: Any = None
         self._plugin = plugin_name(plan)
         self._playing: dict[str, Chunk] = {}
@@ -454,7 +457,7 @@ class DaskWorkers:
             if chunk is not None and count > self._retries_said.get(key, 0):
                 self._retries_said[key] = count
                 self.say(f"{_games_text(chunk)} are played again: the worker playing them "
-                         f"died ({count} time(s))")
+                         f"died ({count} time(s))", PoolEvent.CHUNK_REPLAYED)
 
     def _connected(self, client: Any) -> bool:
         """Whether `client` is connected to the scheduler; say when the connection is lost
@@ -462,11 +465,13 @@ class DaskWorkers:
         if client.status == "running":
             if self._lost_at is not None:
                 self._lost_at = None
-                self.say(f"reconnected to the scheduler at {self.address}")
+                self.say(f"reconnected to the scheduler at {self.address}",
+                         PoolEvent.SCHEDULER_BACK)
             return True
         if self._lost_at is None:
             self._lost_at = time.monotonic()
-            self.say(f"lost the connection to the scheduler at {self.address}; reconnecting")
+            self.say(f"lost the connection to the scheduler at {self.address}; reconnecting",
+                     PoolEvent.SCHEDULER_LOST)
         return False
 
     async def _recover(self, client: Any, generation: int) -> None:
@@ -499,12 +504,12 @@ class DaskWorkers:
     def _say_changes(self, known: dict[str, str], workers: dict[str, str]) -> None:
         for address in sorted(set(known) - set(workers)):
             self.say(f"worker {_worker_text(known[address], address)} left the cluster; "
-                     f"{len(workers)} worker(s) left")
+                     f"{len(workers)} worker(s) left", PoolEvent.WORKER_LEFT)
         if not known:
             return  # the first worker: said by the wait for it
         for address in sorted(set(workers) - set(known)):
             self.say(f"worker {_worker_text(workers[address], address)} joined the cluster; "
-                     f"{len(workers)} worker(s) now")
+                     f"{len(workers)} worker(s) now", PoolEvent.WORKER_JOINED)
 
     async def _take_plugin_name(self, client: Any) -> None:
         """Become the owner of this run's plugin name on the scheduler (refused while a
@@ -561,7 +566,8 @@ class DaskWorkers:
             if played is not None:
                 break
             await self._recover(client, generation)
-            self.say(f"{_games_text(chunk)} are played again after the reconnect")
+            self.say(f"{_games_text(chunk)} are played again after the reconnect",
+                     PoolEvent.CHUNK_REPLAYED)
         # Off the event loop, as a local pool's results are: on a driver beside its
         # scheduler, the loop serves the scheduler too.
         result, folder, logs = await asyncio.to_thread(pickle.loads, played)

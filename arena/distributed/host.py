@@ -38,6 +38,10 @@ BOT_WAIT = 60.0
 """Seconds a host waits for its bots to connect: at its start, and before each chunk for
 a bot that is restarting (its games are then played without it, as its policy says)."""
 
+GAVE_UP_LOOK = 0.5
+"""Seconds between two looks, while a chunk waits for its bots, at whether one's restarts
+are spent (it is not waited for then)."""
+
 CRASH_GRACE = 0.5
 """Seconds a bot whose connection dropped is given to finish exiting, so that its seats'
 violations are recorded as a crash rather than a disconnect."""
@@ -184,12 +188,24 @@ class WorkerHost:
 
     async def _wait_for_bots(self, server: ArenaServer, bots: set[str]) -> None:
         """Wait up to `bot_wait` for the bots of a chunk that are not connected (restarting
-        after a crash); one still away then is played without — its absence recorded as
-        its policy says — and not waited for again until it is back."""
+        after a crash), but not for one whose restarts are spent; one still away then is
+        played without — its absence recorded as its policy says — and not waited for
+        again until it is back."""
         self._away -= set(server.connected_bots())
-        with contextlib.suppress(TimeoutError):
-            await server.wait_for_bots(bots - self._away, timeout=self.bot_wait)
+        deadline = time.monotonic() + self.bot_wait
+        while True:
+            missing = bots - self._away - set(server.connected_bots()) - self._given_up(bots)
+            left = deadline - time.monotonic()
+            if not missing or left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await server.wait_for_bots(missing, timeout=min(GAVE_UP_LOOK, left))
         self._away |= bots - set(server.connected_bots())
+
+    def _given_up(self, bots: set[str]) -> set[str]:
+        """The bots among `bots` whose process has exited for good on this host."""
+        supervisor = self._supervisor
+        return set() if supervisor is None else {b for b in bots if supervisor.gave_up(b)}
 
     async def _stop(self) -> None:
         if self._supervisor is not None:

@@ -37,6 +37,8 @@ from arena.logs import LogSettings, follow, settings
 from arena.tournament.chunked import (
     Chunk,
     ChunkResult,
+    PoolEvent,
+    PoolNews,
     WorkerPlan,
     WorkersFailed,
     said_if_slow,
@@ -65,7 +67,7 @@ class LocalWorkers:
 
     def __init__(self, plan: WorkerPlan, workers: int,
                  cpus: Sequence[frozenset[int]] | None = None, *,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: PoolNews | Callable[[str], None] | None = None) -> None:
         if workers < 1:
             raise ValueError(f"workers: must be at least 1, got {workers}")
         if cpus is not None and len(cpus) != workers:
@@ -74,7 +76,7 @@ class LocalWorkers:
         self._workers = workers
         self._cpus = cpus
         self._executor: ProcessPoolExecutor | None = None
-        self.say: Callable[[str], None] = say or (lambda line: None)
+        self.say = say if isinstance(say, PoolNews) else PoolNews(plan.run, say)
         self._said_lost = False
         self._saying_lost = threading.Lock()
         self._processes: dict[int, Any] = {}
@@ -155,7 +157,7 @@ class LocalWorkers:
         with self._saying_lost:
             said, self._said_lost = self._said_lost, True
         if not said:
-            self.say(f"{what}; the chunks out are abandoned")
+            self.say(f"{what}; the chunks out are abandoned", PoolEvent.WORKER_DIED)
         return (f"{what} (killed, or out of memory?); bot logs in "
                 f"{self.plan.log_dir}/worker-*")
 

@@ -75,6 +75,8 @@ def build_server(store: Store, log_dir: Path,
                          tls=tls, people=store, public=public)
     isolation = BotIsolation(isolation.sandbox, isolation.limits,
                              (*isolation.hidden_paths, *hidden_paths, *_beside_logs(log_dir)))
+    if metrics is not None and worker_pools is not None:
+        worker_pools = functools.partial(worker_pools, note=metrics.worker_event)
     services = build_services(store, server, tokens.mint, tokens.revoke, log_dir,
                               isolation=isolation, worker_pools=worker_pools,
                               build_limits=build_limits)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
+import logging
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -64,6 +66,8 @@ from arena.tournament.runner import (
 )
 
 _T = TypeVar("_T")
+
+_log = logging.getLogger("arena.worker")
 
 CHUNK_SECONDS = 0.25
 """The play a chunk is sized to take, once the first chunks have shown how long a game takes."""
@@ -142,15 +146,57 @@ WORKER_WAIT = 30.0
 """Seconds a run waits by default for a cluster to have a worker."""
 
 
+class PoolEvent(enum.StrEnum):
+    """What happens to a run's workers, as operators count it
+    (``arena_worker_events_total{event=...}``)."""
+
+    WORKER_DIED = "worker_died"
+    """A local worker process died (the run stops)."""
+    WORKER_LEFT = "worker_left"
+    """A worker left the Dask cluster."""
+    WORKER_JOINED = "worker_joined"
+    """A worker joined the Dask cluster while the run played."""
+    CHUNK_REPLAYED = "chunk_replayed"
+    """A chunk is played again: the worker playing it died, or the scheduler was lost."""
+    SCHEDULER_LOST = "scheduler_lost"
+    """The connection to the Dask scheduler was lost."""
+    SCHEDULER_BACK = "scheduler_back"
+    """The connection to the Dask scheduler is back."""
+
+
+class PoolNews:
+    """How a pool tells what happens to its workers: a line for the person running the
+    run (`say`), an event of the `arena.worker` log (with the run's name, and the
+    `PoolEvent` when it is one) and a count of the event (`note`)."""
+
+    def __init__(self, run: str, say: Callable[[str], None] | None = None,
+                 note: Callable[[PoolEvent], None] | None = None) -> None:
+        self.run = run
+        self._say = say
+        self._note = note
+
+    def __call__(self, line: str, event: PoolEvent | None = None) -> None:
+        """Tell `line`, the news of `event` if it is one."""
+        extra: dict[str, str] = {"run": self.run}
+        if event is not None:
+            extra["event"] = event.value
+        _log.info("%s", line, extra=extra)
+        if event is not None and self._note is not None:
+            self._note(event)
+        if self._say is not None:
+            self._say(line)
+
+
 class WorkerPools(Protocol):
-    """``pools(plan, workers, cluster, wait=, say=)``: a pool of `workers` local
+    """``pools(plan, workers, cluster, wait=, say=, note=)``: a pool of `workers` local
     processes, or of the workers of the Dask cluster at address `cluster` when it is not
     empty, which waits up to `wait` seconds for a first worker; what the pool has to tell
     while it plays (a worker waited for, lost or back, a chunk played again) goes to `say`
-    as one line each."""
+    as one line each, and to the log (see `PoolNews`); `note` counts each `PoolEvent`."""
 
     def __call__(self, plan: WorkerPlan, workers: int, cluster: str, *,
-                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None
+                 wait: float = WORKER_WAIT, say: Callable[[str], None] | None = None,
+                 note: Callable[[PoolEvent], None] | None = None
                  ) -> contextlib.AbstractAsyncContextManager[WorkerPool]:
         """The pool, as an async context manager."""
 
