@@ -11,12 +11,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 from arena.v1 import admin_pb2
 from arena.web import WebSettings
-from tests.web.test_browser import ARGS, CHROMIUM, ONE_HAND, Uvicorn
-from tests.web.web_support import served_for_the_web
+from tests.support import chromium
+from tests.web.test_browser import Uvicorn
+from tests.web.web_support import ONE_HAND, served_for_the_web
 
 
 def main(target: str) -> None:
@@ -29,12 +28,10 @@ def main(target: str) -> None:
         pool = max(served.call("ListPools", admin_pb2.ListPoolsRequest()).pools,
                    key=lambda p: (p.key.startswith("rules:"), p.games))
         with Uvicorn(WebSettings(served.address, served.token("vera"))) as front, \
-                sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = browser.new_page(viewport={"width": 1100, "height": 560})
+                chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
             page.goto(f"{front.url}/pool?key={pool.key}")
             page.screenshot(path=target)
-            browser.close()
 
 
 if __name__ == "__main__":
