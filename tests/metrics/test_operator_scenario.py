@@ -93,7 +93,7 @@ def test_a_lost_dask_worker_a_failing_bot_and_a_postgres_restart_are_seen_in_pro
                  "tournament", "run", "ops", "--cluster", dask_cluster.scheduler_address,
                  "--metrics", f"127.0.0.1:{metrics}"],
                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                start_new_session=True)
+                start_new_session=True, cwd=tmp_path)  # a database URL's logs go by the cwd
             prometheus.wait_for('up{job="driver"}', 1, 60)
             wait_until(lambda: _done(url) >= 4 or run.poll() is not None, timeout=120,
                        what="games recorded by the cluster")
