@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 from arena.engine import Game, RuleSet
+from arena.env.loading import LoadedBot
 from arena.server.assembly import build_server
 from arena.services import Services
 from arena.store import Store
@@ -110,9 +111,9 @@ async def measure(field: dict[str, str], deals: int, seed: int) -> dict[str, flo
             "_same games": float(grpc.decisions == lane.decisions)}
 
 
-async def _play_only(store: Store, loaded: dict[str, object]) -> Rate:
+async def _play_only(store: Store, loaded: dict[str, LoadedBot]) -> Rate:
     """The lane's table runner over the schedule again, with nothing recorded."""
-    tables = InProcessTables("in-process", loaded, {})  # type: ignore[arg-type]
+    tables = InProcessTables("in-process", loaded, {})
     games = store.scheduled_games("in-process")
     decisions = 0
     start = time.perf_counter()

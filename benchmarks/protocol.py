@@ -52,6 +52,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+from unittest import mock
 
 from benchmarks.stats import play_games
 
@@ -110,20 +111,21 @@ class Probe:
     @contextlib.contextmanager
     def installed(self) -> Iterator[Probe]:
         """Wrap `BotConnection.ask` and `.answer` while the block runs."""
-        from arena.server.connection import BotConnection, serialize
+        from arena.server.connection import BotConnection, Outgoing, PendingDecision, serialize
+        from arena.v1 import bot_pb2
 
         ask, answer = BotConnection.ask, BotConnection.answer
         clock = time.perf_counter
 
-        def timed_ask(connection: BotConnection, request_id: str, request: Any,
-                      timeout: float) -> Any:
+        def timed_ask(connection: BotConnection, request_id: str, request: Outgoing,
+                      timeout: float) -> PendingDecision:
             self.request_bytes += len(serialize(request))
             self.requests += 1
             self.turns.append(connection.bot_name)
             self.asked[request_id] = clock()
             return ask(connection, request_id, request, timeout)
 
-        def timed_answer(connection: BotConnection, decision: Any) -> bool:
+        def timed_answer(connection: BotConnection, decision: bot_pb2.Decision) -> bool:
             now = clock()
             start = self.asked.pop(decision.request_id, None)
             if start is not None:
@@ -132,13 +134,9 @@ class Probe:
                 self.answers += 1
             return answer(connection, decision)
 
-        BotConnection.ask = timed_ask  # type: ignore[method-assign]
-        BotConnection.answer = timed_answer  # type: ignore[method-assign]
-        try:
+        with mock.patch.object(BotConnection, "ask", timed_ask), \
+                mock.patch.object(BotConnection, "answer", timed_answer):
             yield self
-        finally:
-            BotConnection.ask = ask  # type: ignore[method-assign]
-            BotConnection.answer = answer  # type: ignore[method-assign]
 
     @property
     def request_size(self) -> int:
@@ -370,13 +368,15 @@ async def _echo_client(address: str, streams: int) -> None:
     import grpc
 
     async with grpc.aio.insecure_channel(address) as channel:
-        ping = channel.stream_stream(ECHO_METHOD)
+        ping: grpc.aio.StreamStreamMultiCallable[bytes, bytes] = channel.stream_stream(
+            ECHO_METHOD, None, None)
 
         async def serve() -> None:
             while True:
-                call = ping()
+                call = ping(None)
                 await call.write(b"ready:%d" % os.getpid())
-                while (message := await call.read()) is not grpc.aio.EOF:
+                while (message := await call.read()) is not grpc.aio.EOF:  # type: ignore[attr-defined]
+                    assert isinstance(message, bytes)
                     await call.write(message[:int.from_bytes(message[:2], "big")])
                 await call.code()
 
@@ -386,7 +386,8 @@ async def _echo_client(address: str, streams: int) -> None:
 # ------------------------------------------------------------------- run
 
 
-async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, bool], list[dict]]:
+async def _measure(repeats: int, scale: float
+                   ) -> dict[tuple[str, int, bool, bool], list[dict[str, float]]]:
     import grpc
 
     from arena.server.auth import TokenTable
@@ -410,7 +411,7 @@ async def _measure(repeats: int, scale: float) -> dict[tuple[str, int, bool, boo
     streams = max(c.tables for c in configs)
     commands += [([sys.executable, "-m", "benchmarks.protocol", "echo",
                    f"127.0.0.1:{echo_port}", str(streams)], {"PYTHONPATH": str(ROOT)})] * SEATS
-    figures: dict[tuple[str, int, bool, bool], list[dict]] = {}
+    figures: dict[tuple[str, int, bool, bool], list[dict[str, float]]] = {}
     probe = Probe()
     try:
         async with _processes(commands):

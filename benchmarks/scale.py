@@ -395,7 +395,7 @@ async def _protobuf_client(address: str, streams: int) -> None:
         async def serve() -> None:
             hello = bot_pb2.BotMessage(hello=bot_pb2.Hello(bot_version=f"ready:{os.getpid()}"))
             while True:
-                call = connect()
+                call = connect(None)
                 await call.write(hello)
                 while isinstance(message := await call.read(), bot_pb2.ServerMessage):
                     request = message.decision_request
@@ -622,8 +622,9 @@ def dask_against_local(repeats: int = 3, games: int = 240) -> list[str]:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["ping-pong"] and len(sys.argv) in (3, 4, 5):
-        print(json.dumps(asyncio.run(_ping_pong_here(
-            int(sys.argv[2]), *sys.argv[3:4], *(float(w) for w in sys.argv[4:5])))))
+        kind = sys.argv[3] if len(sys.argv) > 3 else "echo"
+        work = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
+        print(json.dumps(asyncio.run(_ping_pong_here(int(sys.argv[2]), kind, work))))
     elif sys.argv[1:2] == ["protobuf-client"] and len(sys.argv) == 4:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_protobuf_client(sys.argv[2], int(sys.argv[3])))

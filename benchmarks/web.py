@@ -242,7 +242,7 @@ async def _decision_p99(services: Services, games: int, seed: int) -> float:
         "policy": {"decision_timeout": 5.0}})
     await services.runs.run_tournament(name, 4, wait_seconds=60)
     times = [d.elapsed_ms for g in services.store.games(tournament=name)
-             for d in services.store.get_game(g.id).decisions if not d.auto]
+             for d in services.store.get_game(g.id).decisions or () if not d.auto]
     return percentile(times, 0.99)
 
 

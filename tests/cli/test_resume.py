@@ -44,7 +44,7 @@ from tests.support import free_port, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
-DB = TypeVar("DB", Path, str)
+DB = TypeVar("DB", bound=Path | str)
 
 DEALS = 12
 TOTAL = DEALS * 3  # one table of three, played in its three seat rotations

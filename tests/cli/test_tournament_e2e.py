@@ -331,8 +331,8 @@ def _engine_events(record: StoredGame) -> tuple[list[object], list[object]]:
                         for a in record.actions])
     if record.forfeited_seat is not None:
         game.forfeit(record.forfeited_seat)
-    stored = [wire.event_from_proto(wire.dict_into(e, uno_pb2.Event()))
-              for e in record.events]
+    stored: list[object] = [wire.event_from_proto(wire.dict_into(e, uno_pb2.Event()))
+                            for e in record.events]
     assert game.outcome is not None
     assert game.outcome.scores == record.outcome.scores
     assert game.outcome.ranks == record.outcome.ranks

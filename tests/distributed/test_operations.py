@@ -156,9 +156,12 @@ def test_a_lost_dask_worker_and_the_chunks_it_played_are_said_a_line_each(
                    what="games recorded by the cluster", interval=0.005)
         # The worker killed is one playing a chunk, so that a chunk is out when it dies.
         busy: list[str] = []
-        wait_until(lambda: busy.extend(worker for worker, keys in client.processing().items()
-                                       if keys) or busy or run.poll() is not None,
-                   timeout=60, what="a worker playing a chunk", interval=0.005)
+
+        def found_busy() -> bool:
+            busy.extend(worker for worker, keys in client.processing().items() if keys)
+            return bool(busy) or run.poll() is not None
+
+        wait_until(found_busy, timeout=60, what="a worker playing a chunk", interval=0.005)
         os.kill(pids[busy[0]], signal.SIGKILL)
         _, err = run.communicate(timeout=90)
     assert run.returncode == 0, err

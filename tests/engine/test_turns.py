@@ -212,7 +212,7 @@ def test_after_drawing_no_other_card_may_be_played_that_turn() -> None:
 def test_a_drawn_wild_draw_four_may_be_bluffed() -> None:
     game = table("R2", "Y1", starter="R7", draw="W+4 B1 B2 B3 B4")
     game.apply(DRAW)
-    assert game.phase is Phase.PLAY_DRAWN and game.decider == 0   # holds red: a bluff
+    assert (game.phase, game.decider) == (Phase.PLAY_DRAWN, 0)   # holds red: a bluff
     assert {a.color for a in game.legal_actions() if a.card == card("W+4")} == {
         RED, YELLOW, GREEN, BLUE
     }

@@ -171,12 +171,15 @@ def test_the_infos_hold_the_deciding_seat_s_view_and_legal_actions_in_plain_valu
     env.reset(seed=21)
     rng = random.Random(4)
     steps = 0
+    assert env.game is not None
     while not env.game.is_over:
         game, seat = env.game, env.game.decider
+        assert seat is not None
         view = game.view(seat)
         names = [[c.short() for c in cards] for cards in (view.hand, view.discard_pile)]
         info = env.infos[env.agent_selection]
         assert (info["view"]["hand"], info["view"]["discard_pile"]) == tuple(names)
+        assert view.top_card is not None
         assert info["view"]["top_card"] == view.top_card.short()
         assert info["view"]["scores"] == list(view.scores)
         assert info["legal"] == [{**wire.action_to_dict(a), "index": action_index(a, seat, 4)}

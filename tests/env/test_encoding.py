@@ -14,6 +14,7 @@ from arena.client.convert import legal_from_proto  # noqa: E402
 from arena.client.table import Table  # noqa: E402
 from arena.client.view import View  # noqa: E402
 from arena.engine import Game, RuleSet  # noqa: E402
+from arena.engine.rules import DeckKind, Scoring, ShuffleHandsCard  # noqa: E402
 from arena.env.actions import ACTION_COUNT, action_index, describe  # noqa: E402
 from arena.env.encoding import OBS_SIZE, OFFSETS, SECTIONS, encode  # noqa: E402
 from arena.env.seat import decision_request  # noqa: E402
@@ -21,8 +22,9 @@ from arena.env.seat import decision_request  # noqa: E402
 RULE_SETS = [
     pytest.param(RuleSet(target_score=None), id="official"),
     pytest.param(RuleSet(target_score=None, seven_o=True, jump_in=True, progressive=True,
-                         deck="2018", shuffle_hands_card="swap"), id="house-rules"),
-    pytest.param(RuleSet(scoring="partners", target_score=None), id="partners"),
+                         deck=DeckKind.EDITION_2018, shuffle_hands_card=ShuffleHandsCard.SWAP),
+                 id="house-rules"),
+    pytest.param(RuleSet(scoring=Scoring.PARTNERS, target_score=None), id="partners"),
 ]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from arena.client.bot import Bot
 from arena.engine import RuleSet
+from arena.engine.rules import DeckKind, ShuffleHandsCard
 from arena.env.game import play_game
 from arena.env.seat import SdkSeat
 from arena.testing import play_offline
@@ -18,7 +19,8 @@ from sample_bots.python.random_bot import decide as random_decide
 RULES = [
     pytest.param(RuleSet(target_score=None), id="official"),
     pytest.param(RuleSet(target_score=None, seven_o=True, jump_in=True, progressive=True,
-                         deck="2018", shuffle_hands_card="swap"), id="house-rules"),
+                         deck=DeckKind.EDITION_2018, shuffle_hands_card=ShuffleHandsCard.SWAP),
+                 id="house-rules"),
     pytest.param(RuleSet(target_score=200), id="to-200-points"),
 ]
 

@@ -33,7 +33,8 @@ def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
     entered = sorted(bot[:6] for bot in tally.final_entrants)
     assert entered == sorted(["house@", *(f"bot{number:03d}" for number in range(PLAN.authors))])
     (row,) = rows_of("backend", outcome, PLAN)
-    assert row["let through"] == 0 and row["p99 ms quiet"] > 0
+    assert row["let through"] == 0
+    assert isinstance(row["p99 ms quiet"], int | float) and row["p99 ms quiet"] > 0
     assert [load.period for load in outcome.loads] == list(PLAN.periods)
     assert all(load.server_cpu > 0 and load.seconds >= PLAN.phase_seconds
                for load in outcome.loads)

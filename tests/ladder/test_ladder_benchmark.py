@@ -56,5 +56,6 @@ def test_the_benchmark_runs_at_a_tiny_scale() -> None:
         if field.sequential:
             keys += ["sequential: matchmaking", "sequential: random", "sequential ratio"]
         for key in keys:
-            assert isinstance(row[key], int | float) and row[key] >= 0, (key, row)
+            value = row[key]
+            assert isinstance(value, int | float) and value >= 0, (key, row)
         assert isinstance(row["matchmaking games"], int) and row["matchmaking games"] > 0

@@ -98,10 +98,12 @@ def test_a_lost_dask_worker_a_failing_bot_and_a_postgres_restart_are_seen_in_pro
             wait_until(lambda: _done(url) >= 4 or run.poll() is not None, timeout=120,
                        what="games recorded by the cluster")
             busy: list[str] = []
-            wait_until(lambda: busy.extend(worker for worker, keys in
-                                           client.processing().items() if keys)
-                       or busy or run.poll() is not None,
-                       timeout=60, what="a worker playing a chunk", interval=0.005)
+
+            def found_busy() -> bool:
+                busy.extend(worker for worker, keys in client.processing().items() if keys)
+                return bool(busy) or run.poll() is not None
+
+            wait_until(found_busy, timeout=60, what="a worker playing a chunk", interval=0.005)
             os.kill(pids[busy[0]], signal.SIGKILL)
             time.sleep(0.5)
             postgres.restart()

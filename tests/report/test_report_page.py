@@ -8,6 +8,7 @@ import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,7 +100,8 @@ def test_the_page_carries_every_frame_of_every_game_as_changes_from_the_one_befo
     games = json.loads(block.group(1))
     assert [g["id"] for g in games] == [g.game_id for g in report.games]
     for carried, game in zip(games, report.games, strict=True):
-        rebuilt, previous = [], {}
+        rebuilt: list[dict[str, Any]] = []
+        previous: dict[str, Any] = {}
         for change in carried["frames"]:
             previous = {**{k: v for k, v in previous.items() if k != "rev"}, **change}
             rebuilt.append(previous)

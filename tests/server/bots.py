@@ -106,7 +106,7 @@ class TestBot:
         self._channel = grpc.aio.insecure_channel(f"127.0.0.1:{self.port}")
         stub = bot_pb2_grpc.BotServiceStub(self._channel)
         metadata = () if self.token is None else (("authorization", f"Bearer {self.token}"),)
-        self._call = stub.Connect(metadata=metadata)
+        self._call = stub.Connect(None, metadata=metadata)
         self._task = asyncio.create_task(self._run())
         with contextlib.suppress(grpc.aio.AioRpcError):  # ended already: _run records how
             await self.send(self.first)
@@ -168,7 +168,7 @@ class TestBot:
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
         if self._channel is not None:
-            await self._channel.close()
+            await self._channel.close(None)
 
     async def wait_game_end(self, game_id: str, timeout: float = 5.0) -> bot_pb2.GameEnd:
         """Wait until the GameEnd of a game has arrived."""

@@ -82,8 +82,8 @@ def test_clipped_client_text_keeps_64_characters_ending_in_an_ellipsis() -> None
 async def raw_bot(port: int, token: str) -> tuple[grpc.aio.Channel, Any]:
     """A Connect call that writes raw bytes and is never read, after its Hello."""
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    call: Any = channel.stream_stream("/arena.v1.BotService/Connect")(
-        metadata=(("authorization", f"Bearer {token}"),))
+    call: Any = channel.stream_stream("/arena.v1.BotService/Connect", None, None)(
+        None, metadata=(("authorization", f"Bearer {token}"),))
     await call.write(bot_pb2.BotMessage(hello=bot_pb2.Hello()).SerializeToString())
     return channel, call
 
@@ -106,7 +106,7 @@ def test_a_bot_that_never_reads_is_closed_once_its_outbox_passes_8_mib() -> None
                 while not still_open and server.connected_bots():
                     await asyncio.sleep(0.01)
             call.cancel()
-            await channel.close()
+            await channel.close(None)
         return sent, still_open, reason
 
     sent, still_open, reason = asyncio.run(scenario())
@@ -136,7 +136,7 @@ def test_the_seat_of_a_bot_closed_for_not_reading_ends_disconnected() -> None:
             async with asyncio.timeout(5):
                 result = await game
             call.cancel()
-            await channel.close()
+            await channel.close(None)
             await opponent.close()
         return result
 
@@ -151,13 +151,13 @@ async def flood(port: int, token: str, decisions: int) -> None:
     for _ in range(decisions):
         await call.write(data)
     call.cancel()
-    await channel.close()
+    await channel.close(None)
 
 
 def test_two_streams_flooding_60_kb_request_ids_keep_the_server_under_100_mb() -> None:
     async def scenario(pid: int, port: int) -> None:
-        flooders = asyncio.gather(flood(port, "token-alice", 1500),
-                                  flood(port, "token-bob", 1500))
+        flooders: asyncio.Future[Any] = asyncio.gather(flood(port, "token-alice", 1500),
+                                                       flood(port, "token-bob", 1500))
         over: asyncio.Future[None] = asyncio.ensure_future(_until_over(pid, 100))
         await asyncio.wait({flooders, over}, timeout=20, return_when=asyncio.FIRST_COMPLETED)
         over.cancel()

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import grpc
@@ -29,7 +29,7 @@ from tests.support import managed_server
 
 
 def admin_stub(channel: grpc.aio.Channel) -> admin_pb2_grpc.ArenaAdminAsyncStub:
-    return admin_pb2_grpc.ArenaAdminStub(channel)  # type: ignore[return-value]
+    return admin_pb2_grpc.ArenaAdminStub(channel)
 
 
 def test_list_connected_bots_and_tables_show_what_is_going_on() -> None:
@@ -141,13 +141,14 @@ def test_reflection_lists_every_service() -> None:
 
 
 def test_management_calls_need_a_server_with_a_store() -> None:
-    async def scenario() -> list[tuple[grpc.StatusCode, str]]:
+    async def scenario() -> list[tuple[grpc.StatusCode, str | None]]:
         answers = []
         async with running_server() as server, \
                 grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
             stub = admin_stub(channel)
-            calls = [stub.ListBots(admin_pb2.ListBotsRequest()),
-                     stub.RunTournament(admin_pb2.RunTournamentRequest(tournament="t")).read()]
+            calls: list[Awaitable[object]] = [
+                stub.ListBots(admin_pb2.ListBotsRequest()),
+                stub.RunTournament(admin_pb2.RunTournamentRequest(tournament="t")).read()]
             for call in calls:
                 with pytest.raises(grpc.aio.AioRpcError) as refused:
                     await call
@@ -197,7 +198,8 @@ def test_a_tournament_already_running_is_refused_so_no_game_is_played_twice(
         finished = [o for o in outcomes if isinstance(o, list)]
         assert len(refused) == 1 and len(finished) == 1
         assert refused[0].code() is grpc.StatusCode.FAILED_PRECONDITION
-        assert refused[0].details().startswith(
+        details = refused[0].details()
+        assert details is not None and details.startswith(
             f"tournament 'cup' is already being run by process {os.getpid()} on ")
         assert (finished[0][-1].done, finished[0][-1].total) == (total, total)
         assert finished[0][-1].status == "finished"
@@ -326,7 +328,8 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
                     async for _ in stub.RunTournament(admin_pb2.RunTournamentRequest(
                             tournament="cup", remote_wait_seconds=0)):
                         pass
-                assert waited.value.details().startswith(
+                details = waited.value.details()
+                assert details is not None and details.startswith(
                     "bots not connected after 0 s: alice, bob (remote bots (alice, bob) are "
                     "started by their owners")
                 assert asyncio.get_running_loop().time() - started < 5
@@ -336,7 +339,8 @@ def test_management_calls_report_a_damaged_database_and_honour_a_zero_wait(
                 with pytest.raises(grpc.aio.AioRpcError) as damaged:
                     await stub.ListTournaments(admin_pb2.ListTournamentsRequest())
                 assert damaged.value.code() is grpc.StatusCode.FAILED_PRECONDITION
-                assert damaged.value.details().startswith(
+                details = damaged.value.details()
+                assert details is not None and details.startswith(
                     "the database holds a damaged tournament: JSONDecodeError")
 
                 with store._transaction() as conn:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from arena.record import Decision, DecisionOutcome, Penalty
-from arena.result import played_game
+from arena.result import GameResult, played_game
 from arena.server import BotPolicy, SeatTermination
 from arena.v1 import bot_pb2
 from tests.server.bots import TestBot, first_legal, never_answer
@@ -29,7 +29,7 @@ def _check_indexes(decisions: tuple[Decision, ...], events: int) -> None:
 
 
 def test_timeouts_are_logged_with_their_fallbacks_strikes_and_the_forfeit() -> None:
-    async def scenario() -> tuple[object, list[int]]:
+    async def scenario() -> tuple[GameResult, list[int]]:
         async with running_server() as server:
             hang = await TestBot(server.port or 0, TOKENS["alice"], never_answer).start()
             slow = await TestBot(server.port or 0, TOKENS["bob"], slow_first_action).start()
@@ -57,7 +57,7 @@ def test_timeouts_are_logged_with_their_fallbacks_strikes_and_the_forfeit() -> N
 
 
 def test_a_single_legal_action_played_without_asking_is_logged_as_auto() -> None:
-    async def scenario() -> tuple[object, int, int]:
+    async def scenario() -> tuple[GameResult, int, int]:
         async with running_server() as server:
             alice = await TestBot(server.port or 0, TOKENS["alice"], first_legal,
                                   auto_single_action=True).start()

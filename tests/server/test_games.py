@@ -6,6 +6,7 @@ import asyncio
 
 from arena import wire
 from arena.engine import Game, RuleSet
+from arena.engine.rules import DeckKind
 from arena.server import BotPolicy, GameResult, SeatTermination
 from arena.v1 import bot_pb2
 from tests.server.bots import TestBot, first_legal, random_legal
@@ -76,7 +77,7 @@ def test_a_full_game_to_the_target_score_ends_normally_and_replays() -> None:
 
 
 def test_four_bots_answering_with_full_actions_play_house_rules() -> None:
-    rules = RuleSet(deck="2018", seven_o=True, jump_in=True, progressive=True,
+    rules = RuleSet(deck=DeckKind.EDITION_2018, seven_o=True, jump_in=True, progressive=True,
                     target_score=None)
 
     async def scenario() -> None:

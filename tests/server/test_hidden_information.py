@@ -9,6 +9,7 @@ import pytest
 
 from arena import wire
 from arena.engine import RuleSet
+from arena.engine.rules import DeckKind, ShuffleHandsCard
 from arena.server import SeatTermination
 from arena.v1 import bot_pb2, uno_pb2
 from tests.server.bots import TestBot, random_legal
@@ -18,8 +19,9 @@ PLAYERS = ["spy", "alice", "bob", "carol"]
 
 RULE_SETS = {
     "official": RuleSet(target_score=None),
-    "2018 deck, swap hands": RuleSet(deck="2018", shuffle_hands_card="swap", target_score=None),
-    "2018 deck, shuffle hands": RuleSet(deck="2018", target_score=None),
+    "2018 deck, swap hands": RuleSet(deck=DeckKind.EDITION_2018,
+                                     shuffle_hands_card=ShuffleHandsCard.SWAP, target_score=None),
+    "2018 deck, shuffle hands": RuleSet(deck=DeckKind.EDITION_2018, target_score=None),
     "seven-o, jump-in, progressive": RuleSet(seven_o=True, jump_in=True, progressive=True,
                                              target_score=None),
     "challengeable going out": RuleSet(going_out_draw_four_challengeable=True,

@@ -10,7 +10,8 @@ import grpc
 import pytest
 
 from arena import wire
-from arena.engine import Game
+from arena.engine import Action, Game
+from arena.engine import events as ev
 from arena.result import GameResult
 from arena.server import BotPolicy, SeatTermination, passive_action
 from arena.server.connection import MAX_BOT_VERSION
@@ -274,7 +275,8 @@ async def _reconnect_mid_game(answered: int = 0) -> tuple[TestBot, GameResult]:
     async def answer_then_hang(bot: TestBot,
                                request: bot_pb2.DecisionRequest) -> bot_pb2.Decision | None:
         if len(bot.games["g"].requests) > answered:
-            return await never_answer(bot, request)
+            await never_answer(bot, request)
+            return None
         return await first_legal(bot, request)
 
     async with running_server() as server:
@@ -392,7 +394,7 @@ def test_a_silent_client_is_dropped_when_no_hello_comes() -> None:
         async with running_server(hello_timeout=0.1) as server:
             channel, call = await raw_call(server.port or 0, TOKENS["alice"])
             status = await finish(call)
-            await channel.close()
+            await channel.close(None)
         assert status is grpc.StatusCode.DEADLINE_EXCEEDED
 
     asyncio.run(scenario())
@@ -417,7 +419,7 @@ def test_malformed_decisions_are_strikes_of_their_own_kind() -> None:
         bot_pb2.Decision(),  # no choice at all
         bot_pb2.Decision(action=uno_pb2.Action(kind=uno_pb2.ACTION_KIND_PLAY, card=uno_pb2.Card(
             rank=uno_pb2.RANK_WILD, color=uno_pb2.COLOR_RED))),  # a card that cannot exist
-        bot_pb2.Decision(action=uno_pb2.Action(kind=77)),  # an unknown kind  # type: ignore[arg-type]
+        bot_pb2.Decision(action=uno_pb2.Action(kind=77)),  # type: ignore[arg-type]  # an unknown kind
     ])
 
     async def garbled(bot: TestBot, request: bot_pb2.DecisionRequest) -> bot_pb2.Decision:
@@ -443,8 +445,8 @@ def test_malformed_decisions_are_strikes_of_their_own_kind() -> None:
 async def raw_call(port: int, token: str) -> tuple[grpc.aio.Channel, object]:
     """A Connect call that sends raw bytes, to say things a BotMessage cannot."""
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    connect = channel.stream_stream("/arena.v1.BotService/Connect")
-    call = connect(metadata=(("authorization", f"Bearer {token}"),))
+    connect = channel.stream_stream("/arena.v1.BotService/Connect", None, None)
+    call = connect(None, metadata=(("authorization", f"Bearer {token}"),))
     return channel, call
 
 
@@ -467,7 +469,7 @@ def test_bytes_that_are_no_bot_message_end_only_that_bot_s_stream() -> None:
             await call.write(bot_pb2.BotMessage(hello=bot_pb2.Hello()).SerializeToString())  # type: ignore[attr-defined]
             await call.write(b"\xff\xff\xff\xff not protobuf")  # type: ignore[attr-defined]
             status = await finish(call)
-            await channel.close()
+            await channel.close(None)
             result = await server.play_game(["alice", "bob"], ONE_HAND, 12, FALLBACK)
             await good.close()
             await other.close()
@@ -542,7 +544,7 @@ def test_a_bot_that_never_reads_is_cut_off_without_hanging_the_server() -> None:
                 while server.connected_bots():
                     await asyncio.sleep(0.01)
             call.cancel()  # type: ignore[attr-defined]
-            await channel.close()
+            await channel.close(None)
         assert connection.close_reason is not None
         assert connection.close_reason.value == "overflow"
 
@@ -580,12 +582,12 @@ def test_an_error_inside_a_table_ends_its_game_and_frees_the_seats(
     calls = 0
     real_apply = Game.apply
 
-    def failing_apply(self: Game, action: object) -> list[object]:
+    def failing_apply(self: Game, action: Action) -> list[ev.Event]:
         nonlocal calls
         calls += 1
         if calls == 5:
             raise RuntimeError("engine bug")
-        return real_apply(self, action)  # type: ignore[arg-type]
+        return real_apply(self, action)
 
     async def scenario() -> None:
         async with running_server() as server:

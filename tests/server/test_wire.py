@@ -27,12 +27,12 @@ from arena.engine import (
     events,
     play,
 )
-from arena.engine.rules import Scoring
+from arena.engine.rules import DeckKind, Scoring, WildDrawFourRule
 from arena.engine.view import SeatView
 from arena.v1 import bot_pb2, uno_pb2
 
-HOUSE = RuleSet(deck="2018", seven_o=True, jump_in=True, progressive=True, target_score=None,
-                going_out_draw_four_challengeable=True)
+HOUSE = RuleSet(deck=DeckKind.EDITION_2018, seven_o=True, jump_in=True, progressive=True,
+                target_score=None, going_out_draw_four_challengeable=True)
 
 
 def random_games(rules: RuleSet, players: int, seeds: range) -> list[Game]:
@@ -93,8 +93,10 @@ def test_action_fields_map_one_to_one() -> None:
 
 
 @pytest.mark.parametrize("rules", [
-    RuleSet(), HOUSE, RuleSet(target_score=None), RuleSet(scoring="elimination", target_score=300),
-    RuleSet(scoring="individual", individual_hands=4, wild_draw_four_rule="no_color_or_number"),
+    RuleSet(), HOUSE, RuleSet(target_score=None),
+    RuleSet(scoring=Scoring.ELIMINATION, target_score=300),
+    RuleSet(scoring=Scoring.INDIVIDUAL, individual_hands=4,
+            wild_draw_four_rule=WildDrawFourRule.NO_COLOR_OR_NUMBER),
 ])
 def test_rule_sets_round_trip(rules: RuleSet) -> None:
     message = wire.rules_to_proto(rules)
@@ -263,15 +265,16 @@ def _view_built_by_protobuf(view: SeatView) -> uno_pb2.SeatView:
     return uno_pb2.SeatView(
         seat=view.seat, num_players=view.num_players,
         phase=uno_pb2.Phase.Value("PHASE_" + view.phase.name),  # type: ignore[arg-type]
-        decider=view.decider, turn=view.turn, hand=[card(c) for c in view.hand],
+        decider=view.decider, turn=view.turn, hand=[wire.card_to_proto(c) for c in view.hand],
         hand_sizes=view.hand_sizes, top_card=card(view.top_card),
         active_color=(0 if view.active_color is None  # type: ignore[arg-type]
                       else uno_pb2.Color.Value("COLOR_" + view.active_color.name)),
         direction=view.direction, dealer=view.dealer, hand_number=view.hand_number,
-        draw_pile_size=view.draw_pile_size, discard_pile=[card(c) for c in view.discard_pile],
+        draw_pile_size=view.draw_pile_size,
+        discard_pile=[wire.card_to_proto(c) for c in view.discard_pile],
         scores=view.scores, active_seats=view.active_seats, pending_draw=view.pending_draw,
         drawn_card=card(view.drawn_card), uno_offender=view.uno_offender,
-        revealed=[uno_pb2.RevealedHand(seat=s, cards=[card(c) for c in cards])
+        revealed=[uno_pb2.RevealedHand(seat=s, cards=[wire.card_to_proto(c) for c in cards])
                   for s, cards in view.revealed],
         teams=view.teams or (),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,7 +40,7 @@ SEED = 31
 def played(seed: int = SEED) -> StoredGame:
     """A three-seat single hand played by the engine, each decision logged as answered."""
     game = Game.new(RuleSet(target_score=None), len(SEATS), seed)
-    actions = []
+    actions: list[dict[str, Any]] = []
     decisions = []
     while game.outcome is None:
         assert game.decider is not None

@@ -12,6 +12,7 @@ game each, worth 1 and 0, on the same degrees of freedom as without them.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pytest
@@ -221,8 +222,8 @@ def test_a_difference_adds_a_block_won_by_each_side() -> None:
 
 def test_a_difference_of_unpaired_blocks_is_welchs_standard_error_by_blocks() -> None:
     # Disjoint blocks: the variance is the sum of each mean's (each with its G/(G−1)).
-    first = {("x", i): (v, 1.0) for i, v in enumerate(SCORES)}
-    second = {("y", i): (v, 1.0) for i, v in enumerate(OTHER)}
+    first: dict[Hashable, tuple[float, float]] = {("x", i): (v, 1.0) for i, v in enumerate(SCORES)}
+    second: dict[Hashable, tuple[float, float]] = {("y", i): (v, 1.0) for i, v in enumerate(OTHER)}
     estimate = estimate_contrast([(1.0, first), (-1.0, second)], pseudo_blocks=False)
     g = 2 * len(SCORES)
     expected = (g / (g - 1)) * (np.var(SCORES) / len(SCORES) + np.var(OTHER) / len(OTHER))
@@ -232,11 +233,12 @@ def test_a_difference_of_unpaired_blocks_is_welchs_standard_error_by_blocks() ->
 
 # ------------------------------------------------------------------- stratified
 
-STRATA = {i: ("p", "q") if i < 5 else ("p", "r") for i in range(len(SCORES))}
+STRATA: dict[Hashable, Hashable] = {i: ("p", "q") if i < 5 else ("p", "r")
+                                    for i in range(len(SCORES))}
 """The first five blocks against one opponent, the last five against another."""
 
 
-def stratified_variance(values: list[float], strata: dict[int, object],
+def stratified_variance(values: list[float], strata: Mapping[Hashable, Hashable],
                         total: float) -> float:
     """Cochran (1977), eq. 5.6 with f = 0, of the contributions z_b = (y_b − m) / N:
     Σ_s G_s · s²_s(z) (the G_s/(G_s − 1) is the sample variance's own)."""
@@ -284,7 +286,7 @@ def test_a_stratum_of_one_block_falls_back_to_the_unstratified_variance() -> Non
 
 def test_strata_of_two_blocks_each_are_stratified() -> None:
     values = SCORES[:6]
-    strata = {i: i // 2 for i in range(6)}  # three strata of two blocks
+    strata: dict[Hashable, Hashable] = {i: i // 2 for i in range(6)}  # three strata of two blocks
     estimate = estimate_mean(one_per_block(values), pseudo_blocks=False, strata=strata)
     assert estimate.standard_error ** 2 == pytest.approx(
         stratified_variance(values, strata, len(values)), rel=1e-12)

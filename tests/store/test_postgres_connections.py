@@ -88,7 +88,12 @@ def test_no_statement_timeout_lets_a_statement_wait(postgres_cluster: PostgresCl
             psycopg.connect(url) as other:
         other.execute("LOCK TABLE bots IN ACCESS EXCLUSIVE MODE")
         done = threading.Event()
-        thread = threading.Thread(target=lambda: (store.list_bots(), done.set()), daemon=True)
+
+        def list_bots() -> None:
+            store.list_bots()
+            done.set()
+
+        thread = threading.Thread(target=list_bots, daemon=True)
         thread.start()
         assert not done.wait(1.5)
         other.rollback()

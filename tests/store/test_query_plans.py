@@ -117,7 +117,7 @@ def _record_statements(store: Store) -> list[tuple[str, tuple[Any, ...]]]:
             seen.append((sql, tuple(parameters)))
             return writer.execute(sql, parameters)
 
-    store._writer = Recording()  # type: ignore[assignment]
+    store._writer = Recording()
     return seen
 
 

@@ -45,7 +45,7 @@ class DisruptingTable(FakeTable):
     """The fake table, doing something to the database before it returns the result
     of chosen games."""
 
-    def __init__(self, disruptions: Mapping[int, Callable[[], None]]) -> None:
+    def __init__(self, disruptions: Mapping[int, Callable[[], object]]) -> None:
         super().__init__()
         self.disruptions = dict(disruptions)
 

@@ -255,7 +255,8 @@ def test_the_session_cookie_is_httponly_strict_and_secure_over_https(served: Ser
                           follow_redirects=False)
         cookie = answer.headers["set-cookie"]
         assert cookie.startswith("arena_session=")
-        assert served.token("alice") not in cookie, "the token stays on the server"
+        token = served.token("alice")
+        assert token is not None and token not in cookie, "the token stays on the server"
         for flag in ("HttpOnly", "Secure", "SameSite=strict"):
             assert flag.lower() in cookie.lower()
 
@@ -291,7 +292,8 @@ def test_an_upload_over_the_limit_is_refused_before_the_server_sees_it(served: S
 
 def test_refusals_become_http_statuses_with_a_sentence() -> None:
     def refusal(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
-        return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details)
+        return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details,
+                                    None)
 
     duplicate = answer_for(refusal(grpc.StatusCode.FAILED_PRECONDITION,
                                    "game cup:3 shares its deal"), "GetGame")
