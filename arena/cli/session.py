@@ -316,7 +316,8 @@ class _SilenceOnStreams(_UnaryStream):
         try:
             while True:
                 try:
-                    message = await asyncio.wait_for(call.read(), self._seconds)
+                    async with asyncio.timeout(self._seconds):
+                        message = await call.read()
                 except TimeoutError:
                     raise ServerSilent(
                         f"the arena server at {self._address} sent nothing on {method} for "

@@ -268,7 +268,8 @@ class Client:
         """Wait `seconds`; True as soon as `stop` is called."""
         assert self._wake is not None
         try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
         except TimeoutError:
             return self._stopping.is_set()
         return True

@@ -159,7 +159,8 @@ class Conn:
 
     async def recv(self, timeout: float = 5.0) -> bot_pb2.BotMessage:
         """The bot's next message (fails the script after `timeout` seconds)."""
-        message = await asyncio.wait_for(self.context.read(), timeout)
+        async with asyncio.timeout(timeout):
+            message = await self.context.read()
         assert isinstance(message, bot_pb2.BotMessage), "the bot closed its side of the stream"
         self.received.append(message)
         if message.WhichOneof("kind") == "decision":

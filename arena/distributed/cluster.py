@@ -528,8 +528,8 @@ class DaskWorkers:
         """Bring what every worker's bots logged and the driver has not seen yet to the
         driver's log folder (a worker that cannot answer is skipped)."""
         try:
-            answers = await asyncio.wait_for(
-                client.run(collect_logs, self._plugin, on_error="return"), 30)
+            async with asyncio.timeout(30):
+                answers = await client.run(collect_logs, self._plugin, on_error="return")
         except Exception:
             return
         for answer in answers.values():

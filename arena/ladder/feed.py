@@ -137,7 +137,8 @@ class LadderFeed:
             await asyncio.sleep(self._poll)
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed(), self._poll)
+            async with asyncio.timeout(self._poll):
+                await self._changed()
 
     @property
     def _spent(self) -> bool:

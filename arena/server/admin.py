@@ -136,7 +136,8 @@ class AdminService(PeopleCalls, ResultsCalls, admin_pb2_grpc.ArenaAdminServicer)
         try:
             while True:
                 try:
-                    update = await asyncio.wait_for(updates.get(), HEARTBEAT_SECONDS)
+                    async with asyncio.timeout(HEARTBEAT_SECONDS):
+                        update = await updates.get()
                 except TimeoutError:
                     yield admin_pb2.WatchGameUpdate(game_id=request.game_id, heartbeat=True)
                     continue

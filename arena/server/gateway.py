@@ -107,7 +107,8 @@ class BotGateway:
             bot_pb2.BotMessage | tuple[grpc.StatusCode, str] | None):
         """The first message; None if the stream ended first; (code, details) if it is bad."""
         try:
-            message: Any = await asyncio.wait_for(context.read(), self._hello_timeout)
+            async with asyncio.timeout(self._hello_timeout):
+                message: Any = await context.read()
         except TimeoutError:
             return grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {self._hello_timeout:g} s"
         except DecodeError:

@@ -317,7 +317,8 @@ def ladder_job(players: LadderPlayers, name: str, settings: LadderSettings,
                 say(f"ladder {name} stopped: {type(exc).__name__}: {exc}; starting again in "
                     f"{RESTART_SECONDS:g} s")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), RESTART_SECONDS)
+                    async with asyncio.timeout(RESTART_SECONDS):
+                        await stop.wait()
     return play
 
 

@@ -182,7 +182,8 @@ class BotSupervisor:
             return None
         process = running.process
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(process.wait()), within)
+            async with asyncio.timeout(within):
+                await asyncio.shield(process.wait())
         return process.returncode
 
     async def stop_bot(self, name: str, timeout: float = 3.0) -> None:
@@ -391,7 +392,8 @@ async def _terminate(process: asyncio.subprocess.Process | None, timeout: float)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     try:
-        await asyncio.wait_for(process.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await process.wait()
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

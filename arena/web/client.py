@@ -142,8 +142,9 @@ class AdminClient:
         function = self._method("SubmitBot")
         chunks: Iterable[admin_pb2.SubmitBotChunk] = list(upload_chunks(archive, header))
         try:
-            answer: admin_pb2.SubmitBotResponse = await asyncio.wait_for(
-                function(iter(chunks), metadata=_metadata(token)), self._seconds * 4)
+            async with asyncio.timeout(self._seconds * 4):
+                answer: admin_pb2.SubmitBotResponse = await function(
+                    iter(chunks), metadata=_metadata(token))
         except grpc.aio.AioRpcError as error:
             raise answer_for(error, "SubmitBot") from None
         except TimeoutError:

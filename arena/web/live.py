@@ -151,7 +151,8 @@ async def event_stream(feed: GameFeed, keepalive: float = KEEPALIVE_SECONDS
         yield "retry: 2000\n\n"
         while True:
             try:
-                update = await asyncio.wait_for(queue.get(), keepalive)
+                async with asyncio.timeout(keepalive):
+                    update = await queue.get()
             except TimeoutError:
                 yield ": still here\n\n"
                 continue

@@ -9,6 +9,7 @@ sessions of their own, are killed after it), Ctrl-C, or SIGTERM to the
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 
 from arena.server.auth import ADMIN_TOKEN_VARIABLE, admin_token_path
 from arena.store import Store
+from arena.v1 import admin_pb2
 from tests.cli.cli_support import (
     ARENA,
     BOTS,
@@ -283,3 +285,30 @@ def test_a_second_driver_of_a_running_tournament_is_refused(
             cli.communicate()
     assert second.exit_code == 1, second.output
     assert f"'long' is already being run by process {cli.pid} on " in second.output
+
+
+def test_ctrl_c_is_not_lost_when_it_comes_as_a_progress_update_arrives() -> None:
+    """Ctrl-C cancels the command's task; if that lands in the loop turn where the
+    server's next update has just arrived, the stream must still end with the
+    cancellation rather than hand the update over and play on to the end."""
+    from arena.cli.session import _SilenceOnStreams
+
+    async def scenario() -> None:
+        arrived: asyncio.Future[admin_pb2.RunProgress] = asyncio.get_running_loop().create_future()
+
+        class OneUpdate:
+            def read(self) -> asyncio.Future[admin_pb2.RunProgress]:
+                return arrived
+
+            def cancel(self) -> None:
+                pass
+
+        stream = _SilenceOnStreams("127.0.0.1:1", 30)._within_silence(OneUpdate(), "RunTournament")
+        following = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0)  # following now waits for the update
+        arrived.set_result(admin_pb2.RunProgress(done=1))
+        following.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await following
+
+    asyncio.run(scenario())
