@@ -145,16 +145,30 @@ def _as_ctrl_c(terminated: list[int]) -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
+RELEASE_WAIT = 10.0
+"""How long a stopped remote ladder run is given to record the games it was recording
+and let the ladder go, before the games it holds are counted anyway."""
+
+
 async def _games_done(session: Session, name: str) -> int | None:
-    """The games ladder `name` holds, as the server says (None if it cannot say)."""
+    """The games ladder `name` holds once the run that was playing it has let it go (a
+    game being recorded as the run stopped is recorded first), as the server says; None
+    if it cannot say."""
+    import asyncio
+
     import grpc
 
-    try:
-        response = await session.admin.GetSchedule(
-            admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
-    except grpc.aio.AioRpcError:
-        return None
-    return response.tournament.games_done
+    loop = asyncio.get_running_loop()
+    given_up_at = loop.time() + RELEASE_WAIT
+    while True:
+        try:
+            response = await session.admin.GetSchedule(
+                admin_pb2.GetScheduleRequest(tournament=name, skip_games=True))
+        except grpc.aio.AioRpcError:
+            return None
+        if not response.tournament.run_by or loop.time() >= given_up_at:
+            return response.tournament.games_done
+        await asyncio.sleep(0.05)
 
 
 def _played_this_run(context: Context, name: str, follower: _LadderLine) -> int:
