@@ -43,7 +43,7 @@ from arena.engine.game import Game
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
 from arena.env.actions import ACTION_COUNT, action_index
-from arena.env.encoding import OBS_SIZE, encode
+from arena.env.encoding import OBS_SIZE, encode_seat
 from arena.env.seat import decision_request, sdk_action
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -88,6 +88,10 @@ def _short_name(card: Any) -> str:
     return name
 
 
+_NO_ACTIONS = np.zeros(ACTION_COUNT, np.int8)
+_INDEX_CACHE_SIZE = 1 << 14
+
+
 def seat_reward(winners: Sequence[int], seat: int, num_players: int) -> float:
     """+1 if `seat` is among the `winners`, else -1; 0 when every seat ties."""
     if len(winners) == num_players:
@@ -130,6 +134,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.seed_used = 0
         self._legal: list[Action] = []
         self._indices: dict[int, Action] = {}
+        self._index_of: list[dict[int, tuple[Action, int]]] = [{} for _ in range(num_players)]
+        """Each seat's index of each action met, by the action's id (the engine's actions are
+        mostly interned; the entry holds its action, so the id is not reused while kept)."""
         self._decider_view: SeatView | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -168,14 +175,22 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             return
         seat = decider
         self._legal = legal = game.legal_actions()
-        players = self.num_players
-        self._indices = {action_index(a, seat, players): a for a in legal}
+        known = self._index_of[seat]
+        if len(known) > _INDEX_CACHE_SIZE:
+            known.clear()
+        indices: dict[int, Action] = {}
+        for action in legal:
+            entry = known.get(id(action))
+            if entry is None or entry[0] is not action:
+                entry = known[id(action)] = (action, action_index(action, seat,
+                                                                  self.num_players))
+            indices[entry[1]] = action
+        self._indices = indices
         self._decider_view = None
         self.agent_selection = self.possible_agents[seat]
         if self.with_infos:
             for agent in self.agents:
                 self.infos[agent] = {}
-            indices = self._indices
             stored = wire.actions_to_dicts(list(indices.values()))
             self.infos[self.agent_selection] = {
                 "view": view_dict(self._view(seat)),
@@ -198,12 +213,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         seat = self.agent_name_mapping[agent]
-        mask = bytearray(ACTION_COUNT)
+        mask = _NO_ACTIONS.copy()
         if game.decider == seat and game.outcome is None:
             for index in self._indices:
                 mask[index] = 1
-        return {"observation": encode(self._view(seat)),
-                "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": encode_seat(game, seat), "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Take action `action` (an index legal now) for the agent whose decision is due."""
@@ -306,6 +320,34 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
             raise AttributeError("agent_selection cannot be accessed before reset")
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def step(self, action: Any) -> None:
+        """The env's step, once it has been reset and while it has agents (else what
+        PettingZoo's wrapper does: an error before reset, a warning after the end)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    # Read at every step (by PettingZoo's agent_iter too): as the wrapper's own forwarding
+    # gives them, without its __getattr__ (before reset, the AttributeError this raises
+    # sends the lookup to that __getattr__, which refuses with the wrapper's message).
+    @property
+    def agents(self) -> list[str]:
+        """The env's agents (refused before reset)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent whose decision is due (refused before reset)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        selection: str = self.env.agent_selection
+        return selection
 
     def __str__(self) -> str:
         """The env's own name, as PettingZoo's wrapper gives it."""

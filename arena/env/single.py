@@ -30,7 +30,7 @@ from arena.engine.game import Game
 from arena.engine.rules import RuleSet
 from arena.env.actions import ACTION_COUNT, action_index
 from arena.env.aec import seat_reward
-from arena.env.encoding import OBS_SIZE, encode
+from arena.env.encoding import OBS_SIZE, encode_seat
 from arena.env.seat import EventLog, SdkSeat, publish
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -158,4 +158,4 @@ class SingleSeatEnv(gym.Env[dict[str, Any], np.int64]):
         assert self.game is not None
         mask = np.zeros(ACTION_COUNT, np.int8)
         mask[list(self._indices)] = 1
-        return {"observation": encode(self.game.view(self.seat)), "action_mask": mask}
+        return {"observation": encode_seat(self.game, self.seat), "action_mask": mask}

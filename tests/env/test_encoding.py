@@ -16,7 +16,7 @@ from arena.client.view import View  # noqa: E402
 from arena.engine import Game, RuleSet  # noqa: E402
 from arena.engine.rules import DeckKind, Scoring, ShuffleHandsCard  # noqa: E402
 from arena.env.actions import ACTION_COUNT, action_index, describe  # noqa: E402
-from arena.env.encoding import OBS_SIZE, OFFSETS, SECTIONS, encode  # noqa: E402
+from arena.env.encoding import OBS_SIZE, OFFSETS, SECTIONS, encode, encode_seat  # noqa: E402
 from arena.env.seat import decision_request  # noqa: E402
 
 RULE_SETS = [
@@ -130,3 +130,23 @@ def test_every_seat_at_every_step_is_encoded_as_the_table_says(rules: RuleSet) -
                 assert np.array_equal(vector, _plain_encoding(view)), (seed, step, seat)
             legal = game.legal_actions()
             game.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_seat_encoded_from_the_game_is_its_view_encoded(rules: RuleSet) -> None:
+    rng = random.Random(8)
+    seen_revealed = seen_reshuffle = False
+    for seed in range(4):
+        players = 4 if rules.scoring == "partners" else rng.randint(2, 10)
+        game = Game.new(rules, players, seed)
+        for step in range(500):  # long enough for a reshuffled pile and revealed hands
+            if game.is_over:
+                break
+            for seat in range(players):
+                view = game.view(seat)
+                seen_revealed = seen_revealed or bool(view.revealed)
+                assert np.array_equal(encode_seat(game, seat), encode(view)), (seed, step)
+            before = len(game.discard_pile)
+            game.apply(rng.choice(game.legal_actions()))
+            seen_reshuffle = seen_reshuffle or len(game.discard_pile) < before
+    assert seen_revealed and seen_reshuffle
