@@ -23,6 +23,7 @@ same seed deals the same game, so the same seed and actions give the same episod
 
 from __future__ import annotations
 
+import marshal
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -56,13 +57,13 @@ def agent_name(seat: int) -> str:
 
 def view_dict(view: SeatView) -> dict[str, Any]:
     """A seat's view as plain values (cards as their short names)."""
-    names = _SHORT_NAMES
+    name = _SHORT_NAMES.__getitem__
 
     def card(c: Any) -> str | None:
-        return None if c is None else names.get(c) or _short_name(c)
+        return None if c is None else name(c)
 
     def cards(given: Sequence[Any]) -> list[str]:
-        return [names.get(c) or _short_name(c) for c in given]
+        return list(map(name, given))
 
     return {
         "seat": view.seat, "num_players": view.num_players, "phase": view.phase.value,
@@ -79,17 +80,25 @@ def view_dict(view: SeatView) -> dict[str, Any]:
     }
 
 
-_SHORT_NAMES: dict[Any, str] = {}
-"""Each engine card's short name (the engine's cards are interned: at most 56 entries)."""
+class _ShortNames(dict[Any, str]):
+    """Each engine card's short name, kept once asked for (the engine's cards are interned:
+    at most 56 entries)."""
+
+    def __missing__(self, card: Any) -> str:
+        name = self[card] = str(card.short())
+        return name
 
 
-def _short_name(card: Any) -> str:
-    name = _SHORT_NAMES[card] = str(card.short())
-    return name
+_SHORT_NAMES = _ShortNames()
 
 
 _NO_ACTIONS = np.zeros(ACTION_COUNT, np.int8)
 _INDEX_CACHE_SIZE = 1 << 14
+_MARSHAL = 2
+"""The marshal version of the ``infos`` entries (2: no back-references, so the entries of a
+list can be marshalled one by one and joined)."""
+_LIST_CODE = marshal.dumps([], _MARSHAL)[:1]
+"""The type code marshal writes before a list's length and items."""
 
 
 def seat_reward(winners: Sequence[int], seat: int, num_players: int) -> float:
@@ -134,9 +143,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.seed_used = 0
         self._legal: list[Action] = []
         self._indices: dict[int, Action] = {}
-        self._index_of: list[dict[int, tuple[Action, int]]] = [{} for _ in range(num_players)]
+        self._index_of: list[dict[int, tuple[Action, int, bytes]]] = [
+            {} for _ in range(num_players)]
         """Each seat's index of each action met, by the action's id (the engine's actions are
-        mostly interned; the entry holds its action, so the id is not reused while kept)."""
+        mostly interned; the entry holds its action, so the id is not reused while kept),
+        with the action's entry in ``infos`` (marshalled; empty without infos)."""
         self._decider_view: SeatView | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -179,23 +190,31 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if len(known) > _INDEX_CACHE_SIZE:
             known.clear()
         indices: dict[int, Action] = {}
+        entries = []
         for action in legal:
             entry = known.get(id(action))
             if entry is None or entry[0] is not action:
-                entry = known[id(action)] = (action, action_index(action, seat,
-                                                                  self.num_players))
+                entry = known[id(action)] = self._entry(action, seat)
             indices[entry[1]] = action
+            entries.append(entry[2])
         self._indices = indices
         self._decider_view = None
         self.agent_selection = self.possible_agents[seat]
         if self.with_infos:
             for agent in self.agents:
                 self.infos[agent] = {}
-            stored = wire.actions_to_dicts(list(indices.values()))
-            self.infos[self.agent_selection] = {
-                "view": view_dict(self._view(seat)),
-                "legal": [{**d, "index": i} for i, d in zip(indices, stored, strict=True)],
-            }
+            # One marshal.loads gives new objects all through, as wire.actions_to_dicts does.
+            legal_dicts: list[dict[str, Any]] = marshal.loads(b"".join(
+                [_LIST_CODE, len(entries).to_bytes(4, "little", signed=True), *entries]))
+            self.infos[self.agent_selection] = {"view": view_dict(self._view(seat)),
+                                                "legal": legal_dicts}
+
+    def _entry(self, action: Action, seat: int) -> tuple[Action, int, bytes]:
+        """`action`'s index for `seat`, and its marshalled ``infos`` entry if infos are on."""
+        index = action_index(action, seat, self.num_players)
+        frozen = (marshal.dumps({**wire.action_to_dict(action), "index": index}, _MARSHAL)
+                  if self.with_infos else b"")
+        return action, index, frozen
 
     def _view(self, seat: int) -> SeatView:
         """`seat`'s view now (the deciding seat's is taken once per decision)."""
@@ -234,14 +253,23 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         game.apply(chosen)
         self._decider_view = None
-        self._clear_rewards()
-        if game.is_over:
+        rewards = self.rewards
+        for name in rewards:  # PettingZoo's _clear_rewards
+            rewards[name] = 0
+        if game.outcome is not None:
             self._finish(game)
-        else:
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end: accumulating them would change nothing
             self._next_decision()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The current agent's observation (None unless `observe`), cumulative reward,
+        terminated, truncated and info, as PettingZoo's `AECEnv.last` gives them."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def _finish(self, game: Game) -> None:
         outcome = game.outcome

@@ -153,24 +153,27 @@ class _PileCounts:
     counting a long pile afresh at every step is most of an encoding's cost."""
 
     def __init__(self) -> None:
-        self.pile: list[CardLike] = []
+        self.pile: Sequence[CardLike] = ()
+        """A copy of the last pile, of its type (a list and a tuple never compare equal: a
+        pile of the other type is counted afresh)."""
         self.counts = array("f", bytes(4 * FACE_COUNT))
 
     def of(self, pile: Sequence[CardLike]) -> array[float]:
         """The face counts of `pile` (the caller copies them: they change with the next)."""
-        known = len(self.pile)
-        if known and len(pile) >= known and pile[known - 1] is self.pile[-1] \
-                and list(pile[:known]) == self.pile:
-            if len(pile) == known:
+        known, size = len(self.pile), len(pile)
+        if known and size >= known and pile[known - 1] is self.pile[-1]:
+            if size == known and pile == self.pile:
                 return self.counts
-            counts = self.counts
-            added = pile[known:]
-        else:
-            counts = array("f", bytes(4 * FACE_COUNT))
-            added = pile
-        for face in map(_AT_DISCARD.__getitem__, added):
+            if size > known and pile[:known] == self.pile:
+                counts = self.counts
+                for face in map(_AT_DISCARD.__getitem__, pile[known:]):
+                    counts[face - _DISCARD] += 1.0
+                self.pile = pile[:]
+                return counts
+        counts = array("f", bytes(4 * FACE_COUNT))
+        for face in map(_AT_DISCARD.__getitem__, pile):
             counts[face - _DISCARD] += 1.0
-        self.pile, self.counts = list(pile), counts
+        self.pile, self.counts = pile[:], counts
         return counts
 
 
