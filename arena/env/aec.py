@@ -39,7 +39,8 @@ from arena.client.model import Action as SdkAction
 from arena.client.table import Table
 from arena.client.view import View
 from arena.engine import events as ev
-from arena.engine.actions import Action
+from arena.engine.actions import Action, Phase
+from arena.engine.cards import Color
 from arena.engine.game import Game
 from arena.engine.rules import RuleSet
 from arena.engine.view import SeatView
@@ -57,39 +58,39 @@ def agent_name(seat: int) -> str:
 
 def view_dict(view: SeatView) -> dict[str, Any]:
     """A seat's view as plain values (cards as their short names)."""
-    name = _SHORT_NAMES.__getitem__
-
-    def card(c: Any) -> str | None:
-        return None if c is None else name(c)
-
-    def cards(given: Sequence[Any]) -> list[str]:
-        return list(map(name, given))
-
+    name, value = _SHORT_NAMES.__getitem__, _VALUES.__getitem__
+    (seat, num_players, phase, decider, turn, hand, hand_sizes, top_card, active_color,
+     direction, dealer, hand_number, draw_pile_size, discard_pile, scores, active_seats,
+     pending_draw, drawn_card, uno_offender, revealed, teams) = view
     return {
-        "seat": view.seat, "num_players": view.num_players, "phase": view.phase.value,
-        "decider": view.decider, "turn": view.turn, "hand": cards(view.hand),
-        "hand_sizes": list(view.hand_sizes), "top_card": card(view.top_card),
-        "active_color": None if view.active_color is None else view.active_color.value,
-        "direction": view.direction, "dealer": view.dealer, "hand_number": view.hand_number,
-        "draw_pile_size": view.draw_pile_size,
-        "discard_pile": cards(view.discard_pile), "scores": list(view.scores),
-        "active_seats": list(view.active_seats), "pending_draw": view.pending_draw,
-        "drawn_card": card(view.drawn_card), "uno_offender": view.uno_offender,
-        "revealed": [[seat, cards(shown)] for seat, shown in view.revealed],
-        "teams": None if view.teams is None else list(view.teams),
+        "seat": seat, "num_players": num_players, "phase": value(phase),
+        "decider": decider, "turn": turn, "hand": list(map(name, hand)),
+        "hand_sizes": list(hand_sizes), "top_card": name(top_card),
+        "active_color": value(active_color),
+        "direction": direction, "dealer": dealer, "hand_number": hand_number,
+        "draw_pile_size": draw_pile_size,
+        "discard_pile": list(map(name, discard_pile)), "scores": list(scores),
+        "active_seats": list(active_seats), "pending_draw": pending_draw,
+        "drawn_card": name(drawn_card), "uno_offender": uno_offender,
+        "revealed": [[shown_by, list(map(name, shown))] for shown_by, shown in revealed],
+        "teams": None if teams is None else list(teams),
     }
 
 
-class _ShortNames(dict[Any, str]):
+_VALUES: dict[Any, str | None] = {None: None, **{m: m.value for m in (*Phase, *Color)}}
+"""Each phase's and colour's value (a plain str), and None for None."""
+
+
+class _ShortNames(dict[Any, str | None]):
     """Each engine card's short name, kept once asked for (the engine's cards are interned:
-    at most 56 entries)."""
+    at most 56 entries); None for no card."""
 
     def __missing__(self, card: Any) -> str:
         name = self[card] = str(card.short())
         return name
 
 
-_SHORT_NAMES = _ShortNames()
+_SHORT_NAMES = _ShortNames({None: None})
 
 
 _NO_ACTIONS = np.zeros(ACTION_COUNT, np.int8)
