@@ -219,7 +219,7 @@ def encode(view: ViewLike) -> npt.NDArray[np.float32]:
         for s in range(players):
             if teams[s] == mine:
                 out[_PARTNER + relative[s]] = 1.0
-    if scores:
+    if any(scores):  # all 0 (or none) leaves the section as it is
         for k, s in enumerate(order):
             out[_SCORES + k] = scores[s] / 500
     offender = view.uno_offender
@@ -282,7 +282,7 @@ def encode_seat(game: Game, seat: int) -> npt.NDArray[np.float32]:
         for s in range(players):
             if teams[s] == mine:
                 out[_PARTNER + relative[s]] = 1.0
-    if scores:
+    if any(scores):  # all 0 (or none) leaves the section as it is
         k = _SCORES
         for s in order:
             out[k] = scores[s] / 500
