@@ -9,8 +9,9 @@ are appended to `events`, which together with `actions` is the replay log.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from arena.engine import events as ev
 from arena.engine.actions import (
@@ -76,6 +77,7 @@ def _target_ranks(rules: RuleSet) -> frozenset[Rank]:
 
 
 _CHOOSE_COLOR = tuple(Action(ActionKind.CHOOSE_COLOR, color=c) for c in COLORS)
+_NOTHING_REVEALED: Mapping[int, tuple[Card, ...]] = MappingProxyType({})
 
 
 @dataclass(slots=True)
@@ -265,6 +267,26 @@ class Game:
     def teams(self) -> tuple[int, ...] | None:
         """Team of each seat under partner scoring (seats 0 and 2 are team 0), else None."""
         return self._teams
+
+    @property
+    def pending_draw(self) -> int:
+        """Cards a Draw Two or Wild Draw Four (stacked, or awaiting a challenge) still
+        makes someone draw."""
+        return self._pending_draw
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card the deciding seat has just drawn and may still play, if any."""
+        return self._drawn
+
+    @property
+    def uno_offender(self) -> int | None:
+        """The seat that may be caught for not calling UNO now, if any."""
+        return self._uno_offender
+
+    def revealed_to(self, seat: int) -> Mapping[int, tuple[Card, ...]]:
+        """The hands shown to `seat` this hand by a challenge it made, by seat."""
+        return self._revealed.get(seat, _NOTHING_REVEALED)
 
     def card_count(self) -> int:
         """Cards in hands, draw pile and discard pile (the deck size, at any moment)."""

@@ -250,7 +250,7 @@ def encode_seat(game: Game, seat: int) -> npt.NDArray[np.float32]:
     out = _items(vector)
     for place in map(_AT_HAND.__getitem__, game.hands[seat]):
         out[place] += 1.0
-    revealed = game._revealed.get(seat)
+    revealed = game.revealed_to(seat)
     if revealed:
         for cards in revealed.values():
             for place in map(_AT_REVEALED.__getitem__, cards):
@@ -258,7 +258,7 @@ def encode_seat(game: Game, seat: int) -> npt.NDArray[np.float32]:
     pile = game.discard_pile
     out[_AT_TOP[pile[-1]] if pile else _TOP + FACE_COUNT] = 1.0
     if game.decider == seat:
-        drawn = game._drawn
+        drawn = game.drawn_card
         if drawn is not None:
             out[_AT_DRAWN[drawn]] = 1.0
     color = game.active_color
@@ -287,12 +287,12 @@ def encode_seat(game: Game, seat: int) -> npt.NDArray[np.float32]:
         for s in order:
             out[k] = scores[s] / 500
             k += 1
-    offender = game._uno_offender
+    offender = game.uno_offender
     if offender is not None:
         out[_OFFENDER + relative[offender]] = 1.0
     out[_TURN + relative[game.turn]] = 1.0
     out[_DIRECTION] = 1.0 if game.direction >= 0 else -1.0
-    out[_PENDING] = game._pending_draw / 10
+    out[_PENDING] = game.pending_draw / 10
     out[_PILE] = len(game.draw_pile) / 108
     out[_PLAYERS + players - 2] = 1.0
     out[_HAND_NUMBER] = game.hand_number / 100
