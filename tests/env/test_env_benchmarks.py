@@ -14,12 +14,15 @@ from benchmarks import env, inprocess  # noqa: E402
 
 def test_the_environment_benchmark_steps_arena_and_rlcard() -> None:
     if importlib.util.find_spec("rlcard") is None:  # the `bench` extra is not installed
-        rate = env.arena_steps(2, 1, wrapped=True)
-        assert rate.games == 1 and rate.decisions > 0
+        run = env.arena_steps(2, 1, wrapped=True)
+        assert run.loop.games == 1 and run.loop.decisions > 0
+        assert run.inside.decisions == run.loop.decisions and run.inside.seconds > 0
         return
     rows = env.run(repeats=1, scale=0.02)
     assert {row["environment"] for row in rows} >= {"rlcard env.step"}
     assert all(isinstance(row["steps/s"], int) and row["steps/s"] > 0 for row in rows)
+    assert all(isinstance(row["inside vs rlcard"], float) and row["inside vs rlcard"] > 0
+               for row in rows)
 
 
 def test_the_in_process_benchmark_plays_the_same_games_both_ways() -> None:
