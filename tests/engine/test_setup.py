@@ -208,3 +208,8 @@ def test_uno_needs_2_to_10_players(players: int) -> None:
 def test_two_and_ten_players_can_play(players: int) -> None:
     game = Game.new(rules(), players, seed=0)
     assert all(len(h) == 7 for h in game.hands) and game.card_count() == 108
+
+
+def test_a_laid_out_hand_is_dealt_by_seat_0_unless_another_dealer_is_named() -> None:
+    game = Game.stacked(rules(), hands=[cards("R1 R2"), cards("B9 R3")], starter=card("R7"))
+    assert game.dealer == 0 and game.view(1).dealer == 0

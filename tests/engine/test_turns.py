@@ -274,3 +274,9 @@ def test_a_skip_plays_on_any_card_of_its_colour_not_only_on_a_reverse() -> None:
     # RULES.md section 11: a Skip that only goes on a Reverse is a typo in one guide.
     game = table("RS G1 G2", "Y1", starter="R7")
     assert playable(game) == {"RS"}
+
+
+def test_every_seat_sees_the_card_just_played_on_top_of_the_discard_pile() -> None:
+    game = table("R1 R2", "B9 R3", starter="R7")
+    game.apply(play(card("R1")))
+    assert [game.view(seat).top_card for seat in (0, 1)] == [card("R1"), card("R1")]
