@@ -4,8 +4,12 @@ may read it, and the wording when it cannot be read or written."""
 from __future__ import annotations
 
 import json
+import os
+import resource
+import signal
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,3 +129,46 @@ def test_a_file_that_cannot_be_created_is_refused_with_the_reason(tmp_path: Path
     with pytest.raises(CredentialsError, match="cannot write .*credentials.json: No such file "
                                                "or directory"):
         store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
+
+
+def test_storing_writes_indented_json(tmp_path: Path) -> None:
+    path = store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
+    assert path.read_text() == json.dumps(
+        {SERVER: {"token": "t1", "name": "amy", "role": "author"}}, indent=2)
+
+
+def test_a_new_credentials_file_is_owner_only_from_the_moment_it_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever opens the file before it is tightened keeps that access: so even with no
+    umask to narrow it, the new file is owner-only as it is opened for writing."""
+    modes: list[int] = []
+    fdopen = os.fdopen
+
+    def fdopen_noting_the_mode(descriptor: int, *args: Any, **kwargs: Any) -> Any:
+        modes.append(stat.S_IMODE(os.fstat(descriptor).st_mode))
+        return fdopen(descriptor, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fdopen", fdopen_noting_the_mode)
+    umask = os.umask(0)
+    try:
+        store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
+    finally:
+        os.umask(umask)
+    assert modes == [0o600]
+
+
+def test_a_logout_that_cannot_write_the_file_is_refused_with_the_reason(tmp_path: Path
+                                                                        ) -> None:
+    env = env_for(tmp_path / "credentials.json")
+    store_token(SERVER, "t1", "amy", "author", env)
+    store_token("other:1", "t2", "bob", "viewer", env)
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (10, limits[1]))  # no room: even root
+    try:
+        with pytest.raises(CredentialsError,
+                           match="cannot write .*credentials.json: File too large"):
+            forget_token(SERVER, env)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, handler)

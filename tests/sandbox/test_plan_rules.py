@@ -3,10 +3,12 @@ what a root arena adds, the plan's JSON, and which paths count as inside another
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +161,53 @@ def test_each_parent_folder_is_made_once_for_many_binds(tmp_path: Path) -> None:
         str(tmp_path / "a"), str(tmp_path / "b")])
     made = [m.dest for m in plan.mounts if m.kind == "dir"]
     assert made.count(str(tmp_path)) == 1
+
+
+def test_a_plan_grants_by_default_no_network_no_privilege_and_the_default_limits() -> None:
+    plan = make_plan(["/bin/true"], workdir="/")
+    assert (plan.network, plan.privileged, plan.uid, plan.seccomp, plan.cgroups) == (
+        False, False, 65534, False, ())
+    assert plan.limits == Limits()
+    bare = Plan(("/bin/true",), "/", ())
+    assert (bare.network, bare.privileged, bare.uid, bare.seccomp, bare.cgroups) == (
+        False, False, 65534, False, ())
+
+
+def test_a_plan_cannot_be_widened_once_made() -> None:
+    plan = make_plan(["/bin/true"], workdir="/")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.network = True  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.mounts[0].kind = "rw"  # type: ignore[misc]
+
+
+def test_what_a_plan_shows_is_only_ever_named() -> None:
+    make: Any = make_plan
+    with pytest.raises(TypeError):
+        make(["/bin/true"], "/")
+
+
+def test_a_path_inside_a_system_folder_does_not_stop_the_paths_after_it() -> None:
+    plan = make_plan(["/bin/true"], workdir="/", read_only_paths=["/srv/bot", "/bin/tool"],
+                     writable_paths=["/usr/share/x", "/var/out"])
+    assert Mount("ro", "/srv/bot", "/srv/bot") in plan.mounts
+    assert Mount("rw", "/var/out", "/var/out") in plan.mounts
+    assert all(m.dest not in ("/bin/tool", "/usr/share/x") for m in plan.mounts)
+
+
+def test_a_writable_folder_inside_a_read_only_one_is_bound_after_it(tmp_path: Path) -> None:
+    bot, data = str(tmp_path / "bot"), str(tmp_path / "bot" / "data")
+    plan = make_plan(["/bin/true"], workdir="/", read_only_paths=[bot], writable_paths=[data])
+    words = bwrap_options(plan)
+    steps = [words[i:i + 3] for i in range(len(words) - 2)]
+    assert steps.index(["--ro-bind", bot, bot]) < steps.index(["--bind", data, data])
+
+
+def test_a_workdirs_folders_are_made_even_after_a_hidden_path(tmp_path: Path) -> None:
+    (tmp_path / "shown").mkdir()
+    (tmp_path / "shown" / "secret").write_text("x")
+    work = tmp_path / "work" / "w"
+    plan = make_plan(["/bin/true"], workdir=str(work), read_only_paths=[str(tmp_path / "shown")],
+                     hidden_paths=[str(tmp_path / "shown" / "secret")])
+    made = [m.dest for m in plan.mounts if m.kind == "dir"]
+    assert made.index(str(work.parent)) < made.index(str(work))

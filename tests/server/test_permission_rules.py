@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from types import SimpleNamespace
 
 import pytest
@@ -125,3 +126,11 @@ def test_outside_a_call_the_caller_is_the_organizer() -> None:
     assert current_caller() == ORGANIZER
     assert (ORGANIZER.role, ORGANIZER.name, ORGANIZER.may_run) == (Role.ORGANIZER,
                                                                   "organizer", True)
+
+
+def test_a_caller_is_a_value_and_neither_it_nor_the_table_changes_once_made() -> None:
+    assert {AUTHOR: "kept"}[Caller(Role.AUTHOR, "amy", author_id=3)] == "kept"
+    with pytest.raises(FrozenInstanceError):
+        AUTHOR.may_run = True  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        RULES["AddAuthor"].need = Need.PUBLIC  # type: ignore[misc]

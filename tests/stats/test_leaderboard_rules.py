@@ -4,6 +4,8 @@ and shared places, and what a board says about itself."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 from scipy import stats
 
 from arena.stats import RankedGame, leaderboard
-from arena.stats.estimate import estimate_difference
+from arena.stats.estimate import BlockTotals, estimate_difference
 from arena.stats.leaderboard import (
     SCORE_INTERVAL_METHOD,
     SEPARATION_METHOD,
@@ -210,3 +212,88 @@ def test_a_board_of_two_pairings_is_stratified() -> None:
     games = [duel(("ab", i), "a", "b") if i % 3 else duel(("ab", i), "b", "a") for i in range(6)]
     games += [duel(("ac", i), "a", "c") if i % 2 else duel(("ac", i), "c", "a") for i in range(6)]
     assert leaderboard(games, stratify=True).interval_method == SCORE_INTERVAL_METHOD + STRATIFIED
+
+
+def test_standings_run_from_the_best_score_down_whatever_the_names() -> None:
+    # b wins three blocks of four against a: 0.75 above 0.25, though "a" sorts first.
+    games = [duel(i, "b", "a") if i < 3 else duel(i, "a", "b") for i in range(4)]
+    board = leaderboard(games)
+    assert [(s.bot, s.score) for s in board.standings] == [("b", 0.75), ("a", 0.25)]
+
+
+@pytest.mark.parametrize("confidence", [0.0, -0.5])
+def test_a_confidence_outside_zero_and_one_is_refused_even_for_no_games(confidence: float
+                                                                       ) -> None:
+    with pytest.raises(ValueError, match="confidence must be between 0 and 1"):
+        leaderboard([], confidence=confidence)
+
+
+def test_a_standings_interval_is_clipped_to_zero_and_one() -> None:
+    # Two wins in three blocks: the Student-t interval on 2 degrees of freedom spills
+    # over both ends of the score's range.
+    a = leaderboard(heads_up(2, 1)).standing("a")
+    augmented = [1.0, 1.0, 0.0, 1.0, 0.0]
+    low, high = stats.t.interval(0.95, 2, loc=np.mean(augmented), scale=stats.sem(augmented))
+    assert low < 0.0 and high > 1.0
+    assert (a.ci_low, a.ci_high) == (0.0, 1.0)
+
+
+def test_a_separation_interval_is_clipped_to_minus_one_and_one() -> None:
+    [pair] = leaderboard(heads_up(2, 1)).separations
+    augmented = [1.0, 1.0, -1.0, 1.0, -1.0]
+    low, high = stats.t.interval(0.95, 2, loc=np.mean(augmented), scale=stats.sem(augmented))
+    assert low < -1.0 and high > 1.0
+    assert (pair.ci_low, pair.ci_high) == (-1.0, 1.0)
+
+
+def test_a_pair_named_worse_first_is_separated_when_its_interval_lies_below_zero() -> None:
+    totals = bot_block_totals(heads_up(0, 8))
+    pair = separation("a", "b", totals, 0.95)
+    assert pair.difference == -1.0 and pair.ci_high < 0.0
+    assert pair.p_value == pytest.approx(stats.binomtest(0, 8).pvalue, rel=1e-9)
+    assert pair.separated
+
+
+def test_a_difference_of_exactly_zero_is_never_separated() -> None:
+    # Both bots won every game, a in 20 blocks, b in 4: the pseudo-blocks pull b's
+    # record down further than a's, so at 50% the interval centred on the adjusted
+    # difference leaves 0 out; the interval reported is stretched to hold the observed 0.
+    totals: dict[str, BlockTotals] = {"a": {i: (1.0, 1.0) for i in range(20)},
+                                      "b": {("b", i): (1.0, 1.0) for i in range(4)}}
+    adjusted = 21 / 22 - 5 / 6
+    above = separation("a", "b", totals, 0.5)
+    assert above.difference == 0.0 and above.ci_low == 0.0 and above.ci_high > adjusted
+    assert not above.separated
+    below = separation("b", "a", totals, 0.5)
+    assert below.ci_low < -adjusted and below.ci_high == 0.0
+    assert not below.separated
+
+
+def brute_force_sign_flip_p(differences: list[float]) -> float:
+    """The share of the 2^n sign flips whose sum is at least as far from 0 as the observed."""
+    observed = abs(sum(differences))
+    flips = list(itertools.product((1, -1), repeat=len(differences)))
+    extreme = sum(1 for signs in flips
+                  if abs(sum(s * d for s, d in zip(signs, differences, strict=True)))
+                  >= observed - 1e-9)
+    return extreme / len(flips)
+
+
+def test_the_exact_test_compares_the_two_bots_mean_scores_block_by_block() -> None:
+    # Eight duplicate deals of two games: a wins both seatings of six, and the two split
+    # the other two. Per block the difference of means is 1 or 0 (not of the totals, 2 or 0).
+    games = duplicate_deals(6) + [game for deal in (6, 7)
+                                  for game in (duel(deal, "a", "b"), duel(deal, "b", "a"))]
+    totals = bot_block_totals(games)
+    expected = brute_force_sign_flip_p([1.0] * 6 + [0.0] * 2)
+    assert expected == 2 / 64
+    assert block_sign_flip_p(totals["a"], totals["b"]) == pytest.approx(expected)
+    assert block_sign_flip_p(totals["b"], totals["a"]) == pytest.approx(expected)
+
+
+def test_a_board_and_its_lines_cannot_be_changed() -> None:
+    board = leaderboard(heads_up(1, 1))
+    for line, name in ((board, "confidence"), (board.standings[0], "score"),
+                       (board.separations[0], "separated")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(line, name, getattr(line, name))
