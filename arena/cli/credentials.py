@@ -4,8 +4,10 @@ user's config folder (`$XDG_CONFIG_HOME/arena/credentials.json`, by default
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -59,12 +61,9 @@ def store_token(server: str, token: str, name: str, role: str,
     data[server] = {"token": token, "name": name, "role": role}
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)
-            json.dump(data, file, indent=2)
     except OSError as exc:
         raise CredentialsError(f"cannot write {path}: {exc.strerror}") from None
+    _save(path, data)
     return path
 
 
@@ -75,10 +74,25 @@ def forget_token(server: str, environ: Mapping[str, str] | None = None) -> bool:
     if server not in data:
         return False
     del data[server]
+    _save(path, data)
+    return True
+
+
+def _save(path: Path, data: dict[str, dict[str, Any]]) -> None:
+    """Write `data` as the file at `path` (or where its link points), owner-only: whole
+    in a new file beside it, then put in its place, so a write that fails (a full disk)
+    leaves the tokens kept before."""
+    target = path.resolve()
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            json.dump(data, file, indent=2)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.",
+                                                 dir=target.parent)
     except OSError as exc:
         raise CredentialsError(f"cannot write {path}: {exc.strerror}") from None
-    return True
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            json.dump(data, file, indent=2)
+        os.replace(temporary, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise CredentialsError(f"cannot write {path}: {exc.strerror}") from None

@@ -131,6 +131,13 @@ def test_a_file_that_cannot_be_created_is_refused_with_the_reason(tmp_path: Path
         store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
 
 
+def test_a_folder_that_cannot_be_made_is_refused_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "config").symlink_to(tmp_path / "gone")
+    with pytest.raises(CredentialsError, match="cannot write .*credentials.json: File exists"):
+        store_token(SERVER, "t1", "amy", "author",
+                    env_for(tmp_path / "config" / "arena" / "credentials.json"))
+
+
 def test_storing_writes_indented_json(tmp_path: Path) -> None:
     path = store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
     assert path.read_text() == json.dumps(
@@ -172,3 +179,13 @@ def test_a_logout_that_cannot_write_the_file_is_refused_with_the_reason(tmp_path
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, limits)
         signal.signal(signal.SIGXFSZ, handler)
+    assert stored_token(SERVER, env) == "t1" and stored_token("other:1", env) == "t2"
+    assert [p.name for p in tmp_path.iterdir()] == ["credentials.json"]
+
+
+def test_a_linked_credentials_file_is_written_where_the_link_points(tmp_path: Path) -> None:
+    (tmp_path / "dotfiles").mkdir()
+    (tmp_path / "credentials.json").symlink_to(tmp_path / "dotfiles" / "credentials.json")
+    store_token(SERVER, "t1", "amy", "author", env_for(tmp_path / "credentials.json"))
+    assert (tmp_path / "credentials.json").is_symlink()
+    assert stored_token(SERVER, env_for(tmp_path / "dotfiles" / "credentials.json")) == "t1"
