@@ -40,8 +40,10 @@ needs admin reads off the recorder's connection and thread pool.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
+import multiprocessing
 import os
 import random
 import shutil
@@ -92,6 +94,10 @@ class Plan:
     submitters: int = 8
     warm_games: int = 16
     """Games the ladder records before the measured phases start."""
+    clients_nice: int = 0
+    """The niceness the authors' clients take once the server, its bots and the remote
+    bots run: 19 stands for clients on machines of their own (on this host they then get
+    a core only when the server and the bots leave one), 0 shares the cores evenly."""
 
 
 @dataclass(slots=True)
@@ -192,6 +198,16 @@ def process_cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) process `pid` has used so far, itself alone."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def nice_threads(niceness: int) -> None:
+    """Give every thread of this process `niceness` (the threads it starts later inherit
+    it). Only raising is possible without privileges, so a process that lowered itself
+    stays lowered: run it in a process of its own."""
+    if niceness:
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(ProcessLookupError):
+                os.setpriority(os.PRIO_PROCESS, int(task), niceness)
 
 
 @contextlib.contextmanager
@@ -440,6 +456,7 @@ async def compete(folder: Path, database: str, plan: Plan, seed: int) -> Outcome
             await asyncio.gather(*(submit(author) for author in authors))
             for author in rng.sample(authors, max(1, round(REMOTE_SHARE * plan.authors))):
                 await _run_remote(stub, author, address, remotes, folder)
+            nice_threads(plan.clients_nice)
             start = datetime.now(UTC) + timedelta(seconds=5)
             await stub.ScheduleTournament(admin_pb2.ScheduleTournamentRequest(
                 name="final", settings_json='{"format": "gauntlet", "challenger": "house@1",'
@@ -559,7 +576,8 @@ def rows_of(backend: str, outcome: Outcome, plan: Plan) -> list[dict[str, object
         busy = [value for period, values in outcome.phases if period == every
                 for value in values]
         rows.append({
-            "backend": backend, "authors": plan.authors, "reads every s": every,
+            "backend": backend, "authors": plan.authors, "clients nice": plan.clients_nice,
+            "reads every s": every,
             "decisions quiet/reads": f"{len(quiet)}/{len(busy)}",
             "p50 ms quiet": percentile(quiet, 0.5), "p50 ms reads": percentile(busy, 0.5),
             "p99 ms quiet": percentile(quiet, 0.99), "p99 ms reads": percentile(busy, 0.99),
@@ -625,18 +643,31 @@ def measure(database: str | Callable[[], str] | None, plan: Plan, seed: int
         return asyncio.run(compete(folder, target, plan, seed))
 
 
+def measure_apart(database: str | None, plan: Plan, seed: int) -> Outcome:
+    """`measure` in a process of its own (so that the niceness its clients take ends
+    with it)."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(measure, database, plan, seed).result()
+
+
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:
-    """The rows of one run per backend at `scale` (`repeats` is not used: one long run
+    """The rows of one run per backend at `scale`, the authors' clients sharing the cores
+    evenly and then as if on machines of their own (`repeats` is not used: one long run
     alternates its phases, which is what a median of runs would smooth)."""
     del repeats
-    plan = plan_for(scale)
-    outcome = measure(None, plan, seed=1)
-    rows, reads = rows_of("SQLite", outcome, plan), read_rows("SQLite", outcome)
-    with postgres_databases() as fresh:
-        if fresh is not None:
-            outcome = measure(fresh, plan, seed=1)
-            rows += rows_of("PostgreSQL", outcome, plan)
-            reads += read_rows("PostgreSQL", outcome)
+    rows: list[dict[str, object]] = []
+    reads: list[dict[str, object]] = []
+    for nice in (0, 19):
+        plan = dataclasses.replace(plan_for(scale), clients_nice=nice)
+        outcome = measure_apart(None, plan, seed=1)
+        rows += rows_of("SQLite", outcome, plan)
+        reads += read_rows("SQLite", outcome)
+        with postgres_databases() as fresh:
+            if fresh is not None:
+                outcome = measure_apart(fresh(), plan, seed=1)
+                rows += rows_of("PostgreSQL", outcome, plan)
+                reads += read_rows("PostgreSQL", outcome)
     return rows + reads
 
 

@@ -5,6 +5,9 @@ with their own token, submitting, reading and attempting every call that is not 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,17 @@ def test_every_author_sees_their_own_and_every_attempt_at_another_s_is_refused(
     assert isinstance(row["server ms per read"], float)
     assert {read["read"] for read in read_rows("backend", outcome)} >= {
         "GetRankings", "ListBotVersions", "ListGames"}
+
+
+def test_the_clients_niceness_reaches_every_thread_of_their_process() -> None:
+    niceness = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 3)
+    script = (
+        "import os, threading, time\n"
+        "from benchmarks.hosting import nice_threads\n"
+        "threading.Thread(target=time.sleep, args=(3,), daemon=True).start()\n"
+        f"nice_threads({niceness})\n"
+        "print(sorted({os.getpriority(os.PRIO_PROCESS, int(t))"
+        " for t in os.listdir('/proc/self/task')}), len(os.listdir('/proc/self/task')))\n")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, cwd=Path(__file__).resolve().parents[2]).stdout.split()
+    assert shown == [f"[{niceness}]", "2"]
