@@ -182,6 +182,6 @@ def test_web_benchmark() -> None:
     pages = asyncio.run(web.leaderboard_times(bots=30, games_per_bot=2, requests=3, seed=1))
     assert pages["page p95 ms"] > 0 and pages["GetRankings p95 ms"] > 0
     assert pages["page / RPC"] > 0
-    live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1))
+    live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1, viewers_nice=19))
     assert live["decision p99 ms, no viewers"] > 0
     assert live["with / without"] > 0 and live["quiet after / before"] > 0
