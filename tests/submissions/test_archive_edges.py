@@ -66,6 +66,23 @@ def paths(files: BotFiles) -> list[str]:
     return [file.path for file in files.files]
 
 
+def test_a_tar_whose_later_header_is_broken_is_refused_as_no_valid_tar() -> None:
+    """A header broken after the first member is no end of the archive when it follows a
+    long name's header: tar cannot go on, and the archive is refused, not half read."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
+        for name in ("bot.py", "lib/" + "x" * 120 + ".py"):
+            info = tarfile.TarInfo(name)
+            info.size = 9
+            archive.addfile(info, io.BytesIO(b"print(1)\n"))
+    data = bytearray(buffer.getvalue())
+    # Blocks: bot.py's header and data, the long name's header and name, then the header
+    # that name belongs to, whose checksum is made wrong.
+    data[4 * 512 + 148:4 * 512 + 156] = b"0000000\x00"
+    with pytest.raises(ArchiveError, match="the archive is not a valid tar: bad checksum"):
+        read_archive(bytes(data))
+
+
 # ------------------------------------------------------------------ entry paths
 
 @pytest.mark.parametrize("name", ["C:", "C:bot", "c:/windows/bot"])
