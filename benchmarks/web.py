@@ -19,15 +19,16 @@ the games in play.
   hands, four tables at once, on a match server in this process, while `arena web`
   runs as its own process beside it, first with no one listening to its live updates,
   then with `VIEWERS` clients holding its event stream open (a third process), each
-  fetching the leaderboard's table again whenever a game ends, as the page does, then
-  with no one listening again. The viewers' process runs once at the server's priority
-  and once niced to 19, standing for browsers on machines of their own (the web front
-  stays at the server's priority: it is part of the deployment). The figure is the
-  99th percentile of the answered decisions' times as the tables measured them, before
-  the record rounds them to whole milliseconds (a p99 of 4 ms would otherwise move in
-  steps of 25 %); the ratio with viewers over the mean of the two quiet phases is the
-  goal's (≤ 1.1). The ratio of the two quiet phases to each other is the figure's own
-  noise: the same games, no viewers.
+  asking, as the leaderboard page does, for the table and the rating chart to be sent
+  with every update, then with no one listening again. The viewers' process runs once
+  at the server's priority and once niced to 19, standing for browsers on machines of
+  their own (the web front stays at the server's priority: it is part of the
+  deployment). The figure is the 99th percentile of the answered decisions' times as
+  the tables measured them, before the record rounds them to whole milliseconds (a p99
+  of 4 ms would otherwise move in steps of 25 %); the ratio with viewers over the mean
+  of the two quiet phases is the goal's (≤ 1.1). The ratio of the two quiet phases to
+  each other is the figure's own noise: the same games, no viewers. Beside it, the web
+  front's CPU time for each viewer and update while they listen.
 
 ``python -m benchmarks web``; the ``subscribe`` entry point below is the viewers' process.
 """
@@ -48,12 +49,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from unittest import mock
+from urllib.parse import quote
 
 from arena.record import DecisionOutcome, Penalty
 from arena.server.assembly import build_server
 from arena.server.table import GameTable, Seat
 from arena.services import Services
 from arena.store import BotKind, Store
+from benchmarks.hosting import process_cpu_seconds
 from benchmarks.stats import median, random_hand
 
 BOTS = 1000
@@ -289,13 +292,17 @@ async def viewers_cost(games: int, viewers: int, seed: int, viewers_nice: int = 
                 arena = [sys.executable, "-c", "from arena.cli import main; main()",
                          "--server", f"127.0.0.1:{port}", "web", "--listen",
                          f"127.0.0.1:{web_port}"]
-                with _process(arena, ready="Ctrl-C stops"):
+                with _process(arena, ready="Ctrl-C stops") as front:
                     await asyncio.sleep(0.5)
                     before = await _decision_p99(services, games, seed)
                     listen = [sys.executable, "-m", "benchmarks.web", "subscribe",
                               f"127.0.0.1:{web_port}", str(viewers), str(viewers_nice)]
-                    with _process(listen, ready="listening"):
+                    with _process(listen, ready="listening") as listening:
+                        front_cpu = process_cpu_seconds(front.pid)
                         watched = await _decision_p99(services, games, seed)
+                        front_cpu = process_cpu_seconds(front.pid) - front_cpu
+                    assert listening.stdout is not None
+                    updates = listening.stdout.read().count("update")
                     after = await _decision_p99(services, games, seed)
         finally:
             store.close()
@@ -303,18 +310,23 @@ async def viewers_cost(games: int, viewers: int, seed: int, viewers_nice: int = 
     return {"decision p99 ms, no viewers": round(quiet, 3),
             f"decision p99 ms, {viewers} viewers": round(watched, 3),
             "with / without": watched / quiet if quiet else 1.0,
-            "quiet after / before": after / before if before else 1.0}
+            "quiet after / before": after / before if before else 1.0,
+            "updates": updates,
+            "front CPU ms per viewer and update": 1000 * front_cpu / max(1, viewers * updates)}
 
 
 async def _subscribe(address: str, count: int, niceness: int) -> None:
     """Hold `count` event streams of the web front at `address` open, reading them, at
-    `niceness`."""
+    `niceness`: each as a leaderboard page's, which asks for its table and its rating
+    chart to be sent with every update."""
     os.nice(niceness)
     host, _, port = address.rpartition(":")
+    parts = "&".join(f"game={quote(url, safe='')}" for url in ("/pool?fragment=1",
+                                                                  "/pool/chart"))
     streams, writers = [], []  # a writer dropped would close its connection
     for _ in range(count):
-        reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(f"GET /events HTTP/1.1\r\nHost: {address}\r\n"
+        reader, writer = await asyncio.open_connection(host, int(port), limit=1 << 24)
+        writer.write(f"GET /events?{parts} HTTP/1.1\r\nHost: {address}\r\n"
                      "Accept: text/event-stream\r\n\r\n".encode())
         await writer.drain()
         streams.append(reader)
@@ -323,22 +335,13 @@ async def _subscribe(address: str, count: int, niceness: int) -> None:
         await reader.readuntil(b"\r\n\r\n")
     print("listening", flush=True)
 
-    async def fetch(path: str) -> None:
-        reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {address}\r\n"
-                     "Connection: close\r\n\r\n".encode())
-        await writer.drain()
-        while await reader.read(65536):
-            pass
-        writer.close()
+    async def follow(reader: asyncio.StreamReader, tell: bool) -> None:
+        while line := await reader.readline():
+            if tell and line.startswith(b"event: game"):
+                print("update", flush=True)
 
-    async def follow(reader: asyncio.StreamReader) -> None:
-        # As a browser's leaderboard page does: fetch the table again when a game ends.
-        while chunk := await reader.read(4096):
-            if b"event: game" in chunk:
-                await fetch("/pool?fragment=1")
-
-    await asyncio.gather(*(follow(reader) for reader in streams))
+    await asyncio.gather(*(follow(reader, number == 0)
+                           for number, reader in enumerate(streams)))
 
 
 def run(repeats: int = 3, scale: float = 1.0) -> list[dict[str, object]]:

@@ -185,3 +185,4 @@ def test_web_benchmark() -> None:
     live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1, viewers_nice=19))
     assert live["decision p99 ms, no viewers"] > 0
     assert live["with / without"] > 0 and live["quiet after / before"] > 0
+    assert live["updates"] >= 1 and live["front CPU ms per viewer and update"] > 0

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.v1 import admin_pb2
@@ -144,9 +144,22 @@ class GameFeed:
             queue.put_nowait(update)
 
 
-async def event_stream(feed: GameFeed, keepalive: float = KEEPALIVE_SECONDS
-                       ) -> AsyncIterator[str]:
-    """The server-sent events one listener receives, until it goes away."""
+def part_event(url: str, html: str) -> str:
+    """The server-sent event that carries the part of a page at `url` (a fragment of this
+    site) as it is now: a page puts `html` in place of the part, with no fetch of its own."""
+    return f"event: part\ndata: {json.dumps({'url': url, 'html': html})}\n\n"
+
+
+PartMaker = Callable[[str, Update], Awaitable[str | None]]
+"""Makes the `part_event` of a URL after an update (None: nothing to send)."""
+
+
+async def event_stream(feed: GameFeed, keepalive: float = KEEPALIVE_SECONDS,
+                       parts: Mapping[str, Sequence[str]] | None = None,
+                       make_part: PartMaker | None = None) -> AsyncIterator[str]:
+    """The server-sent events one listener receives, until it goes away: each update, and
+    after it the parts of the listener's page that show what it changed (`parts`, the
+    URLs by the kind of update that changes them, made by `make_part`)."""
     async with feed.listen() as queue:
         yield "retry: 2000\n\n"
         while True:
@@ -156,7 +169,13 @@ async def event_stream(feed: GameFeed, keepalive: float = KEEPALIVE_SECONDS
             except TimeoutError:
                 yield ": still here\n\n"
                 continue
-            yield update.as_event()
+            events = [update.as_event()]  # sent at once: one write per listener
+            if parts and make_part is not None:
+                for url in parts.get(update.kind, ()):
+                    event = await make_part(url, update)
+                    if event is not None:
+                        events.append(event)
+            yield "".join(events)
 
 
 class SharedAnswers:

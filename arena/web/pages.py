@@ -17,7 +17,7 @@ from arena.v1 import admin_pb2
 from arena.web import views
 from arena.web.client import Answer
 from arena.web.front import Front, Visitor
-from arena.web.live import event_stream
+from arena.web.live import Update, event_stream, part_event
 from arena.web.security import SESSION_COOKIE
 
 GAMES_SHOWN = 100
@@ -28,6 +28,10 @@ CHARTED = 8
 
 MAX_LISTENERS = 10_000
 """Pages that may follow the live updates at once (each holds a connection open)."""
+PUSHED_PARTS = 4
+"""The parts of one page that may be sent with each update."""
+MAX_PART_URL = 2000
+"""The longest URL of a part sent with updates."""
 
 
 def front_of(request: Request) -> Front:
@@ -245,13 +249,76 @@ async def bots(request: Request) -> Response:
 
 async def events(request: Request) -> Response:
     """Server-sent events: "game" when a game was stored, "tables" when the tables in
-    play changed. Every listener shares one poller of the server."""
+    play changed. Every listener shares one poller of the server.
+
+    A page may name its parts that show what an update changes (`game=URL`,
+    `tables=URL`: fragments of this site, at most `PUSHED_PARTS` in all): each update is
+    then followed by those parts as they are now ("part" events), made with the
+    visitor's own token, and once for every visitor not signed in, so the page need not
+    fetch them."""
     front = front_of(request)
     if front.feed.listeners >= MAX_LISTENERS:
         raise Answer(503, "too many pages are following the games right now; reload later")
-    return StreamingResponse(event_stream(front.feed), media_type="text/event-stream",
+    parts = _pushed_parts(request)
+    shared = front.visitor(request).signed is None
+
+    async def make_part(url: str, update: Update) -> str | None:
+        async def made() -> bytes:
+            status, body = await _own_page(request, url)
+            return part_event(url, body.decode()).encode() if status == 200 else b""
+
+        event = (await front.shared.get(f"part:{update.tables}:{url}", made) if shared
+                 else await made())
+        return event.decode() or None
+
+    return StreamingResponse(event_stream(front.feed, parts=parts, make_part=make_part),
+                             media_type="text/event-stream",
                              headers={"Cache-Control": "no-store",
                                       "X-Accel-Buffering": "no"})
+
+
+def _pushed_parts(request: Request) -> dict[str, list[str]]:
+    """The parts a listening page names, by the kind of update that changes them."""
+    parts: dict[str, list[str]] = {}
+    named = 0
+    for kind in ("game", "tables"):
+        for url in request.query_params.getlist(kind):
+            path = url.partition("?")[0]
+            if (not url.startswith("/") or url.startswith("//") or "\\" in url
+                    or path.endswith("/events") or len(url) > MAX_PART_URL):
+                raise Answer(400, f"{url!r} is not a part of a page of this site")
+            named += 1
+            parts.setdefault(kind, []).append(url)
+    if named > PUSHED_PARTS:
+        raise Answer(400, f"a page may have at most {PUSHED_PARTS} parts sent with updates")
+    return parts
+
+
+async def _own_page(request: Request, url: str) -> tuple[int, bytes]:
+    """This site's answer to a GET of `url` by the visitor of `request` (their cookies),
+    made in this process: its status and body."""
+    path, _, query = url.partition("?")
+    headers = [(name, value) for name, value in request.scope["headers"]
+               if name in (b"host", b"cookie")]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": request.url.scheme, "path": path,
+             "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": headers, "client": request.scope.get("client"),
+             "server": request.scope.get("server")}
+    status, body = 500, []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            body.append(message.get("body", b""))
+
+    await request.app(scope, receive, send)
+    return status, b"".join(body)
 
 
 async def audit(request: Request) -> Response:

@@ -182,6 +182,7 @@ def test_the_leaderboard_follows_a_games_end_without_a_reload(
         before = caption.inner_text()
         assert f"after {pool.games} games" in before
         visit.page.wait_for_timeout(600)  # the page's event stream is open
+        asked = len(visit.requests)
         served.call("PlayMatch", admin_pb2.PlayMatchRequest(
             bots=["greedy@1", "rnd"], games=1, seed=12, rules_json=ONE_HAND))
         ended = time.monotonic()
@@ -190,6 +191,7 @@ def test_the_leaderboard_follows_a_games_end_without_a_reload(
             "text => document.querySelector('#leaderboard caption').textContent.includes(text)",
             arg=f"after {pool.games + 2} games", timeout=2000)
         assert time.monotonic() - ended < 2.0
+        assert visit.requests[asked:] == [], "the table came with the update, not fetched"
         assert visit.page.url.endswith(f"/pool?key={pool.key}"), "no reload, no navigation"
         visit.page.screenshot(path=str(ARTIFACTS / "leaderboard-live.png"), full_page=True)
         assert visit.errors == [] and visit.left_the_origin() == []

@@ -5,22 +5,25 @@ names, CSRF refusals, the sign-in limit, cookies, uploads and the live feed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
+import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
+from starlette.requests import Request
 from starlette.testclient import TestClient
 
 from arena.server.permissions import RULES
 from arena.services.recent import FRESH_FOR
 from arena.v1 import admin_pb2
-from arena.web import WebSettings, create_app
+from arena.web import WebSettings, create_app, pages
 from arena.web.client import AdminClient, answer_for
 from arena.web.front import MAX_UPLOAD_BYTES
-from arena.web.live import GameFeed
+from arena.web.live import GameFeed, Update, event_stream, part_event
 from tests.server.test_permissions import expected_refused
 from tests.web.web_support import HOSTILE, ONE_HAND, TOURNAMENT, Served, bot_archive
 
@@ -403,3 +406,67 @@ def test_a_fragment_is_made_once_for_every_anonymous_viewer_of_a_game_end() -> N
         assert len(calls) == 202
 
     asyncio.run(rounds())
+
+
+def test_each_update_is_followed_by_the_parts_of_the_page_it_changes() -> None:
+    updates: asyncio.Queue[Update] = asyncio.Queue()
+
+    class Feed:
+        @contextlib.asynccontextmanager
+        async def listen(self) -> AsyncIterator[asyncio.Queue[Update]]:
+            yield updates
+
+    async def make_part(url: str, update: Update) -> str | None:
+        return None if url == "/gone" else part_event(url, f"<p>game {update.newest_game}</p>")
+
+    async def first(count: int) -> list[str]:
+        for update in (Update("game", 5, 2), Update("tables", 5, 3)):
+            updates.put_nowait(update)
+        stream = event_stream(Feed(), parts={"game": ["/pool?fragment=1", "/gone"],  # type: ignore[arg-type]
+                                             "tables": ["/tables?fragment=1"]},
+                              make_part=make_part)
+        return [await anext(stream) for _ in range(count)]
+
+    retry, game, tables = asyncio.run(first(3))
+    assert retry.startswith("retry:")
+    game_events, tables_events = (chunk.split("\n\n")[:-1] for chunk in (game, tables))
+    assert [event.split("\n", 1)[0] for event in game_events + tables_events] == [
+        "event: game", "event: part", "event: tables", "event: part"]
+    sent = [json.loads(event.split("data: ", 1)[1])
+            for event in (game_events[1], tables_events[1])]
+    assert sent == [{"url": "/pool?fragment=1", "html": "<p>game 5</p>"},
+                    {"url": "/tables?fragment=1", "html": "<p>game 5</p>"}]
+
+
+@pytest.mark.parametrize("query, refused", [
+    ("game=//elsewhere.example/pool", "is not a part of a page of this site"),
+    ("game=https://elsewhere.example/pool", "is not a part of a page of this site"),
+    ("tables=/tables/cup:1/events", "is not a part of a page of this site"),
+    ("game=/events%3Fgame%3D/pool", "is not a part of a page of this site"),
+    ("&".join(["game=/pool"] * 5), "at most 4 parts sent with updates"),
+])
+def test_a_page_may_have_only_a_few_of_this_sites_own_parts_sent(
+        web: TestClient, query: str, refused: str) -> None:
+    answer = web.get(f"/events?{query}")
+    assert answer.status_code == 400 and refused in html.unescape(answer.text)
+
+
+def test_a_part_sent_to_a_signed_in_visitor_is_made_with_their_own_session(
+        served: Served) -> None:
+    with client_for(served) as web:
+        sign_in(web, served.token("alice"))
+        cookies = "; ".join(f"{name}={value}" for name, value in web.cookies.items())
+
+        def request_with(cookie: str | None) -> Request:
+            headers = [(b"host", b"testserver")]
+            if cookie:
+                headers.append((b"cookie", cookie.encode()))
+            return Request({"type": "http", "app": web.app, "method": "GET", "path": "/events",
+                            "query_string": b"", "scheme": "http", "headers": headers,
+                            "client": ("127.0.0.1", 1), "server": ("testserver", 80)})
+
+        assert web.portal is not None
+        status, body = web.portal.call(pages._own_page, request_with(cookies), "/me")
+        assert status == 200 and "alice" in body.decode()
+        status, _ = web.portal.call(pages._own_page, request_with(None), "/me")
+        assert status != 200

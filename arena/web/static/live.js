@@ -1,7 +1,8 @@
 // arena's web front: the few things that need a script. Every page works without it.
-// - Parts marked data-live="URL" are fetched again from URL (an HTML fragment of this
-//   site) when the server says that something they show changed (data-on: "game",
-//   "tables"), or every second while a build goes on (data-on: "poll").
+// - Parts marked data-live="URL" (an HTML fragment of this site) show what the server
+//   says changed (data-on: "game", "tables"): the event stream sends each such part
+//   again, as it is now, after the update. A part with data-on "poll" is fetched again
+//   from URL every second while a build goes on.
 // - A game's replay gets a stepper; a game in play is followed as it is played.
 "use strict";
 
@@ -21,12 +22,22 @@
 
   function listen(parts) {
     if (!parts.length || !window.EventSource) { return; }
-    var source = new EventSource("/events");
-    ["game", "tables"].forEach(function (kind) {
-      source.addEventListener(kind, function () {
-        parts.forEach(function (part) {
-          if (part.dataset.on.split(" ").indexOf(kind) >= 0) { refresh(part); }
-        });
+    var named = [];
+    parts.forEach(function (part) {
+      part.dataset.on.split(" ").forEach(function (kind) {
+        if (kind === "game" || kind === "tables") {
+          named.push(kind + "=" + encodeURIComponent(part.dataset.live));
+        }
+      });
+    });
+    var source = new EventSource("/events?" + named.join("&"));
+    source.addEventListener("part", function (event) {
+      var sent = JSON.parse(event.data);
+      parts.forEach(function (part) {
+        if (part.dataset.live === sent.url) {
+          part.innerHTML = sent.html;
+          part.dataset.refreshed = String(Date.now());
+        }
       });
     });
     window.addEventListener("pagehide", function () { source.close(); });
