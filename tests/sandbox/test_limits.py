@@ -48,6 +48,11 @@ def test_the_defaults_are_the_documented_ones() -> None:
         "total_memory_bytes": 1024 * MIB, "cpu_percent": 100}
 
 
+def test_a_mebibyte_is_two_to_the_twentieth_bytes() -> None:
+    assert MIB == 1_048_576
+    assert Limits().memory_bytes == 2_147_483_648  # 2 GiB, as the sandbox guide says
+
+
 def test_limits_survive_their_plain_form_and_missing_keys_take_defaults() -> None:
     limits = Limits(processes=9, nice=5)
     assert Limits.from_dict(limits.to_dict()) == limits
