@@ -14,13 +14,14 @@ import inspect
 import socket
 import threading
 from collections.abc import Iterator
-from contextlib import closing
+from contextlib import closing, suppress
 from typing import Any
 
 import psycopg
 import pytest
 
 from arena.store import (
+    AlreadyRecorded,
     BotKind,
     CommitUncertain,
     Store,
@@ -28,7 +29,7 @@ from arena.store import (
 )
 from arena.store.database import Database
 from tests.postgres_support import PostgresCluster
-from tests.store.test_store import Entry, add_remote_bots, record
+from tests.store.test_store import Entry, add_remote_bots, record, two_player_outcome
 
 
 @pytest.fixture
@@ -83,13 +84,15 @@ def test_a_transaction_cut_off_midway_runs_again_whole(
 class CommitDropper:
     """A TCP proxy on 127.0.0.1 to the cluster; once armed, it lets the next COMMIT
     through, waits for the server's reply (the commit has then taken effect) and drops
-    the connection instead of passing the reply on."""
+    the connection instead of passing the reply on. Once `losing` is set, it drops the
+    connection instead of passing the next COMMIT on (the transaction is rolled back)."""
 
     def __init__(self, port: int) -> None:
         self.server_port = port
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.armed = threading.Event()
+        self.losing = threading.Event()
         self.dropped = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -109,6 +112,13 @@ class CommitDropper:
     def _upstream(self, client: socket.socket, server: socket.socket,
                   commit_sent: threading.Event) -> None:
         while data := _receive(client):
+            if b"COMMIT" in data and self.losing.is_set():
+                self.losing.clear()
+                self.dropped.set()
+                for sock in (server, client):  # wakes the other way, which closes both
+                    with suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
+                return
             if b"COMMIT" in data and self.armed.is_set():
                 self.armed.clear()
                 commit_sent.set()
@@ -163,6 +173,25 @@ def test_a_game_whose_commit_took_effect_unseen_is_recorded_once(
     assert summary.scheduled_game_id == scheduled.id
     assert [game.id for game in proxied.games()] == [summary.id]
     assert {r.bot: r.games for r in proxied.ratings(tournament)} == {"alpha": 1, "beta": 1}
+
+
+def test_a_game_whose_lost_commit_another_recorded_meanwhile_is_already_recorded(
+        url: str, dropper: CommitDropper, proxied: Store) -> None:
+    tournament = scheduled_cup(proxied)
+    scheduled = proxied.pending_games(tournament)[0]
+
+    def record_it_elsewhere(line: str) -> None:
+        if line.startswith("lost"):
+            with Store.open(url) as other:
+                record(other, ("alpha", "beta"), seed=11, scheduled_game_id=scheduled.id,
+                       outcome=two_player_outcome(winner=1))
+
+    dropper.losing.set()
+    with proxied.reporting_connection(record_it_elsewhere), \
+            pytest.raises(AlreadyRecorded, match=f"scheduled game {scheduled.id} is already"):
+        record(proxied, ("alpha", "beta"), seed=11, scheduled_game_id=scheduled.id)
+    assert dropper.dropped.is_set()
+    assert [game.outcome for game in proxied.games()] == [two_player_outcome(winner=1)]
 
 
 def test_games_appended_by_a_commit_that_took_effect_unseen_are_appended_once(
