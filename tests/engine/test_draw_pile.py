@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import DRAW, KEEP, Game, Termination, events, play
-from tests.engine.helpers import card, hand, of_type, rules, table
+from arena.engine import ACCEPT, DRAW, KEEP, Game, Termination, events, play
+from tests.engine.helpers import BLUE, card, hand, of_type, rules, table
 
 
 def test_reshuffle_keeps_top_card() -> None:
@@ -118,3 +118,32 @@ def test_nothing_loops_forever_even_when_everyone_keeps_every_card(players: int)
         legal = game.legal_actions()
         game.apply(KEEP if KEEP in legal else DRAW if DRAW in legal else legal[0])
     assert game.is_over
+
+
+def test_a_discard_pile_of_only_its_top_card_is_not_reshuffled() -> None:
+    game = table("G1 G2", "R4 G5", starter="R7")
+    evs = game.apply(DRAW)                 # nothing to draw, and nothing to reshuffle
+    assert not of_type(evs, events.DeckReshuffled)
+    assert game.discard_pile == [card("R7")] and game.draw_pile == []
+
+
+def test_a_full_round_of_passes_after_the_last_card_played_ends_the_hand() -> None:
+    game = table("W+4 G1 G2", "G3 G4", starter="R7", rule_set=rules(target_score=None))
+    game.apply(play(card("W+4"), BLUE))
+    evs = game.apply(ACCEPT)               # seat 1 can only draw R7 back, and is skipped
+    assert of_type(evs, events.CardsDrawn) == [
+        events.CardsDrawn(1, 1, events.DrawReason.DRAW_FOUR)
+    ]
+    game.apply(DRAW)                       # seat 0 passes: nothing to draw
+    assert not game.is_over                # seat 1 has not had its turn since the play
+    evs = game.apply(DRAW)                 # seat 1 passes too: a full round
+    assert of_type(evs, events.HandEnded)[0].reason is events.HandEndReason.DEAD
+
+
+def test_a_full_round_of_passes_after_the_last_card_drawn_ends_the_hand() -> None:
+    game = table("G1 G2", "G3 G4", starter="R7", draw="B9", rule_set=rules(target_score=None))
+    game.apply(DRAW)                       # seat 0 draws B9, the last card, and cannot play
+    game.apply(DRAW)                       # seat 1 passes: nothing to draw
+    assert not game.is_over                # seat 0 has not had its turn since its draw
+    evs = game.apply(DRAW)                 # seat 0 passes too: a full round
+    assert of_type(evs, events.HandEnded)[0].reason is events.HandEndReason.DEAD

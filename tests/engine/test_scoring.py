@@ -33,6 +33,14 @@ def test_going_out_on_draw_two_next_player_still_draws_and_it_counts() -> None:
     assert hand_ended(evs).points == (71 + 11 + 79, 0, 0)
 
 
+def test_once_a_going_out_draw_two_is_drawn_nothing_is_left_pending() -> None:
+    game = table("R+2", SEAT1, SEAT2, starter="R7", draw="B5 B6",
+                 rule_set=rules(target_score=None))
+    game.apply(play(card("R+2")))
+    assert game.is_over
+    assert game.pending_draw == 0 and game.view(1).pending_draw == 0
+
+
 def test_going_out_on_wild_draw_four_next_player_draws_four_and_it_counts() -> None:
     game = table("W+4", SEAT1, SEAT2, starter="R7", draw="B1 B2 B3 B4",
                  rule_set=rules(target_score=None))

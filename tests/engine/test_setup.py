@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, MutableSequence
+from typing import Any
 
 import pytest
 
@@ -12,6 +14,7 @@ from arena.engine import (
     Card,
     Game,
     Phase,
+    RuleSet,
     RuleSetError,
     cards,
     choose_color,
@@ -60,6 +63,35 @@ def test_players_tied_for_highest_draw_again() -> None:
             assert [s for s, _ in later] == [s for s, c in earlier if value(c) == best]
             ties += 1
     assert ties > 5
+
+
+class TiedDealerDraw(random.Random):
+    """Stacks the deck of the dealer draw in pairs of equal value (every number has an
+    even count, and the 36 action and wild cards count 0), so that two players tie on
+    every draw until the deck is used up; every later shuffle is a fair one."""
+
+    stacked = False
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        if self.stacked:
+            super().shuffle(x)
+        else:
+            x[:] = sorted(x, key=value)
+            self.stacked = True
+
+
+class TiedDealerDrawGame(Game):
+    def __init__(self, rule_set: RuleSet, num_players: int, seed: int) -> None:
+        super().__init__(rule_set, num_players, seed)
+        self.rng = TiedDealerDraw(seed)
+
+
+def test_tied_players_draw_again_as_long_as_the_deck_has_a_card_for_each() -> None:
+    game = TiedDealerDrawGame.new(rules(), 2, seed=0)
+    chosen = of_type(game.events, events.DealerChosen)[0]
+    assert len(chosen.draws) == 108 // 2  # the last two cards are drawn too
+    assert all(value(a) == value(b) for (_, a), (_, b) in chosen.draws)
+    assert game.dealer == chosen.dealer and game.card_count() == 108
 
 
 def test_dealer_draw_cards_go_back_and_the_whole_deck_is_shuffled() -> None:
@@ -213,3 +245,15 @@ def test_two_and_ten_players_can_play(players: int) -> None:
 def test_a_laid_out_hand_is_dealt_by_seat_0_unless_another_dealer_is_named() -> None:
     game = Game.stacked(rules(), hands=[cards("R1 R2"), cards("B9 R3")], starter=card("R7"))
     assert game.dealer == 0 and game.view(1).dealer == 0
+
+
+def test_a_stacked_deck_is_dealt_by_seat_0_unless_another_dealer_is_named() -> None:
+    deck = classic_deck()
+    game = Game.from_deck(rules(), 3, deck)
+    assert game.dealer == 0 and game.hands[1] == deck[0:21:3]  # seat 1 is dealt first
+
+
+def test_a_game_from_a_stacked_deck_or_a_laid_out_hand_is_seeded_0_unless_named() -> None:
+    dealt = Game.from_deck(rules(), 2, classic_deck())
+    laid_out = Game.stacked(rules(), hands=[cards("R1 R2"), cards("B9 R3")], starter=card("R7"))
+    assert dealt.seed == laid_out.seed == 0

@@ -181,10 +181,11 @@ def test_a_drawn_playable_card_may_be_played_at_once() -> None:
     evs = game.apply(DRAW)
     assert of_type(evs, events.CardsDrawn) == [events.CardsDrawn(0, 1, events.DrawReason.CHOICE)]
     assert game.phase is Phase.PLAY_DRAWN and game.decider == 0
-    assert game.view(0).drawn_card == card("R9")
+    assert game.drawn_card == game.view(0).drawn_card == card("R9")
     assert game.legal_actions() == [play(card("R9")), KEEP]
     game.apply(play(card("R9")))  # leaves two cards: no UNO to call
     assert game.top_card == card("R9") and game.decider == 1
+    assert game.drawn_card is None
 
 
 def test_a_drawn_playable_card_may_be_kept_and_the_turn_ends() -> None:
@@ -255,6 +256,17 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
         with pytest.raises(IllegalActionError):
             game.apply(action)
         assert not game.is_legal(action)
+    assert snapshot(game) == before
+
+
+def test_an_action_is_verified_legal_or_not_without_being_applied() -> None:
+    game = table("R2 G3", "Y1", starter="R7", draw="B9")
+    before = snapshot(game)
+    game.verify(play(card("R2")))
+    game.verify(DRAW)
+    for action in (play(card("G3")), KEEP, CHALLENGE):
+        with pytest.raises(IllegalActionError, match="not legal for seat 0"):
+            game.verify(action)
     assert snapshot(game) == before
 
 

@@ -54,7 +54,7 @@ def test_forgetting_uno_opens_a_catch_window_that_asks_the_offender_first() -> N
     game.apply(play(card("R1")))
     assert game.phase is Phase.CATCH_WINDOW and game.decider == 0
     assert game.legal_actions() == [CALL_UNO, PASS]
-    assert game.view(2).uno_offender == 0
+    assert game.uno_offender == game.view(2).uno_offender == 0
 
 
 def test_a_late_uno_call_before_anyone_catches_is_safe() -> None:
