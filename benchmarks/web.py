@@ -56,6 +56,7 @@ from arena.server.assembly import build_server
 from arena.server.table import GameTable, Seat
 from arena.services import Services
 from arena.store import BotKind, Store
+from arena.web.pages import asgi_get
 from benchmarks.hosting import process_cpu_seconds
 from benchmarks.stats import median, random_hand
 
@@ -113,26 +114,8 @@ def record_game(store: Store, seats: Sequence[str], seed: int, game: Any) -> int
 
 async def _asgi_get(app: Any, path: str) -> tuple[int, bytes]:
     """GET `path` from the ASGI `app` in process: its status and body."""
-    route, _, query = path.partition("?")
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": "GET", "scheme": "http", "path": route, "raw_path": route.encode(),
-             "query_string": query.encode(), "headers": [(b"host", b"bench")],
-             "client": ("127.0.0.1", 1), "server": ("bench", 80), "root_path": ""}
-    status = 0
-    body: list[bytes] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        elif message["type"] == "http.response.body":
-            body.append(message.get("body", b""))
-
-    await app(scope, receive, send)
-    return status, b"".join(body)
+    return await asgi_get(app, path, [(b"host", b"bench")], "http", ("127.0.0.1", 1),
+                          ("bench", 80))
 
 
 @contextlib.asynccontextmanager

@@ -297,14 +297,22 @@ def _pushed_parts(request: Request) -> dict[str, list[str]]:
 async def _own_page(request: Request, url: str) -> tuple[int, bytes]:
     """This site's answer to a GET of `url` by the visitor of `request` (their cookies),
     made in this process: its status and body."""
-    path, _, query = url.partition("?")
     headers = [(name, value) for name, value in request.scope["headers"]
                if name in (b"host", b"cookie")]
+    return await asgi_get(request.app, url, headers, request.url.scheme,
+                          request.scope.get("client"), request.scope.get("server"))
+
+
+async def asgi_get(app: Any, url: str, headers: list[tuple[bytes, bytes]],
+                   scheme: str = "http", client: Any = None, server: Any = None
+                   ) -> tuple[int, bytes]:
+    """The ASGI `app`'s answer to a GET of `url` (a path and query) with `headers`, made
+    in this process: its status and body."""
+    path, _, query = url.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": "GET", "scheme": request.url.scheme, "path": path,
+             "method": "GET", "scheme": scheme, "path": path,
              "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
-             "headers": headers, "client": request.scope.get("client"),
-             "server": request.scope.get("server")}
+             "headers": headers, "client": client, "server": server}
     status, body = 500, []
 
     async def receive() -> dict[str, Any]:
@@ -317,7 +325,7 @@ async def _own_page(request: Request, url: str) -> tuple[int, bytes]:
         elif message["type"] == "http.response.body":
             body.append(message.get("body", b""))
 
-    await request.app(scope, receive, send)
+    await app(scope, receive, send)
     return status, b"".join(body)
 
 
