@@ -191,13 +191,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if len(known) > _INDEX_CACHE_SIZE:
             known.clear()
         indices: dict[int, Action] = {}
-        entries = []
         for action in legal:
             entry = known.get(id(action))
             if entry is None or entry[0] is not action:
                 entry = known[id(action)] = self._entry(action, seat)
             indices[entry[1]] = action
-            entries.append(entry[2])
         self._indices = indices
         self._decider_view = None
         self.agent_selection = self.possible_agents[seat]
@@ -205,6 +203,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             for agent in self.agents:
                 self.infos[agent] = {}
             # One marshal.loads gives new objects all through, as wire.actions_to_dicts does.
+            entries = [known[id(action)][2] for action in legal]
             legal_dicts: list[dict[str, Any]] = marshal.loads(b"".join(
                 [_LIST_CODE, len(entries).to_bytes(4, "little", signed=True), *entries]))
             self.infos[self.agent_selection] = {"view": view_dict(self._view(seat)),
