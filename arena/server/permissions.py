@@ -429,10 +429,15 @@ def _wrapped(handler: grpc.RpcMethodHandler[Any, Any], keeper: Gatekeeper, metho
             caller, rule = await enter(request, context)
             _caller.set(caller or _ANONYMOUS)
             audited = rule.audits(audit_request(request))
+            if audited:
+                async def audit_abort(code: grpc.StatusCode, details: str) -> None:
+                    await keeper.audit(method, caller, audit_request(request),
+                                       _result(code, None), details)
+                context = _AuditedAbort(context, audit_abort)
             try:
                 response = await inner(request, context)
             except BaseException as exc:
-                if audited:
+                if audited and not context.audited:
                     await keeper.audit(method, caller, audit_request(request),
                                        _failure(context, exc), _details(context, exc))
                 raise
@@ -468,11 +473,39 @@ def _plain(request: Any, streamed: bool) -> Any:
     return None if streamed else request
 
 
+class _AuditedAbort:
+    """A unary call's servicer context whose `abort` writes the call's audit line before
+    the status goes out, so that a caller who has heard of its failure finds it in the
+    trail (as one told of a success does), and a server stopped just after the answer
+    does not cancel a call still writing its line. Everything else is the context's."""
+
+    def __init__(self, context: Any,
+                 audit: Callable[[grpc.StatusCode, str], Awaitable[None]]) -> None:
+        self._context = context
+        self._audit = audit
+        self.audited = False
+
+    async def abort(self, code: grpc.StatusCode, details: str = "",
+                    trailing_metadata: Any = ()) -> None:
+        """Write the audit line, then end the call with `code` and `details`."""
+        if not self.audited:
+            self.audited = True
+            await self._audit(code, details)
+        await self._context.abort(code, details, trailing_metadata)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
 def _failure(context: Any, exc: BaseException) -> str:
     """How a call that raised ended, for its audit line."""
     if isinstance(exc, asyncio.CancelledError):
         return "cancelled"
-    code = context.code()
+    return _result(context.code(), exc)
+
+
+def _result(code: Any, exc: BaseException | None) -> str:
+    """The audit result of a call that ended with status `code` (raising `exc`)."""
     if code in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED):
         return f"refused ({code.name})"
     if isinstance(code, grpc.StatusCode) and code is not grpc.StatusCode.OK:

@@ -7,6 +7,7 @@ how it ended, and who holds a token is kept for a second
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -249,6 +250,27 @@ def test_a_change_the_servicer_turns_down_is_audited_with_its_words(tmp_path: Pa
     assert answer == (grpc.StatusCode.ALREADY_EXISTS, "a bot named greedy exists")
     assert lines == [("ann", "AddBot", "greedy", "failed (ALREADY_EXISTS)",
                       "a bot named greedy exists")]
+
+
+def test_a_change_the_servicer_turns_down_is_in_the_trail_before_its_caller_hears(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written after the status went out, a slow line was still being written when the
+    caller (an in-process CLI) stopped the server, which cancelled the call."""
+    async def scenario() -> list[Any]:
+        async with serving(tmp_path) as served:
+            write = served.store.record_audit
+
+            def slow_write(*args: Any) -> None:
+                time.sleep(0.3)
+                write(*args)
+
+            monkeypatch.setattr(served.store, "record_audit", slow_write)
+            await failure(served.stub.AddBot(
+                admin_pb2.AddBotRequest(name="greedy", kind="exists"),
+                metadata=bearer(served.author_token)))
+            return [(e.action, e.result) for e in served.store.audit()]
+
+    assert asyncio.run(scenario()) == [("AddBot", "failed (ALREADY_EXISTS)")]
 
 
 def test_a_change_the_servicer_refuses_is_audited_as_refused(tmp_path: Path) -> None:
