@@ -46,7 +46,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 import distributed
 from distributed import Client, WorkerPlugin
@@ -297,27 +297,46 @@ def dashboard_line(seen: dict[str, Any]) -> str:
 
 
 class _SchedulerLog(logging.Handler):
-    """Turns what Dask's client logs as a warning or worse into lines said by the run, and
-    keeps the rest off the terminal (a progress bar is drawn there); the connection to
-    the scheduler, lost and back, is said by the pool itself."""
+    """Turns what Dask logs in the driver as a warning or worse into lines said by the
+    run, and keeps the rest off the terminal (a progress bar is drawn there): Dask's own
+    handlers on its loggers are taken off while a run is on (the comm that closes under
+    a lost scheduler would otherwise print its traceback there). The connection to the
+    scheduler, lost and back, is said by the pool itself."""
 
-    LOGGER = "distributed.client"
+    LOGGERS = ("distributed", "distributed.client")
+    """The loggers Dask gives a handler of its own (the others propagate to the first)."""
+
+    _active: ClassVar[list[_SchedulerLog]] = []
+    _taken_off: ClassVar[dict[str, tuple[list[logging.Handler], bool]]] = {}
 
     def __init__(self, say: Callable[[str], None]) -> None:
         super().__init__(logging.WARNING)
         self.say = say
-        self._logger = logging.getLogger(self.LOGGER)
-        self._propagate = self._logger.propagate
 
     def __enter__(self) -> _SchedulerLog:
-        self._logger.addHandler(self)
-        self._logger.propagate = False
+        if not self._active:
+            for name in self.LOGGERS:
+                logger = logging.getLogger(name)
+                self._taken_off[name] = (list(logger.handlers), logger.propagate)
+                for handler in list(logger.handlers):
+                    logger.removeHandler(handler)
+                logger.propagate = name != self.LOGGERS[0]  # up to this handler, no further
+        self._active.append(self)
+        logging.getLogger(self.LOGGERS[0]).addHandler(self)
         return self
 
     def __exit__(self, *_: object) -> None:
-        self._logger.removeHandler(self)
-        if not any(isinstance(h, _SchedulerLog) for h in self._logger.handlers):
-            self._logger.propagate = self._propagate
+        if self not in self._active:
+            return
+        self._active.remove(self)
+        logging.getLogger(self.LOGGERS[0]).removeHandler(self)
+        if not self._active:
+            for name, (handlers, propagate) in self._taken_off.items():
+                logger = logging.getLogger(name)
+                for handler in handlers:
+                    logger.addHandler(handler)
+                logger.propagate = propagate
+            self._taken_off.clear()
 
     def emit(self, record: logging.LogRecord) -> None:
         """Say the record's first line."""
@@ -551,8 +570,10 @@ class DaskWorkers:
                 await client.unregister_worker_plugin(self._plugin)
                 await client.run_on_scheduler(_release_on_scheduler(self._plugin, client.id))
         finally:
-            self._log.__exit__()
-            await client.close()
+            try:
+                await client.close()
+            finally:
+                self._log.__exit__()
 
     async def play(self, chunk: Chunk) -> ChunkResult:
         """Play `chunk` as a task on some worker of the cluster; `WorkersFailed`, saying

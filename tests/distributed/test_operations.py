@@ -10,6 +10,7 @@ deterministic sample bots.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from arena.distributed.cluster import chunk_key, dashboard_line
+from arena.distributed.cluster import _SchedulerLog, chunk_key, dashboard_line
 from arena.distributed.logs import LogShipper, keep_logs, worker_folder
 from arena.store import GameStatus, ScheduledGame
 from arena.tournament.chunked import Chunk, said_if_slow
@@ -253,6 +254,33 @@ def test_a_dashboard_on_every_interface_or_missing_says_what_to_do() -> None:
     assert "pip install 'arena[cluster]'" in dashboard_line({"dashboard": False,
                                                              "bokeh": False})
 
+
+
+def test_while_a_run_is_on_dask_says_its_warnings_as_lines_and_keeps_its_tracebacks_off(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dask's handlers as `import distributed` sets them in the CLI's process (under
+    # pytest, whose root logger has a handler, it sets none).
+    dasks = logging.StreamHandler(sys.stderr)
+    for name in ("distributed", "distributed.client"):
+        monkeypatch.setattr(logging.getLogger(name), "handlers", [dasks])
+        monkeypatch.setattr(logging.getLogger(name), "propagate", False)
+    said: list[str] = []
+    with _SchedulerLog(said.append), _SchedulerLog(said.append):
+        try:
+            raise OSError("the comm closed")
+        except OSError:
+            logging.getLogger("distributed.batched").info("Batched Comm Closed",
+                                                          exc_info=True)
+        logging.getLogger("distributed.worker").warning("a worker left\nits details")
+        logging.getLogger("distributed.client").error("the scheduler is gone")
+    assert capsys.readouterr().err == ""
+    assert said == ["dask: a worker left", "dask: a worker left",
+                    "dask: the scheduler is gone", "dask: the scheduler is gone"]
+    for name in ("distributed", "distributed.client"):
+        assert logging.getLogger(name).handlers == [dasks]
+        assert logging.getLogger(name).propagate is False
+    logging.getLogger("distributed.batched").warning("after the run")
+    assert capsys.readouterr().err == "after the run\n"
 
 
 def _dask(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
