@@ -182,7 +182,9 @@ def test_web_benchmark() -> None:
     pages = asyncio.run(web.leaderboard_times(bots=30, games_per_bot=2, requests=3, seed=1))
     assert pages["page p95 ms"] > 0 and pages["GetRankings p95 ms"] > 0
     assert pages["page / RPC"] > 0
-    live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1, viewers_nice=19))
+    live = asyncio.run(web.viewers_cost(games=4, viewers=5, seed=1, viewers_nice=19,
+                                        rounds=1))
     assert live["decision p99 ms, no viewers"] > 0
-    assert live["with / without"] > 0 and live["quiet after / before"] > 0
+    assert live["decisions, no viewers"] > live["decisions, viewers"] > 0
+    assert live["with / without"] > 0 and live["quiet odd / even phases"] > 0
     assert live["updates"] >= 1 and live["front CPU ms per viewer and update"] > 0
