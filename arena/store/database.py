@@ -246,7 +246,11 @@ class Database:
         """The connection this thread's unit works through: its reader's, else the
         writer's."""
         reader: Connection | None = getattr(self._local, "reader", None)
-        return self._writer if reader is None else reader
+        if reader is not None:
+            return reader
+        if self._closed:
+            raise DatabaseError("the store is closed")
+        return self._writer
 
     @_conn.setter
     def _conn(self, conn: Connection) -> None:
@@ -340,7 +344,7 @@ class Database:
             self._readers.close()
             self._readers = None
         with suppress(ConnectionLost):
-            self._conn.close()
+            self._writer.close()
 
     def _run_read(self, body: Callable[[], T]) -> T:
         """Run `body`, a unit that only reads, on one of the readers; after its connection

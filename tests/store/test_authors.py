@@ -21,6 +21,7 @@ from arena.store import (
     Quota,
     QuotaExceeded,
     Store,
+    StoreError,
     UnknownAuthor,
     hash_token,
 )
@@ -195,3 +196,12 @@ def test_a_timetable_keeps_its_per_author_cap_and_takes_it_only_without_bots(
     with pytest.raises(InvalidInput, match="per_author: goes with the latest entrants"):
         store.add_timetable("named", "round_robin", {}, {}, ["a", "b"], share=0.5,
                             first_due=moment, every=None, per_author=1)
+
+
+def test_a_closed_store_says_it_is_closed_when_asked_who_owns_a_bot(
+        store_target: Path | str) -> None:
+    store = Store.open(store_target)
+    store.add_bot("greedy", BotKind.REMOTE)
+    store.close()
+    with pytest.raises(StoreError, match="the store is closed"):
+        store.bot_author("greedy")
