@@ -132,3 +132,22 @@ def test_customizable_card_swaps_hands_with_a_chosen_player_and_declares_the_col
     assert [e.audience for e in of_type(evs, events.HandReplaced)] == [
         frozenset({0}), frozenset({1})
     ]
+
+
+def test_individual_players_with_as_many_contests_won_are_ranked_by_points_scored() -> None:
+    tied_pairs = 0
+    for seed in range(30):
+        game = Game.new(rules(scoring="individual", individual_hands=4), 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            plays = [a for a in legal if a.card is not None]
+            game.apply(rng.choice(plays or legal))
+        assert game.outcome is not None
+        contests, ranks = game.outcome.scores, game.outcome.ranks
+        for a, b in combinations(range(4), 2):
+            if contests[a] == contests[b] and game.totals[a] != game.totals[b]:
+                tied_pairs += 1
+                more, fewer = (a, b) if game.totals[a] > game.totals[b] else (b, a)
+                assert ranks[more] < ranks[fewer], (seed, contests, game.totals, ranks)
+    assert tied_pairs >= 10
