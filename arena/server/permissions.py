@@ -331,6 +331,12 @@ class Gatekeeper(_ServerInterceptor):
             await asyncio.to_thread(self._store.record_audit, actor, role, author_id, method,
                                     target, result, detail)
 
+    async def settle(self, within: float) -> None:
+        """Wait, at most `within` seconds, for the audit lines of the streams that ended
+        to be written (a stopping server, before its store is closed)."""
+        if self._pending:
+            await asyncio.wait(set(self._pending), timeout=within)
+
     def audit_later(self, method: str, caller: Caller | None, request: Any, result: str,
                     detail: str) -> None:
         """`audit`, without holding up the call: a stream's answer (the status a stopping

@@ -52,6 +52,9 @@ MAX_MESSAGE_BYTES = MAX_BOT_MESSAGE_BYTES
 MAX_ADMIN_MESSAGE_BYTES = 16 * 1024 * 1024
 """The largest admin request the server takes (a tournament's settings and rules, say)."""
 
+AUDIT_SETTLE_SECONDS = 5.0
+"""How long a stopping server waits for the audit lines of the streams that ended."""
+
 
 class ArenaServer:
     """A gRPC match server: bots connect to it, and it plays the games it is asked to.
@@ -215,6 +218,8 @@ class ArenaServer:
         for connection in self._lobby.connections():
             connection.finish()
         await server.stop(grace)
+        if self._admin_guard is not None:
+            await self._admin_guard.settle(AUDIT_SETTLE_SECONDS)
         if self.on_stopped is not None:
             await self.on_stopped()
         self._server = None

@@ -6,6 +6,7 @@ file."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -358,6 +359,29 @@ def test_every_change_and_every_refused_change_is_in_the_audit_trail(tmp_path: P
                     ("organizer", "AddAuthor", "cy", "ok")]
     assert others[0] is grpc.StatusCode.PERMISSION_DENIED
 
+
+
+def test_a_stream_that_ended_just_before_the_server_stopped_is_in_the_audit_trail(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream's line is written once it has ended; an in-process CLI stops its server
+    the moment its run's stream ends, and the store is closed right after."""
+    async def scenario() -> list[tuple[str, str]]:
+        async with managed_server(tmp_path, admin_token=ORGANIZER_TOKEN) as served:
+            write = served.store.record_audit
+
+            def slow_write(*args: Any) -> None:
+                time.sleep(0.5)
+                write(*args)
+
+            monkeypatch.setattr(served.store, "record_audit", slow_write)
+            code, _ = await _ask(served.port, "RunTournament",
+                                 admin_pb2.RunTournamentRequest(tournament="no-such-cup"),
+                                 ORGANIZER_TOKEN)
+            assert code is grpc.StatusCode.NOT_FOUND
+            await served.server.stop(0.1)
+            return [(line.action, line.result) for line in served.store.audit()]
+
+    assert asyncio.run(scenario()) == [("RunTournament", "failed (NOT_FOUND)")]
 
 
 def test_an_author_sees_a_stored_game_as_the_public_did_or_as_their_bot_did_once_its_deal_is_over(
