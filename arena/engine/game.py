@@ -228,9 +228,7 @@ class Game:
             return []
         self._out = []
         self._legal = None
-        keys = [self._rank_key(s) for s in range(self.num_players)]
-        worst = max(keys) + 1
-        keys[seat] = worst
+        keys = [(s == seat, self._rank_key(s)) for s in range(self.num_players)]
         self._finish(Termination.FORFEIT, ranks_from_keys(keys))
         out, self._out = self._out, []
         return out
@@ -944,22 +942,24 @@ class Game:
             return Termination.HAND_LIMIT
         return None
 
-    def _rank_key(self, seat: int) -> float:
+    def _rank_key(self, seat: int) -> tuple[int, ...]:
         scoring = self.rules.scoring
-        if scoring in (Scoring.LOW_SCORE,):
-            return float(self.totals[seat])
+        total = self.totals[seat]
+        if scoring is Scoring.LOW_SCORE:
+            return (total,)
         if scoring is Scoring.ELIMINATION:
             if seat in self.eliminated:
-                return 1e9 - 1e6 * self.eliminated[seat] + self.totals[seat]
-            return float(self.totals[seat])
+                return (1, -self.eliminated[seat], total)
+            return (0, total)
         if scoring is Scoring.INDIVIDUAL:
-            return -1e6 * self._contests_won(seat) - self.totals[seat]
+            return (-self._contests_won(seat), -total)
         if scoring is Scoring.PARTNERS:
-            return float(-self.totals[seat])
+            return (-total,)
         # Equal totals (every player of a single hand can have 0) are ordered by the last
         # hand: its winner first, then fewer points left in hand.
-        tiebreak = 0 if seat == self._last_winner else 1e6 + self._last_hand_left[seat]
-        return -1e9 * self.totals[seat] + tiebreak
+        if seat == self._last_winner:
+            return (-total, 0, 0)
+        return (-total, 1, self._last_hand_left[seat])
 
     def _contests_won(self, seat: int) -> int:
         pp = self.pair_points

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Protocol
 
 
 class Termination(StrEnum):
@@ -43,6 +45,13 @@ class Outcome:
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 0)
 
 
-def ranks_from_keys(keys: list[float]) -> tuple[int, ...]:
-    """Competition ranks (0 best, ties share) from sort keys where smaller is better."""
+class SortKey(Protocol):
+    """Anything ordered by `<`: a number, or a tuple of numbers compared in turn."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+def ranks_from_keys(keys: Sequence[SortKey]) -> tuple[int, ...]:
+    """Competition ranks (0 best, ties share) from sort keys where smaller is better (a
+    tuple key compares its parts in turn, so no part can outweigh the one before)."""
     return tuple(sum(1 for other in keys if other < key) for key in keys)

@@ -94,6 +94,15 @@ def test_tied_players_draw_again_as_long_as_the_deck_has_a_card_for_each() -> No
     assert game.dealer == chosen.dealer and game.card_count() == 108
 
 
+def test_players_still_tied_when_the_deck_runs_out_leave_the_deal_to_the_first_in_seat_order(
+        ) -> None:
+    game = TiedDealerDrawGame.new(rules(), 2, seed=0)
+    chosen = of_type(game.events, events.DealerChosen)[0]
+    (_, first), (_, second) = chosen.draws[-1]
+    assert value(first) == value(second)
+    assert chosen.dealer == game.dealer == 0
+
+
 def test_dealer_draw_cards_go_back_and_the_whole_deck_is_shuffled() -> None:
     game = Game.new(rules(), 4, seed=13)
     assert game.card_count() == 108
