@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from arena.engine import DRAW, Termination, events, play
+import random
+from collections.abc import MutableSequence
+from typing import Any
+
+from arena.engine import DRAW, Termination, cards, events, play
 from tests.engine.helpers import BLUE, RED, SEAT1, SEAT2, card, of_type, rules, table
 
 
@@ -165,3 +169,32 @@ def test_in_every_later_hand_the_deal_passes_to_the_left() -> None:
     started = of_type(game.events, events.HandStarted)
     assert [e.dealer for e in started] == [2, 0]
     assert game.dealer == 0 and game.hand_number == 2
+
+
+class LaidOutShuffle(random.Random):
+    """Shuffles each later hand's deck so that its top cards are `tops` (top card
+    first: dealt one at a time from the dealer's left, then the first face-up card)."""
+
+    def __init__(self, *tops: str) -> None:
+        super().__init__(0)
+        self.tops = [cards(top) for top in tops]
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        top = self.tops.pop(0)
+        rest = list(x)
+        for c in top:
+            rest.remove(c)
+        x[:] = rest + list(reversed(top))
+
+
+def test_at_the_hand_limit_more_points_rank_first_even_over_the_last_hands_winner() -> None:
+    game = table("R1", "G9", starter="R7", dealer=1,
+                 rule_set=rules(target_score=500, max_hands=2, hand_size=1))
+    game.rng = LaidOutShuffle("Y5 B8 Y3")
+    game.apply(play(card("R1")))  # seat 0 goes out: 9 points
+    assert game.hand_number == 2 and game.hands == [[card("B8")], [card("Y5")]]
+    game.apply(play(card("Y5")))  # seat 1 goes out: 8 points
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.HAND_LIMIT
+    assert game.totals == [9, 8]
+    assert game.outcome.ranks == (0, 1)
