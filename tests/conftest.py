@@ -3,11 +3,21 @@ processes the tests start, however the suite itself was started."""
 
 from __future__ import annotations
 
-import signal
+import os
 
-import pytest
+# Some tests start processes with `preexec_fn`, which makes subprocess fork() rather than
+# vfork() (arena itself never passes one), from a process where gRPC threads run. gRPC's
+# fork handlers then race those threads and may abort the child before it execs ("Other
+# threads are currently calling into gRPC, skipping fork() handlers"). Every child here
+# execs at once and none uses a channel across the fork, for which gRPC documents turning
+# its fork support off. Set before gRPC is imported.
+os.environ["GRPC_ENABLE_FORK_SUPPORT"] = "false"
 
-from tests.support import IN_CI
+import signal  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.support import IN_CI  # noqa: E402
 
 pytest_plugins = ("tests.postgres_support",)
 
