@@ -7,6 +7,7 @@ how it ended, and who holds a token is kept for a second
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -271,6 +272,20 @@ def test_a_change_the_servicer_turns_down_is_in_the_trail_before_its_caller_hear
             return [(e.action, e.result) for e in served.store.audit()]
 
     assert asyncio.run(scenario()) == [("AddBot", "failed (ALREADY_EXISTS)")]
+
+
+def test_a_change_the_servicer_turns_down_is_audited_once(tmp_path: Path) -> None:
+    async def scenario() -> list[Any]:
+        async with serving(tmp_path) as served:
+            await failure(served.stub.AddBot(
+                admin_pb2.AddBotRequest(name="greedy", kind="exists"),
+                metadata=bearer(served.author_token)))
+            with contextlib.suppress(TimeoutError):  # a second line would come at once
+                async with asyncio.timeout(0.5):
+                    await served.lines(2)
+            return await served.lines(1)
+
+    assert [line[3] for line in asyncio.run(scenario())] == ["failed (ALREADY_EXISTS)"]
 
 
 def test_a_change_the_servicer_refuses_is_audited_as_refused(tmp_path: Path) -> None:
