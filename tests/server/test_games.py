@@ -50,8 +50,11 @@ def test_a_full_game_to_the_target_score_ends_normally_and_replays() -> None:
         async with running_server() as server:
             bots = await connect(server.port or 0, "alice", "bob")
             await server.wait_for_bots(["alice", "bob"], timeout=5)
+            # A full game is hundreds of decisions: a one-second timeout on a loaded
+            # machine would strike a bot that is only slow, which is not this test's point.
             result = await server.play_game(["alice", "bob"], TO_200, seed=7,
-                                            policy=BotPolicy(), game_id="full")
+                                            policy=BotPolicy(decision_timeout=30.0),
+                                            game_id="full")
             await asyncio.sleep(0.05)
             await close_all(bots)
         assert result.game_id == "full"
